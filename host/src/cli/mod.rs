@@ -1,0 +1,79 @@
+//! The command line: `wasm-connect plugins list|inspect` (and, in later commands, the
+//! worker modes). Each subcommand lives in its own file and returns an exit code; errors
+//! reach the user as one line, never as a panic or a backtrace.
+
+mod plugins;
+mod table;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::runtime::{Runtime, RuntimeOptions};
+
+/// A Kafka Connect compatible worker running connectors as WebAssembly components.
+#[derive(Debug, Parser)]
+#[command(name = "wasm-connect", version)]
+pub struct Cli {
+    /// Where compiled plugins are cached. Defaults to `$XDG_CACHE_HOME/wasm-connect`
+    /// (or `~/.cache/wasm-connect`).
+    #[arg(long, global = true, env = "WASM_CONNECT_CACHE_DIR")]
+    pub cache_dir: Option<PathBuf>,
+    /// Compile plugins without reading or writing the cache.
+    #[arg(long, global = true)]
+    pub no_cache: bool,
+    /// Log format on stderr.
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Log output format.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object per line.
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Inspect plugin components.
+    #[command(subcommand)]
+    Plugins(plugins::PluginsCommand),
+}
+
+impl Cli {
+    /// Runs the command.
+    pub async fn run(self) -> anyhow::Result<ExitCode> {
+        let runtime = Runtime::new(RuntimeOptions {
+            cache_dir: if self.no_cache { None } else { self.cache_dir.or_else(default_cache_dir) },
+            pool: None,
+        })?;
+        match self.command {
+            Command::Plugins(cmd) => cmd.run(&runtime).await,
+        }
+    }
+}
+
+/// The default artifact cache directory.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+        .map(|d| d.join("wasm-connect"))
+}
+
+/// Sets up `tracing` on stderr; `RUST_LOG` overrides the default level (`info`).
+pub fn init_logging(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    let _ = match format {
+        LogFormat::Text => builder.try_init(),
+        LogFormat::Json => builder.json().try_init(),
+    };
+}

@@ -1,0 +1,132 @@
+//! `wasm-connect plugins list|inspect`: what the worker would load from a plugin path,
+//! and everything one component says about itself.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Subcommand;
+
+use super::table;
+use crate::model::PluginKind;
+use crate::runtime::{CONTRACT, CacheOutcome, Plugin, Runtime};
+
+/// `plugins` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum PluginsCommand {
+    /// List the plugins found under a plugin path.
+    List {
+        /// Directories (or files) to search for `.wasm` plugins.
+        #[arg(long = "plugin-path", required = true, value_delimiter = ',')]
+        plugin_path: Vec<PathBuf>,
+    },
+    /// Show one plugin's world, config definition and imports.
+    Inspect {
+        /// The `.wasm` file.
+        file: PathBuf,
+    },
+}
+
+impl PluginsCommand {
+    /// Runs the subcommand.
+    pub async fn run(self, runtime: &Runtime) -> anyhow::Result<ExitCode> {
+        match self {
+            Self::List { plugin_path } => {
+                let found = runtime.discover(&plugin_path).await;
+                let rows: Vec<Vec<String>> = found
+                    .plugins
+                    .iter()
+                    .map(|p| {
+                        let i = p.info();
+                        vec![
+                            i.name.clone(),
+                            i.version.clone(),
+                            i.kind.to_string(),
+                            i.language.to_string(),
+                            i.file.display().to_string(),
+                            join_or_none(&i.capabilities()),
+                        ]
+                    })
+                    .collect();
+                print!(
+                    "{}",
+                    table::render(
+                        &["NAME", "VERSION", "KIND", "LANGUAGE", "FILE", "CAPABILITIES"],
+                        &rows
+                    )
+                );
+                for f in &found.failures {
+                    eprintln!("skipped {f}");
+                }
+                Ok(if found.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
+            }
+            Self::Inspect { file } => match runtime.load(&file).await {
+                Ok(plugin) => {
+                    print!("{}", inspect(&plugin));
+                    Ok(ExitCode::SUCCESS)
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    Ok(ExitCode::FAILURE)
+                }
+            },
+        }
+    }
+}
+
+fn join_or_none(items: &[String]) -> String {
+    if items.is_empty() { "none".into() } else { items.join(", ") }
+}
+
+/// The text `plugins inspect` prints.
+fn inspect(plugin: &Plugin) -> String {
+    let i = plugin.info();
+    let (package, version) = CONTRACT.split_once('@').unwrap_or((CONTRACT, ""));
+    let world = match i.kind {
+        PluginKind::Source => "source-connector",
+        PluginKind::Sink => "sink-connector",
+    };
+    let mut out = String::new();
+    out.push_str(&format!("file:         {}\n", i.file.display()));
+    out.push_str(&format!("sha256:       {}\n", i.digest));
+    out.push_str(&format!("world:        {package}/{world}@{version}\n"));
+    out.push_str(&format!("name:         {}\n", i.name));
+    out.push_str(&format!("version:      {}\n", i.version));
+    out.push_str(&format!("kind:         {}\n", i.kind));
+    out.push_str(&format!("language:     {}\n", i.language));
+    out.push_str(&format!(
+        "compiled:     {}\n",
+        match plugin.cache_outcome() {
+            CacheOutcome::Hit => "loaded from the cache",
+            CacheOutcome::Compiled => "compiled now",
+        }
+    ));
+    out.push_str(&format!(
+        "capabilities: {}\n\nconfig definition:\n",
+        join_or_none(&i.capabilities())
+    ));
+    let rows: Vec<Vec<String>> = i
+        .config_def
+        .keys
+        .iter()
+        .map(|k| {
+            vec![
+                k.name.clone(),
+                k.ty.to_string(),
+                k.default_value.clone().unwrap_or_else(|| "-".into()),
+                if k.required { "yes" } else { "no" }.into(),
+                k.importance.to_string(),
+                k.grant.map(|g| g.to_string()).unwrap_or_else(|| "-".into()),
+                k.documentation.clone(),
+            ]
+        })
+        .collect();
+    out.push_str(&table::render(
+        &["NAME", "TYPE", "DEFAULT", "REQUIRED", "IMPORTANCE", "GRANT", "DOCUMENTATION"],
+        &rows,
+    ));
+    out.push_str("\nimports:\n");
+    for name in &i.imports {
+        out.push_str(&format!("  {name}\n"));
+    }
+    out
+}

@@ -1,0 +1,13 @@
+//! wasm-connect: a Kafka Connect compatible worker that runs every connector as a
+//! sandboxed WebAssembly component.
+//!
+//! Layout:
+//! - [`model`]: domain types shared by every module (plugin info, config definitions,
+//!   connector errors). No I/O.
+//! - [`runtime`]: wasmtime. Loads and compiles plugins, runs each instance in its own
+//!   Store and thread under memory, CPU and capability limits.
+//! - [`cli`]: the `wasm-connect` command line.
+
+pub mod cli;
+pub mod model;
+pub mod runtime;

@@ -1,0 +1,58 @@
+//! Domain types shared by every module: plugin descriptions, config definitions, connector
+//! errors and the small value types the contract speaks in.
+//!
+//! This module owns no state and does no I/O. It must not depend on wasmtime, Kafka or
+//! HTTP types: the runtime converts its generated bindings into these at its boundary.
+
+mod config_def;
+mod error;
+mod plugin;
+
+pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
+pub use error::ConnectorError;
+pub use plugin::{Language, PluginInfo, PluginKind};
+
+/// A Kafka topic-partition.
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+pub struct TopicPartition {
+    /// Topic name.
+    pub topic: String,
+    /// Partition number.
+    pub partition: i32,
+}
+
+/// A topic-partition with the offset of the next record to consume.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TopicPartitionOffset {
+    /// Topic name.
+    pub topic: String,
+    /// Partition number.
+    pub partition: i32,
+    /// Next offset to consume.
+    pub offset: i64,
+}
+
+/// The acknowledgement of one written source record (see `record-ack` in the WIT).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RecordAck {
+    /// Position of the record among everything the task instance's polls returned.
+    pub sequence: u64,
+    /// Partition it was written to.
+    pub partition: i32,
+    /// Offset it was written at.
+    pub offset: i64,
+}
+
+/// A sink record that a plugin's `put` could not handle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordFailure {
+    /// Index of the record in the batch.
+    pub index: u32,
+    /// The plugin's reason.
+    pub reason: String,
+}
+
+/// A connector or task config: ordered, unique string keys.
+pub type Config = Vec<(String, String)>;

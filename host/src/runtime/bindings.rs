@@ -1,0 +1,27 @@
+//! The one `bindgen!` of the worker, and the only place its generated types live.
+//!
+//! The worker binds a union world, `wasm-connect:worker/plugin`, that imports what both
+//! contract worlds import and exports `connector`, `source-task` and `sink-task`. A real
+//! plugin exports only one task interface; the worker builds the export indices of each
+//! interface separately (`GuestIndices::new`) and so learns which world a component
+//! implements. Nothing outside `runtime` sees these types: `convert.rs` maps them to
+//! `crate::model`.
+
+wasmtime::component::bindgen!({
+    path: "../wit",
+    inline: "
+        package wasm-connect:worker;
+
+        world plugin {
+            import wasm-connect:connector/host@0.1.0;
+            import wasm-connect:connector/offset-reader@0.1.0;
+            export wasm-connect:connector/connector@0.1.0;
+            export wasm-connect:connector/source-task@0.1.0;
+            export wasm-connect:connector/sink-task@0.1.0;
+        }
+    ",
+    world: "wasm-connect:worker/plugin",
+});
+
+pub use exports::wasm_connect::connector::{connector, sink_task, source_task};
+pub use wasm_connect::connector::{host, offset_reader, types};

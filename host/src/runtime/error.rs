@@ -1,0 +1,163 @@
+//! Errors of the runtime: [`LoadError`] when a `.wasm` file cannot become a plugin, and
+//! [`InstanceError`] when a call into a running instance fails.
+//!
+//! Both render as one readable line (`Display`); [`InstanceError::trace`] adds what an
+//! operator needs to find the cause: the trap kind, the guest backtrace and the last lines
+//! the guest wrote to stderr. That text becomes the `trace` of a FAILED status.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::model::ConnectorError;
+
+/// Why a file could not be loaded as a plugin.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The file is larger than the worker accepts.
+    #[error("{}: {size} bytes is over the limit of {limit} bytes for a plugin", path.display())]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// Its size.
+        size: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The bytes are not a valid WebAssembly component.
+    #[error("{}: not a WebAssembly component: {reason}", path.display())]
+    NotAComponent {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// A component, but not one implementing a wasm-connect world.
+    #[error("{}: not a wasm-connect plugin: {reason}", path.display())]
+    WrongWorld {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The plugin failed while describing itself (name, version, config definition).
+    #[error("{}: the plugin failed to describe itself: {source}", path.display())]
+    Describe {
+        /// The file.
+        path: PathBuf,
+        /// The instance failure.
+        source: InstanceError,
+    },
+}
+
+/// The kind of a trap, as an operator reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TrapKind {
+    /// `unreachable` executed: a Rust panic or abort, an uncaught Python or JS exception.
+    Unreachable,
+    /// The call ran past its CPU deadline.
+    Deadline,
+    /// The wasm stack overflowed.
+    StackOverflow,
+    /// A memory or table grow was refused by the instance's cap, and the guest trapped.
+    LimitExceeded(String),
+    /// Any other trap (out-of-bounds access, division by zero, …).
+    Other(String),
+}
+
+impl fmt::Display for TrapKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Unreachable => f.write_str("guest panicked (wasm `unreachable`)"),
+            Self::Deadline => f.write_str("CPU deadline exceeded"),
+            Self::StackOverflow => f.write_str("stack overflow"),
+            Self::LimitExceeded(what) => write!(f, "{what}"),
+            Self::Other(what) => write!(f, "{what}"),
+        }
+    }
+}
+
+/// Why a call into an instance failed.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum InstanceError {
+    /// The guest returned an error value. The instance is still usable.
+    #[error(transparent)]
+    Connector(#[from] ConnectorError),
+    /// The guest trapped. The instance is discarded.
+    #[error("{call} trapped: {kind}")]
+    Trap {
+        /// The WIT function.
+        call: &'static str,
+        /// The trap kind.
+        kind: TrapKind,
+        /// wasmtime's error with the guest backtrace.
+        detail: String,
+        /// The last lines of the guest's stderr.
+        stderr: Vec<String>,
+    },
+    /// The call did not return in time (a host-side wait). The instance is discarded.
+    #[error("{call} did not return within {after:?}")]
+    Timeout {
+        /// The WIT function.
+        call: &'static str,
+        /// The wall-clock bound.
+        after: Duration,
+    },
+    /// The guest returned more than the instance is allowed to. It is discarded.
+    #[error("{call} returned {what}")]
+    Oversized {
+        /// The WIT function.
+        call: &'static str,
+        /// What was too much.
+        what: String,
+    },
+    /// The guest returned a malformed record batch. The instance is discarded.
+    #[error("{call} returned a malformed record batch: {reason}")]
+    Malformed {
+        /// The WIT function.
+        call: &'static str,
+        /// The decoder's reason.
+        reason: String,
+    },
+    /// The instance failed before and was discarded; no call reaches it any more.
+    #[error("the instance was discarded after an earlier failure: {0}")]
+    Discarded(String),
+    /// The instance could not be created (grants, instantiation, start-up trap).
+    #[error("cannot create the instance: {0}")]
+    Instantiate(String),
+}
+
+impl InstanceError {
+    /// Whether the instance is gone after this error (everything but a guest error value).
+    pub fn is_fatal_to_instance(&self) -> bool {
+        !matches!(self, Self::Connector(_))
+    }
+
+    /// A multi-line trace for a FAILED status: the error, the guest backtrace and the
+    /// tail of the guest's stderr.
+    pub fn trace(&self) -> String {
+        match self {
+            Self::Trap { detail, stderr, .. } => {
+                let mut t = format!("{self}\n{detail}");
+                if !stderr.is_empty() {
+                    t.push_str("\nguest stderr (last lines):\n");
+                    for line in stderr {
+                        t.push_str("  ");
+                        t.push_str(line);
+                        t.push('\n');
+                    }
+                }
+                t
+            }
+            other => other.to_string(),
+        }
+    }
+}

@@ -1,0 +1,11 @@
+//! Implementations of the contract's host imports, one file per WIT interface. Each
+//! delegates to plain Rust: `tracing` for logs, the injected `InstanceHost` for the rest.
+//! They must never block or panic on guest input: sizes are capped, text is taken as is.
+
+mod logging;
+mod offsets;
+
+use super::bindings::types;
+use super::state::InstanceState;
+
+impl types::Host for InstanceState {}

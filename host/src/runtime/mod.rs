@@ -1,0 +1,156 @@
+//! The WebAssembly runtime: loads plugin components, compiles each once (with an on-disk
+//! cache), and runs every connector and task instance in its own sandboxed Store on its
+//! own thread.
+//!
+//! Other modules use [`Runtime`] (load and discover plugins), [`Plugin`] (create
+//! instances) and the typed instance handles ([`ConnectorInstance`],
+//! [`SourceTaskInstance`], [`SinkTaskInstance`]). Host imports reach the rest of the
+//! worker only through the injected [`InstanceHost`]. This module knows nothing of Kafka,
+//! stores, REST or the herder, and never decides what happens after a failure: it reports.
+//!
+//! Layout: `engine` (engine knobs), `epoch` (deadline ticker), `cache` (compiled
+//! artifacts), `bindings` + `convert` (the one `bindgen!` and its conversions), `plugin`
+//! (load, check, describe), `instance` (thread + Store + deadlines), `limits`, `grants`
+//! and `stdio` (the sandbox), `host/` (import implementations), `producers` (language).
+
+mod bindings;
+mod cache;
+mod connector_instance;
+mod convert;
+mod engine;
+mod epoch;
+mod error;
+mod grants;
+mod host;
+mod instance;
+mod limits;
+mod plugin;
+mod producers;
+mod sink_instance;
+mod source_instance;
+mod state;
+mod stdio;
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use wasmtime::Engine;
+use wasmtime::component::{HasSelf, Linker};
+
+pub use cache::{ArtifactCache, CacheOutcome};
+pub use connector_instance::ConnectorInstance;
+pub use engine::PoolSize;
+pub use error::{InstanceError, LoadError, TrapKind};
+pub use grants::Grants;
+pub use instance::Instance;
+pub use limits::SandboxLimits;
+pub use plugin::{CONTRACT, Plugin};
+pub use sink_instance::SinkTaskInstance;
+pub use source_instance::SourceTaskInstance;
+pub use state::{Identity, InstanceHost, NoHost};
+
+/// How to build a [`Runtime`].
+#[derive(Clone, Debug, Default)]
+pub struct RuntimeOptions {
+    /// Where compiled artifacts are cached; `None` compiles on every load.
+    pub cache_dir: Option<PathBuf>,
+    /// Pooling allocator size; `None` allocates on demand.
+    pub pool: Option<PoolSize>,
+}
+
+/// The engine, linker and artifact cache. Cheap to clone; one per worker.
+#[derive(Clone)]
+pub struct Runtime {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    engine: Engine,
+    linker: Linker<state::InstanceState>,
+    cache: Option<ArtifactCache>,
+}
+
+/// The outcome of scanning plugin directories.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    /// Plugins that loaded, sorted by name.
+    pub plugins: Vec<Plugin>,
+    /// Files that did not, each with its reason.
+    pub failures: Vec<LoadError>,
+}
+
+impl Runtime {
+    /// Builds the engine, starts its epoch ticker and links WASI 0.2 plus the contract's
+    /// host interfaces.
+    pub fn new(options: RuntimeOptions) -> anyhow::Result<Self> {
+        let engine = engine::build(options.pool)?;
+        epoch::start(&engine)?;
+        let mut linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+        bindings::Plugin::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
+        let cache = options.cache_dir.map(ArtifactCache::open).transpose()?;
+        Ok(Self { inner: Arc::new(Inner { engine, linker, cache }) })
+    }
+
+    /// The engine.
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+
+    pub(crate) fn linker(&self) -> &Linker<state::InstanceState> {
+        &self.inner.linker
+    }
+
+    /// The artifact cache, if any.
+    pub fn cache(&self) -> Option<&ArtifactCache> {
+        self.inner.cache.as_ref()
+    }
+
+    /// Loads one plugin file.
+    pub async fn load(&self, path: impl AsRef<Path>) -> Result<Plugin, LoadError> {
+        plugin::load(self, path.as_ref()).await
+    }
+
+    /// Loads every `.wasm` file under the given paths (files or directories, searched
+    /// recursively). A file that fails is reported, never fatal to the others.
+    pub async fn discover(&self, paths: &[PathBuf]) -> Discovery {
+        let mut files = Vec::new();
+        let mut failures = Vec::new();
+        for p in paths {
+            collect_wasm(p, &mut files, &mut failures);
+        }
+        files.sort();
+        files.dedup();
+        let mut plugins = Vec::new();
+        for f in files {
+            match self.load(&f).await {
+                Ok(p) => plugins.push(p),
+                Err(e) => failures.push(e),
+            }
+        }
+        plugins.sort_by(|a, b| a.info().name.cmp(&b.info().name));
+        Discovery { plugins, failures }
+    }
+}
+
+fn collect_wasm(path: &Path, files: &mut Vec<PathBuf>, failures: &mut Vec<LoadError>) {
+    if path.is_file() {
+        files.push(path.to_path_buf());
+        return;
+    }
+    let entries = match std::fs::read_dir(path) {
+        Ok(e) => e,
+        Err(source) => {
+            failures.push(LoadError::Read { path: path.to_path_buf(), source });
+            return;
+        }
+    };
+    for entry in entries.flatten() {
+        let p = entry.path();
+        if p.is_dir() {
+            collect_wasm(&p, files, failures);
+        } else if p.extension().is_some_and(|e| e == "wasm") {
+            files.push(p);
+        }
+    }
+}

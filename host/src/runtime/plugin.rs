@@ -1,0 +1,313 @@
+//! A loaded plugin: its compiled component, pre-linked once (`InstancePre`), its export
+//! indices, and the [`PluginInfo`] it gave about itself. Creating an instance from it
+//! costs tens of microseconds for a Rust guest.
+//!
+//! Loading checks the file step by step so that each kind of bad file gets its own clear
+//! reason: not wasm, a core module instead of a component, invalid bytes, a component of
+//! another world, or a plugin that fails while describing itself.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+use wasmtime::Store;
+use wasmtime::component::InstancePre;
+
+use super::Runtime;
+use super::bindings::{connector, sink_task, source_task};
+use super::cache::CacheOutcome;
+use super::error::{InstanceError, LoadError};
+use super::grants::Grants;
+use super::instance::{self, Instance, Live};
+use super::limits::{Limiter, SandboxLimits};
+use super::producers;
+use super::state::{Identity, InstanceHost, InstanceState, NoHost};
+use super::stdio::{GuestOutput, Stream};
+use super::{ConnectorInstance, SinkTaskInstance, SourceTaskInstance};
+use crate::model::{ConfigDef, PluginInfo, PluginKind};
+
+/// The largest plugin file the worker reads (an interpreter guest is ~20 MB).
+const MAX_PLUGIN_BYTES: u64 = 256 << 20;
+/// The WIT package version this worker implements.
+pub const CONTRACT: &str = "wasm-connect:connector@0.1.0";
+
+/// Pre-linked component and export indices.
+pub(crate) struct Pre {
+    pub instance_pre: InstancePre<InstanceState>,
+    pub connector: connector::GuestIndices,
+    pub source: Option<source_task::GuestIndices>,
+    pub sink: Option<sink_task::GuestIndices>,
+}
+
+/// A plugin ready to instantiate. Cheap to clone.
+#[derive(Clone)]
+pub struct Plugin {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    info: PluginInfo,
+    pre: Pre,
+    runtime: Runtime,
+    cache: CacheOutcome,
+}
+
+impl std::fmt::Debug for Plugin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Plugin").field("info", &self.inner.info).finish()
+    }
+}
+
+impl Plugin {
+    /// What the plugin said about itself.
+    pub fn info(&self) -> &PluginInfo {
+        &self.inner.info
+    }
+
+    /// Whether the compiled artifact came from the on-disk cache.
+    pub fn cache_outcome(&self) -> CacheOutcome {
+        self.inner.cache
+    }
+
+    /// The limits an instance gets for `config`: the language defaults, then the
+    /// config's `wasm.*` overrides.
+    pub fn limits_for(&self, config: &[(String, String)]) -> Result<SandboxLimits, String> {
+        SandboxLimits::for_language(self.inner.info.language).with_overrides(config)
+    }
+
+    /// A connector instance for running connector `ident`, sandboxed by `config`.
+    pub async fn connector(
+        &self,
+        ident: Identity,
+        config: &[(String, String)],
+        host: Arc<dyn InstanceHost>,
+    ) -> Result<ConnectorInstance, InstanceError> {
+        let (grants, limits) = self.sandbox_for(config)?;
+        Ok(ConnectorInstance(self.instance(ident, grants, limits, host).await?))
+    }
+
+    /// A connector instance with no grants, for `validate` and metadata calls.
+    pub async fn validator(&self) -> Result<ConnectorInstance, InstanceError> {
+        let limits = SandboxLimits::for_language(self.inner.info.language);
+        let ident = Identity::connector(format!("validate:{}", self.inner.info.name));
+        Ok(ConnectorInstance(self.instance(ident, Grants::none(), limits, Arc::new(NoHost)).await?))
+    }
+
+    /// A source task instance.
+    pub async fn source_task(
+        &self,
+        ident: Identity,
+        config: &[(String, String)],
+        host: Arc<dyn InstanceHost>,
+    ) -> Result<SourceTaskInstance, InstanceError> {
+        if self.inner.info.kind != PluginKind::Source {
+            return Err(InstanceError::Instantiate(format!(
+                "{} is not a source plugin",
+                self.inner.info.name
+            )));
+        }
+        let (grants, limits) = self.sandbox_for(config)?;
+        Ok(SourceTaskInstance(self.instance(ident, grants, limits, host).await?))
+    }
+
+    /// A sink task instance.
+    pub async fn sink_task(
+        &self,
+        ident: Identity,
+        config: &[(String, String)],
+        host: Arc<dyn InstanceHost>,
+    ) -> Result<SinkTaskInstance, InstanceError> {
+        if self.inner.info.kind != PluginKind::Sink {
+            return Err(InstanceError::Instantiate(format!(
+                "{} is not a sink plugin",
+                self.inner.info.name
+            )));
+        }
+        let (grants, limits) = self.sandbox_for(config)?;
+        Ok(SinkTaskInstance(self.instance(ident, grants, limits, host).await?))
+    }
+
+    fn sandbox_for(
+        &self,
+        config: &[(String, String)],
+    ) -> Result<(Grants, SandboxLimits), InstanceError> {
+        let grants = Grants::from_config(&self.inner.info.config_def, config)
+            .map_err(InstanceError::Instantiate)?;
+        let limits = self.limits_for(config).map_err(InstanceError::Instantiate)?;
+        Ok((grants, limits))
+    }
+
+    async fn instance(
+        &self,
+        ident: Identity,
+        grants: Grants,
+        limits: SandboxLimits,
+        host: Arc<dyn InstanceHost>,
+    ) -> Result<Instance, InstanceError> {
+        let plugin = self.clone();
+        let id = ident.clone();
+        let lim = limits.clone();
+        Instance::spawn(ident, limits, move || plugin.make_live(id, grants, lim, host)).await
+    }
+
+    /// Builds the Store and instantiates; runs on the instance thread.
+    fn make_live(
+        &self,
+        ident: Identity,
+        grants: Grants,
+        limits: SandboxLimits,
+        host: Arc<dyn InstanceHost>,
+    ) -> Result<Live, InstanceError> {
+        let stdout = GuestOutput::new(ident.clone(), Stream::Stdout, limits.max_output_bytes / 2);
+        let stderr = GuestOutput::new(ident.clone(), Stream::Stderr, limits.max_output_bytes / 2);
+        let wasi = grants.build_wasi(stdout, stderr.clone()).map_err(InstanceError::Instantiate)?;
+        let state = InstanceState {
+            ident,
+            wasi,
+            table: wasmtime::component::ResourceTable::new(),
+            limiter: Limiter::new(&limits),
+            host,
+        };
+        let mut store = Store::new(self.inner.runtime.engine(), state);
+        store.limiter(|s| &mut s.limiter);
+        match instance::instantiate(&mut store, &self.inner.pre, &limits) {
+            Ok((_instance, exports)) => Ok(Live { store, exports, stderr, limits }),
+            Err(e) => {
+                let kind = instance::classify(&e, store.data().limiter.hit());
+                Err(InstanceError::Trap {
+                    call: "instantiate",
+                    kind,
+                    detail: format!("{e:?}"),
+                    stderr: stderr.tail(),
+                })
+            }
+        }
+    }
+}
+
+/// Loads the plugin in `path` with `runtime`.
+pub(crate) async fn load(runtime: &Runtime, path: &Path) -> Result<Plugin, LoadError> {
+    let path = path.to_path_buf();
+    let read_err = |source| LoadError::Read { path: path.clone(), source };
+    let size = tokio::fs::metadata(&path).await.map_err(read_err)?.len();
+    if size > MAX_PLUGIN_BYTES {
+        return Err(LoadError::TooLarge { path, size, limit: MAX_PLUGIN_BYTES });
+    }
+    let bytes = tokio::fs::read(&path).await.map_err(read_err)?;
+    let not_component = |reason: String| LoadError::NotAComponent { path: path.clone(), reason };
+    check_header(&bytes).map_err(not_component)?;
+    let digest = hex::encode(Sha256::digest(&bytes));
+
+    let rt = runtime.clone();
+    let (component, cache, language, bytes) = {
+        let digest = digest.clone();
+        tokio::task::spawn_blocking(move || {
+            let compiled = match rt.cache() {
+                Some(cache) => cache.load_or_compile(rt.engine(), &digest, &bytes),
+                None => wasmtime::component::Component::new(rt.engine(), &bytes)
+                    .map(|c| (c, CacheOutcome::Compiled)),
+            };
+            let language = producers::language(&bytes);
+            compiled.map(|(c, o)| (c, o, language, bytes))
+        })
+        .await
+        .map_err(|e| not_component(format!("compilation panicked: {e}")))?
+        .map_err(|e| not_component(first_line(&e)))?
+    };
+    drop(bytes);
+
+    let wrong_world = |reason: String| LoadError::WrongWorld { path: path.clone(), reason };
+    let instance_pre = runtime.linker().instantiate_pre(&component).map_err(|e| {
+        wrong_world(format!("{} (the worker provides WASI 0.2 and {CONTRACT})", first_line(&e)))
+    })?;
+    let connector = connector::GuestIndices::new(&instance_pre).map_err(|e| {
+        wrong_world(format!(
+            "it does not export `wasm-connect:connector/connector@0.1.0`: {}",
+            first_line(&e)
+        ))
+    })?;
+    let source = source_task::GuestIndices::new(&instance_pre).ok();
+    let sink = sink_task::GuestIndices::new(&instance_pre).ok();
+    let kind = match (&source, &sink) {
+        (Some(_), None) => PluginKind::Source,
+        (None, Some(_)) => PluginKind::Sink,
+        (None, None) => {
+            return Err(wrong_world(format!(
+                "it exports neither `source-task` nor `sink-task` of {CONTRACT}"
+            )));
+        }
+        (Some(_), Some(_)) => {
+            return Err(wrong_world(
+                "it exports both `source-task` and `sink-task`; a plugin is one or the other"
+                    .into(),
+            ));
+        }
+    };
+    let engine = runtime.engine();
+    let imports =
+        component.component_type().imports(engine).map(|(name, _)| name.to_owned()).collect();
+
+    let placeholder = PluginInfo {
+        name: String::new(),
+        version: String::new(),
+        kind,
+        language,
+        file: path.clone(),
+        digest,
+        config_def: ConfigDef::default(),
+        imports,
+    };
+    let mut plugin = Plugin {
+        inner: Arc::new(Inner {
+            info: placeholder,
+            pre: Pre { instance_pre, connector, source, sink },
+            runtime: runtime.clone(),
+            cache,
+        }),
+    };
+    let describe = |source| LoadError::Describe { path: path.clone(), source };
+    let probe = plugin.validator().await.map_err(describe)?;
+    let (name, version, config_def) = probe.describe().await.map_err(describe)?;
+    drop(probe);
+    if name.trim().is_empty() {
+        return Err(describe(InstanceError::Instantiate("the plugin's name is empty".into())));
+    }
+    let inner = Arc::get_mut(&mut plugin.inner).expect("the probe instance was dropped");
+    inner.info.name = name;
+    inner.info.version = version;
+    inner.info.config_def = config_def;
+    Ok(plugin)
+}
+
+/// Tells wasm from other files and components from core modules, before compiling.
+fn check_header(bytes: &[u8]) -> Result<(), String> {
+    if bytes.len() < 8 || &bytes[..4] != b"\0asm" {
+        return Err("the file does not start with the WebAssembly magic number".into());
+    }
+    match &bytes[4..8] {
+        [1, 0, 0, 0] => Err("it is a core WebAssembly module; a plugin must be a component \
+                             (build for wasm32-wasip2, or wrap it with `wasm-tools component new`)"
+            .into()),
+        [_, _, 1, 0] => Ok(()),
+        v => Err(format!("unknown WebAssembly version/layer {v:?}")),
+    }
+}
+
+/// The first line of an error chain, for one-line messages.
+fn first_line(e: &wasmtime::Error) -> String {
+    let s = format!("{e:#}");
+    s.lines().next().unwrap_or_default().to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn headers_are_told_apart() {
+        assert!(check_header(b"hello world").unwrap_err().contains("magic"));
+        assert!(check_header(b"\0asm\x01\0\0\0").unwrap_err().contains("core WebAssembly module"));
+        assert!(check_header(b"\0asm\x0d\0\x01\0").is_ok());
+        assert!(check_header(b"\0asm").is_err());
+    }
+}

@@ -1,0 +1,65 @@
+//! Guesses a component's source language from the `producers` custom sections of the
+//! component and of the core modules inside it, to pick default sandbox limits.
+//!
+//! Interpreter components (componentize-py, componentize-js) embed runtimes that were
+//! themselves compiled from Rust or C, so their markers are checked first. Reading never
+//! fails: an unreadable or silent component is `Language::Other`.
+
+use wasmparser::{KnownCustom, Parser, Payload};
+
+use crate::model::Language;
+
+/// The language `bytes` were most likely written in.
+pub fn language(bytes: &[u8]) -> Language {
+    let mut seen = Vec::<String>::new();
+    for payload in Parser::new(0).parse_all(bytes) {
+        let Ok(Payload::CustomSection(section)) = payload else { continue };
+        let KnownCustom::Producers(reader) = section.as_known() else { continue };
+        for field in reader.into_iter().flatten() {
+            for value in field.values.into_iter().flatten() {
+                seen.push(format!("{}={}", field.name, value.name).to_ascii_lowercase());
+            }
+        }
+    }
+    classify(&seen)
+}
+
+fn classify(seen: &[String]) -> Language {
+    let any = |needles: &[&str]| seen.iter().any(|s| needles.iter().any(|n| s.contains(n)));
+    if any(&["componentize-py", "python"]) {
+        Language::Python
+    } else if any(&[
+        "componentize-js",
+        "componentizejs",
+        "javascript",
+        "starlingmonkey",
+        "spidermonkey",
+    ]) {
+        Language::JavaScript
+    } else if any(&["language=rust"]) {
+        Language::Rust
+    } else {
+        Language::Other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn interpreter_markers_win_over_the_runtime_language() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            classify(&s(&["language=rust", "processed-by=componentize-py"])),
+            Language::Python
+        );
+        assert_eq!(
+            classify(&s(&["language=rust", "processed-by=componentizejs"])),
+            Language::JavaScript
+        );
+        assert_eq!(classify(&s(&["language=rust", "processed-by=rustc"])), Language::Rust);
+        assert_eq!(classify(&[]), Language::Other);
+        assert_eq!(language(b"not wasm"), Language::Other);
+    }
+}

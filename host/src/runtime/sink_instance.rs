@@ -1,0 +1,85 @@
+//! The typed handle of a sink task instance: the calls of the WIT `sink-task` interface,
+//! with record batches encoded on the caller's side.
+
+use wasm_connect_batch::Record;
+
+use super::bindings::types as wit;
+use super::error::InstanceError;
+use super::instance::Instance;
+use crate::model::{Config, RecordFailure, TopicPartition, TopicPartitionOffset};
+
+/// A running sink task instance.
+pub struct SinkTaskInstance(pub(crate) Instance);
+
+impl SinkTaskInstance {
+    /// The underlying instance.
+    pub fn instance(&self) -> &Instance {
+        &self.0
+    }
+
+    /// Starts the task.
+    pub async fn start(&self, config: Config) -> Result<(), InstanceError> {
+        self.0
+            .call("start", move |live| {
+                live.run("start", |s, e| e.sink().call_start(s, &config))?.map_err(|e| e.into())
+            })
+            .await
+    }
+
+    /// Partitions newly assigned.
+    pub async fn open(&self, partitions: &[TopicPartition]) -> Result<(), InstanceError> {
+        let tps: Vec<wit::TopicPartition> = partitions.iter().map(Into::into).collect();
+        self.0
+            .call("open", move |live| {
+                live.run("open", |s, e| e.sink().call_open(s, &tps))?.map_err(|e| e.into())
+            })
+            .await
+    }
+
+    /// Partitions revoked.
+    pub async fn close(&self, partitions: &[TopicPartition]) -> Result<(), InstanceError> {
+        let tps: Vec<wit::TopicPartition> = partitions.iter().map(Into::into).collect();
+        self.0
+            .call("close", move |live| {
+                live.run("close", |s, e| e.sink().call_close(s, &tps))?.map_err(|e| e.into())
+            })
+            .await
+    }
+
+    /// Delivers records; returns those the plugin could not handle.
+    pub async fn put(&self, records: &[Record]) -> Result<Vec<RecordFailure>, InstanceError> {
+        let batch = wasm_connect_batch::encode(records);
+        let n = records.len();
+        self.0
+            .call("put", move |live| {
+                let failures = live.run("put", |s, e| e.sink().call_put(s, &batch))??;
+                if failures.iter().any(|f| f.index as usize >= n) {
+                    return Err(InstanceError::Oversized {
+                        call: "put",
+                        what: format!("a failure for a record index outside the batch of {n}"),
+                    });
+                }
+                Ok(failures.into_iter().map(Into::into).collect())
+            })
+            .await
+    }
+
+    /// Flushes and returns the offsets safe to commit.
+    pub async fn pre_commit(
+        &self,
+        offsets: &[TopicPartitionOffset],
+    ) -> Result<Vec<TopicPartitionOffset>, InstanceError> {
+        let offs: Vec<wit::TopicPartitionOffset> = offsets.iter().map(Into::into).collect();
+        self.0
+            .call("pre-commit", move |live| {
+                let out = live.run("pre-commit", |s, e| e.sink().call_pre_commit(s, &offs))??;
+                Ok(out.into_iter().map(Into::into).collect())
+            })
+            .await
+    }
+
+    /// Stops the task and discards the instance.
+    pub async fn stop(self) -> Result<(), InstanceError> {
+        self.0.call("stop", |live| live.run("stop", |s, e| e.sink().call_stop(s))).await
+    }
+}

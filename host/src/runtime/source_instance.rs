@@ -1,0 +1,92 @@
+//! The typed handle of a source task instance: the calls of the WIT `source-task`
+//! interface, with record batches decoded and bounded on the instance thread.
+
+use wasm_connect_batch::Record;
+
+use super::bindings::types as wit;
+use super::error::InstanceError;
+use super::instance::Instance;
+use crate::model::{Config, RecordAck};
+
+/// A running source task instance.
+pub struct SourceTaskInstance(pub(crate) Instance);
+
+impl SourceTaskInstance {
+    /// The underlying instance.
+    pub fn instance(&self) -> &Instance {
+        &self.0
+    }
+
+    /// Starts the task.
+    pub async fn start(&self, config: Config) -> Result<(), InstanceError> {
+        self.0
+            .call("start", move |live| {
+                live.run("start", |s, e| e.source().call_start(s, &config))?.map_err(|e| e.into())
+            })
+            .await
+    }
+
+    /// Polls up to `max_records` records. A batch over the byte limit, with more records
+    /// than asked for, or malformed, discards the instance.
+    pub async fn poll(&self, max_records: u32) -> Result<Vec<Record>, InstanceError> {
+        self.0
+            .call("poll", move |live| {
+                let bytes = live.run("poll", |s, e| e.source().call_poll(s, max_records))??;
+                let limit = live.limits.max_batch_bytes;
+                if bytes.len() > limit {
+                    return Err(InstanceError::Oversized {
+                        call: "poll",
+                        what: format!(
+                            "a batch of {} bytes, over the limit of {limit}",
+                            bytes.len()
+                        ),
+                    });
+                }
+                let records = wasm_connect_batch::decode(&bytes).map_err(|e| {
+                    InstanceError::Malformed { call: "poll", reason: e.to_string() }
+                })?;
+                if records.len() > max_records as usize {
+                    return Err(InstanceError::Oversized {
+                        call: "poll",
+                        what: format!(
+                            "{} records when asked for at most {max_records}",
+                            records.len()
+                        ),
+                    });
+                }
+                Ok(records)
+            })
+            .await
+    }
+
+    /// Acknowledges written records.
+    pub async fn commit_records(&self, acks: Vec<RecordAck>) -> Result<(), InstanceError> {
+        self.0
+            .call("commit-records", move |live| {
+                let acks: Vec<wit::RecordAck> = acks.into_iter().map(Into::into).collect();
+                live.run("commit-records", |s, e| e.source().call_commit_records(s, &acks))?
+                    .map_err(|e| e.into())
+            })
+            .await
+    }
+
+    /// Tells the task its offsets were committed.
+    pub async fn commit(&self) -> Result<(), InstanceError> {
+        self.0
+            .call("commit", |live| {
+                live.run("commit", |s, e| e.source().call_commit(s))?.map_err(|e| e.into())
+            })
+            .await
+    }
+
+    /// Stops the task and discards the instance.
+    pub async fn stop(self) -> Result<(), InstanceError> {
+        self.0.call("stop", |live| live.run("stop", |s, e| e.source().call_stop(s))).await
+    }
+}
+
+impl From<wit::Error> for InstanceError {
+    fn from(e: wit::Error) -> Self {
+        InstanceError::Connector(e.into())
+    }
+}

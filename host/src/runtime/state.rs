@@ -1,0 +1,81 @@
+//! The data of one Store: the instance's identity, its WASI context (built deny-by-default
+//! by `grants`), its resource table, its limiter, and the injected [`InstanceHost`] that
+//! host imports reach the rest of the worker through.
+//!
+//! The runtime knows nothing of stores, Kafka or the herder: whatever a host import needs
+//! from outside comes through `InstanceHost`, implemented by the worker.
+
+use std::fmt;
+use std::sync::Arc;
+
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+
+use super::limits::Limiter;
+use crate::model::ConnectorError;
+
+/// Which connector (and task) an instance runs, for logs and callbacks.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Identity {
+    /// Connector name.
+    pub connector: String,
+    /// Task number, or `None` for the connector instance.
+    pub task: Option<u32>,
+}
+
+impl Identity {
+    /// The identity of connector `name`'s connector instance.
+    pub fn connector(name: impl Into<String>) -> Self {
+        Self { connector: name.into(), task: None }
+    }
+
+    /// The identity of task `task` of connector `name`.
+    pub fn task(name: impl Into<String>, task: u32) -> Self {
+        Self { connector: name.into(), task: Some(task) }
+    }
+}
+
+impl fmt::Display for Identity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.task {
+            Some(t) => write!(f, "{}-{t}", self.connector),
+            None => f.write_str(&self.connector),
+        }
+    }
+}
+
+/// What host imports need from the worker. Every method must return quickly: it runs on
+/// the instance's thread, inside a guest call, under that call's deadline.
+pub trait InstanceHost: Send + Sync + 'static {
+    /// The guest asked for its task configs to be computed again.
+    fn request_task_reconfiguration(&self, _ident: &Identity) {}
+
+    /// The guest reported a background failure.
+    fn raise_error(&self, _ident: &Identity, _error: ConnectorError) {}
+
+    /// Committed source offsets for the given source partitions (JSON), in order.
+    fn offsets(&self, _ident: &Identity, partitions: &[String]) -> Vec<Option<String>> {
+        vec![None; partitions.len()]
+    }
+}
+
+/// An `InstanceHost` that ignores callbacks and knows no offsets: for metadata and
+/// validation instances, and tests.
+pub struct NoHost;
+
+impl InstanceHost for NoHost {}
+
+/// The data every Store holds.
+pub struct InstanceState {
+    pub(crate) ident: Identity,
+    pub(crate) wasi: WasiCtx,
+    pub(crate) table: ResourceTable,
+    pub(crate) limiter: Limiter,
+    pub(crate) host: Arc<dyn InstanceHost>,
+}
+
+impl WasiView for InstanceState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}

@@ -1,0 +1,11 @@
+//! End-to-end tests of the worker against real guest components.
+//!
+//! The components come from `scripts/build-guests.sh` (connectors in `build/plugins/`,
+//! misbehaving fixtures in `build/fixtures/`); a missing file fails the test with the
+//! command to run, never skips it.
+
+mod cli;
+mod connectors;
+mod containment;
+mod sandbox;
+mod support;
