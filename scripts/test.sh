@@ -25,7 +25,7 @@ CARGO_TARGET_DIR="$CARGO_TARGET_DIR/guests" \
 
 step "tests (guest workspace, native)"
 CARGO_TARGET_DIR="$CARGO_TARGET_DIR/guests" \
-  cargo test --release --manifest-path plugins/Cargo.toml -p wasm-connect-batch
+  cargo test --release --manifest-path plugins/Cargo.toml --workspace
 
 step "tests (host)"
 cargo test --release --workspace

@@ -109,7 +109,9 @@ async fn deep_recursion_is_a_stack_overflow() {
 
 #[tokio::test]
 async fn an_enormous_batch_is_refused() {
-    let (err, during) = contained("huge", &[]).await;
+    // Enough memory for the guest to build its 24 MiB batch: the host must refuse it.
+    let (err, during) =
+        contained("huge", &[("wasm.memory.max.bytes", &(256u64 << 20).to_string())]).await;
     match &err {
         InstanceError::Oversized { call, what } => {
             assert_eq!(*call, "poll");

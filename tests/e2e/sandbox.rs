@@ -31,15 +31,15 @@ async fn a_file_key_grants_exactly_its_directory() {
     let v = probe("open-file", &[("chaos.path", file.to_str().unwrap())]).await;
     assert!(v.starts_with("allowed:") && v.contains("hello sandbox"), "{v}");
 
-    // The grant is the file's directory only: a sibling directory stays out of reach.
+    // The grant is the file's directory only: `..` does not lead out of it.
     let other = tempfile::tempdir().unwrap();
     let outside = other.path().join("x.txt");
     std::fs::write(&outside, b"x").unwrap();
-    let grant_dir = dir.path().join("inner");
-    std::fs::create_dir(&grant_dir).unwrap();
-    let escape =
-        format!("{}/../../{}", grant_dir.display(), outside.strip_prefix("/").unwrap().display());
-    let v = probe("open-file", &[("chaos.path", &escape)]).await;
+    let depth = dir.path().components().count() - 1;
+    let escape = format!("{}/{}{}", dir.path().display(), "../".repeat(depth), outside.display());
+    assert_eq!(std::fs::read(&escape).unwrap(), b"x", "the host resolves the escape path");
+    let v = probe("open-file", &[("chaos.path", file.to_str().unwrap()), ("chaos.open", &escape)])
+        .await;
     assert!(v.starts_with("denied:"), "escaped the preopen: {v}");
 }
 

@@ -23,5 +23,5 @@ wasmtime::component::bindgen!({
     world: "wasm-connect:worker/plugin",
 });
 
-pub use exports::wasm_connect::connector::{connector, sink_task, source_task};
-pub use wasm_connect::connector::{host, offset_reader, types};
+pub use self::exports::wasm_connect::connector::{connector, sink_task, source_task};
+pub use self::wasm_connect::connector::{host, offset_reader, types};

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use wasmtime_wasi::sockets::SocketAddrUse;
 use wasmtime_wasi::{FsPerms, HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder};
 
 use crate::model::{ConfigDef, Grant};
@@ -95,8 +96,13 @@ impl Grants {
                     .collect(),
             );
             b.allow_tcp(true).allow_ip_name_lookup(true);
-            b.socket_addr_check(move |addr, _use| {
-                let ok = allowed.contains(&addr);
+            b.socket_addr_check(move |addr, usage| {
+                let ok = match usage {
+                    // `connect` binds implicitly to the wildcard address first.
+                    SocketAddrUse::TcpBind => addr.ip().is_unspecified() && addr.port() == 0,
+                    SocketAddrUse::TcpConnect => allowed.contains(&addr),
+                    _ => false,
+                };
                 Box::pin(async move { ok })
             });
         }

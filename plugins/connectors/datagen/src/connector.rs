@@ -1,0 +1,42 @@
+//! [`Datagen`]: the connector half. It splits the record count over `tasks.max` tasks and
+//! generates nothing itself.
+
+use wasm_connect_sdk::{Config, ConfigDef, ConfigProblem, Connector, Result};
+
+use crate::config::{self, Settings};
+
+/// The `Datagen` connector.
+#[derive(Default)]
+pub struct Datagen {
+    config: Config,
+}
+
+impl Connector for Datagen {
+    fn name(&self) -> &str {
+        "Datagen"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn config_definition(&self) -> ConfigDef {
+        config::definition()
+    }
+
+    fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
+        config::validate(config)
+    }
+
+    fn start(&mut self, config: Config) -> Result<()> {
+        Settings::parse(&config)?;
+        self.config = config;
+        Ok(())
+    }
+
+    fn task_configs(&mut self, max_tasks: u32) -> Result<Vec<Config>> {
+        config::split(&self.config, max_tasks)
+    }
+
+    fn stop(&mut self) {}
+}

@@ -1,0 +1,16 @@
+//! `FileStreamSink`: appends record values to a file, one per line, the wasm-connect
+//! equivalent of Kafka Connect's `FileStreamSinkConnector`.
+//!
+//! Each record's value is written followed by `\n` (a null value as the text `null`);
+//! keys, headers and timestamps are dropped. Writes are buffered and flushed before
+//! consumer offsets are committed. The `file` key grants write access to the file's
+//! directory, and nothing else is reachable.
+//!
+//! Layout: `config` (keys), `connector` (one identical config per task), `task` (the
+//! writer).
+
+mod config;
+mod connector;
+mod task;
+
+wasm_connect_sdk::export_sink!(connector::FileStreamSink, task::FileStreamSinkTask);

@@ -1,0 +1,42 @@
+//! [`FileStreamSource`]: the connector half. It checks the config and hands it, whole, to
+//! exactly one task (one file cannot be split). It reads nothing itself.
+
+use wasm_connect_sdk::{Config, ConfigDef, ConfigProblem, Connector, Result};
+
+use crate::config::{self, Settings};
+
+/// The `FileStreamSource` connector.
+#[derive(Default)]
+pub struct FileStreamSource {
+    config: Config,
+}
+
+impl Connector for FileStreamSource {
+    fn name(&self) -> &str {
+        "FileStreamSource"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn config_definition(&self) -> ConfigDef {
+        config::definition()
+    }
+
+    fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
+        config::validate(config)
+    }
+
+    fn start(&mut self, config: Config) -> Result<()> {
+        Settings::parse(&config)?;
+        self.config = config;
+        Ok(())
+    }
+
+    fn task_configs(&mut self, _max_tasks: u32) -> Result<Vec<Config>> {
+        Ok(vec![self.config.clone()])
+    }
+
+    fn stop(&mut self) {}
+}

@@ -1,0 +1,48 @@
+//! [`Connector`]: the half of a plugin that describes itself and splits work into tasks.
+//!
+//! This module owns the trait and its contract only. It moves no data; the export macros
+//! wire an implementation to the WIT `connector` interface.
+
+use crate::{Config, ConfigDef, ConfigProblem, Result};
+
+/// A connector: describes the plugin, checks configs and splits the work into task
+/// configs (Kafka Connect's `Connector`).
+///
+/// The worker creates one instance per running connector with [`Default`], in a sandbox
+/// of its own, and never shares it. On a running instance it calls
+/// [`start`](Self::start) once, then [`task_configs`](Self::task_configs) any number of
+/// times, then [`stop`](Self::stop) at most once (not at all if `start` failed). It also
+/// creates short-lived instances, without any sandbox grant, that only see
+/// [`name`](Self::name), [`version`](Self::version),
+/// [`config_definition`](Self::config_definition) and [`validate`](Self::validate), so
+/// those must work without `start`. Calls never overlap.
+pub trait Connector: Default + 'static {
+    /// The plugin name users write in `connector.class`, e.g. `FileStreamSource`.
+    fn name(&self) -> &str;
+
+    /// The plugin version, e.g. `env!("CARGO_PKG_VERSION")`.
+    fn version(&self) -> &str;
+
+    /// The configuration definition. The worker reads it once and caches it, so it must
+    /// depend on nothing but the code.
+    fn config_definition(&self) -> ConfigDef;
+
+    /// The plugin's own checks of a proposed config, one [`ConfigProblem`] per problem.
+    /// The worker has already checked types, required keys and defaults against
+    /// [`config_definition`](Self::config_definition). The default finds no problem.
+    fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
+        let _ = config;
+        Vec::new()
+    }
+
+    /// Starts the connector with its full config, defaults filled in. Called once.
+    fn start(&mut self, config: Config) -> Result<()>;
+
+    /// Returns at most `max_tasks` task configs, one per task to run. Keys that grant
+    /// sandbox capabilities must be copied into the task configs that need them: a task
+    /// is granted what its own config asks for.
+    fn task_configs(&mut self, max_tasks: u32) -> Result<Vec<Config>>;
+
+    /// Stops the connector. The instance is discarded afterwards.
+    fn stop(&mut self);
+}

@@ -1,0 +1,82 @@
+//! Conversions between the generated WIT types and the SDK's own types. Pure functions,
+//! no state, no I/O.
+
+use crate::bindings::source::wasm_connect::connector::types as wit;
+use crate::{
+    Config, ConfigKey, ConfigProblem, ConfigType, Error, Grant, Importance, RecordAck,
+    RecordFailure, TopicPartition, TopicPartitionOffset,
+};
+
+pub(crate) fn error_to_wit(e: Error) -> wit::Error {
+    match e {
+        Error::Retriable(m) => wit::Error::Retriable(m),
+        Error::Config(m) => wit::Error::Config(m),
+        Error::Fatal(m) => wit::Error::Fatal(m),
+    }
+}
+
+pub(super) fn result_to_wit<T>(r: crate::Result<T>) -> Result<T, wit::Error> {
+    r.map_err(error_to_wit)
+}
+
+pub(super) fn config_from_wit(config: wit::Config) -> Config {
+    Config::from(config)
+}
+
+pub(super) fn config_to_wit(config: Config) -> wit::Config {
+    config.into_pairs()
+}
+
+pub(super) fn key_to_wit(k: ConfigKey) -> wit::ConfigKey {
+    wit::ConfigKey {
+        name: k.name,
+        type_: match k.ty {
+            ConfigType::Boolean => wit::ConfigType::Boolean,
+            ConfigType::Int => wit::ConfigType::Int,
+            ConfigType::Long => wit::ConfigType::Long,
+            ConfigType::Double => wit::ConfigType::Double,
+            ConfigType::String => wit::ConfigType::String,
+            ConfigType::List => wit::ConfigType::List,
+            ConfigType::Password => wit::ConfigType::Password,
+        },
+        default_value: k.default_value,
+        importance: match k.importance {
+            Importance::High => wit::Importance::High,
+            Importance::Medium => wit::Importance::Medium,
+            Importance::Low => wit::Importance::Low,
+        },
+        documentation: k.documentation,
+        required: k.required,
+        sensitive: k.sensitive,
+        grant: k.grant.map(|g| match g {
+            Grant::ReadFile => wit::Grant::ReadFile,
+            Grant::WriteFile => wit::Grant::WriteFile,
+            Grant::Connect => wit::Grant::Connect,
+            Grant::Clock => wit::Grant::Clock,
+        }),
+    }
+}
+
+pub(super) fn problem_to_wit(p: ConfigProblem) -> wit::ConfigProblem {
+    wit::ConfigProblem { key: p.key, message: p.message }
+}
+
+pub(super) fn partition_from_wit(tp: wit::TopicPartition) -> TopicPartition {
+    TopicPartition { topic: tp.topic, partition: tp.partition }
+}
+
+pub(super) fn offset_from_wit(o: wit::TopicPartitionOffset) -> TopicPartitionOffset {
+    TopicPartitionOffset { topic: o.topic, partition: o.partition, offset: o.offset }
+}
+
+pub(super) fn offset_to_wit(o: TopicPartitionOffset) -> wit::TopicPartitionOffset {
+    wit::TopicPartitionOffset { topic: o.topic, partition: o.partition, offset: o.offset }
+}
+
+pub(super) fn ack_from_wit(a: wit::RecordAck) -> RecordAck {
+    RecordAck { sequence: a.sequence, partition: a.partition, offset: a.offset }
+}
+
+pub(super) fn failure_to_wit(f: RecordFailure) -> wit::RecordFailure {
+    wit::RecordFailure { index: f.index, reason: f.reason }
+}

@@ -1,0 +1,106 @@
+//! The Rust SDK for wasm-connect plugins: Kafka Connect style connectors that run as
+//! sandboxed WebAssembly components (`wasm32-wasip2`).
+//!
+//! A plugin is a connector plus a task. Implement [`Connector`] and either
+//! [`SourceTask`] or [`SinkTask`] on types that also implement `Default`, then export them
+//! with one macro at the root of a `cdylib` crate:
+//!
+//! ```no_run
+//! use wasm_connect_sdk::{
+//!     Config, ConfigDef, ConfigKey, Connector, Importance, Result, SourceRecord, SourceTask,
+//!     export_source, serde_json::json,
+//! };
+//!
+//! #[derive(Default)]
+//! struct Hello {
+//!     config: Config,
+//! }
+//!
+//! impl Connector for Hello {
+//!     fn name(&self) -> &str {
+//!         "HelloSource"
+//!     }
+//!     fn version(&self) -> &str {
+//!         env!("CARGO_PKG_VERSION")
+//!     }
+//!     fn config_definition(&self) -> ConfigDef {
+//!         ConfigDef::new().define(
+//!             ConfigKey::string("topic").required().importance(Importance::High).doc("Topic."),
+//!         )
+//!     }
+//!     fn start(&mut self, config: Config) -> Result<()> {
+//!         self.config = config;
+//!         Ok(())
+//!     }
+//!     fn task_configs(&mut self, _max_tasks: u32) -> Result<Vec<Config>> {
+//!         Ok(vec![self.config.clone()])
+//!     }
+//!     fn stop(&mut self) {}
+//! }
+//!
+//! #[derive(Default)]
+//! struct HelloTask {
+//!     topic: String,
+//!     sent: bool,
+//! }
+//!
+//! impl SourceTask for HelloTask {
+//!     fn start(&mut self, config: Config) -> Result<()> {
+//!         self.topic = config.require("topic")?.to_owned();
+//!         self.sent = wasm_connect_sdk::offsets(&[json!({"hello": 1})])[0].is_some();
+//!         Ok(())
+//!     }
+//!     fn poll(&mut self, _max_records: u32) -> Result<Vec<SourceRecord>> {
+//!         if std::mem::replace(&mut self.sent, true) {
+//!             return Ok(Vec::new());
+//!         }
+//!         Ok(vec![SourceRecord::new(&self.topic, json!({"hello": 1}), json!({"sent": true}))
+//!             .value("hello, world")])
+//!     }
+//!     fn stop(&mut self) {}
+//! }
+//!
+//! export_source!(Hello, HelloTask);
+//! ```
+//!
+//! The SDK owns everything between those types and the WIT contract
+//! (`wit/connector.wit`): instance state, the `record-batch` encoding, record sequence
+//! numbers, and the conversion of every WIT value. Authors never see generated bindings.
+//! It must not hold plugin logic, and it never panics on a well-formed call.
+//!
+//! Layout: the traits [`Connector`], [`SourceTask`], [`SinkTask`]; the values
+//! [`Config`], [`ConfigDef`] / [`ConfigKey`], [`Error`], [`SourceRecord`] / [`SinkRecord`]
+//! and the positions in `position`; the host calls [`log`] (with [`info!`] and friends),
+//! [`request_task_reconfiguration`], [`raise_error`] and [`offsets`]; the macros
+//! [`export_source!`] and [`export_sink!`]. The hidden modules `bindings` (generated code)
+//! and `glue` (the generated `Guest` traits implemented over the author's types) are only
+//! public because the macros expand in the plugin's crate.
+#![deny(missing_docs)]
+
+#[doc(hidden)]
+pub mod bindings;
+mod config;
+mod config_def;
+mod connector;
+mod error;
+mod export;
+#[doc(hidden)]
+pub mod glue;
+mod host;
+mod log;
+mod position;
+mod record;
+mod sink;
+mod source;
+
+pub use config::Config;
+pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
+pub use connector::Connector;
+pub use error::{Error, Result};
+pub use host::{offsets, raise_error, request_task_reconfiguration};
+pub use log::{Level, log};
+pub use position::{RecordAck, RecordFailure, TopicPartition, TopicPartitionOffset};
+pub use record::{Header, SinkRecord, SourceRecord};
+pub use serde_json;
+pub use sink::SinkTask;
+pub use source::SourceTask;

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds the guest workspace (plugins/Cargo.toml: the SDK, the first-party connectors and
+# the test fixtures under tests/components/) for wasm32-wasip2, then copies the
+# components: connectors to build/plugins/, test fixtures to build/fixtures/.
+#
+# Guests build in "${CARGO_TARGET_DIR:-target}/guests", a directory of their own, so a
+# guest build never waits on the host build's lock.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TARGET=wasm32-wasip2
+CONNECTORS=(file-source file-sink datagen)
+FIXTURES=(chaos-source chaos-sink)
+
+if ! rustc --print target-libdir --target "$TARGET" >/dev/null 2>&1 \
+    || [ ! -d "$(rustc --print target-libdir --target "$TARGET")" ]; then
+    rustup target add "$TARGET"
+fi
+
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}/guests"
+cargo build --release --target "$TARGET" --manifest-path "$ROOT/plugins/Cargo.toml"
+
+out="$CARGO_TARGET_DIR/$TARGET/release"
+
+# copy DIR NAME...: build/DIR/NAME.wasm from the cdylib of crate NAME.
+copy() {
+    local dir="$1"
+    shift
+    mkdir -p "$ROOT/build/$dir"
+    for name in "$@"; do
+        local dst="$ROOT/build/$dir/$name.wasm"
+        cp "$out/${name//-/_}.wasm" "$dst"
+        printf '%-32s %9d bytes\n' "build/$dir/$name.wasm" "$(wc -c <"$dst")"
+    done
+}
+
+copy plugins "${CONNECTORS[@]}"
+copy fixtures "${FIXTURES[@]}"

@@ -1,0 +1,44 @@
+//! [`ChaosSourceConnector`]: the `ChaosSource` connector, the shared chaos connector plus
+//! the source's own keys.
+
+use chaos_common::{ChaosConnector, Settings};
+use wasm_connect_sdk::{Config, ConfigDef, ConfigKey, Connector, Result};
+
+/// The topic records go to.
+pub const TOPIC: &str = "topic";
+/// Records per poll in `ok` mode (also capped by `max-records`).
+pub const BATCH_SIZE: &str = "batch.size";
+/// Value size in bytes in `ok` mode.
+pub const VALUE_SIZE: &str = "value.size";
+
+/// The `ChaosSource` connector.
+#[derive(Default)]
+pub struct ChaosSourceConnector(ChaosConnector);
+
+impl Connector for ChaosSourceConnector {
+    fn name(&self) -> &str {
+        "ChaosSource"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn config_definition(&self) -> ConfigDef {
+        let def = ConfigDef::new()
+            .define(ConfigKey::string(TOPIC).default_value("chaos").doc("The topic to write to."))
+            .define(ConfigKey::int(BATCH_SIZE).default_value(100).doc("Records per poll."))
+            .define(ConfigKey::int(VALUE_SIZE).default_value(100).doc("Value size in bytes."));
+        Settings::define(def, "poll")
+    }
+
+    fn start(&mut self, config: Config) -> Result<()> {
+        self.0.start(config, "poll")
+    }
+
+    fn task_configs(&mut self, max_tasks: u32) -> Result<Vec<Config>> {
+        self.0.task_configs(max_tasks)
+    }
+
+    fn stop(&mut self) {}
+}

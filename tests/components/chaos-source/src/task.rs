@@ -1,0 +1,92 @@
+//! [`ChaosSourceTask`]: counts up in `ok` mode, misbehaves at `start` or `poll` when told
+//! to, and answers probes with one record per poll.
+//!
+//! Records: key = the decimal count `n`, value = `n` zero-padded to `value.size` bytes,
+//! source partition `{"chaos": "p"}`, offset `{"n": n}`; a restarted task resumes after
+//! the committed `n`.
+
+use chaos_common::{Call, ChaosConnector, Mode, Settings, keys, misbehave, probe};
+use wasm_connect_sdk::serde_json::{Value, json};
+use wasm_connect_sdk::{Config, Error, Result, SourceRecord, SourceTask, offsets};
+
+use crate::connector::{BATCH_SIZE, TOPIC, VALUE_SIZE};
+
+/// The bytes of one record of a `huge` batch.
+const HUGE_RECORD: usize = 64 * 1024;
+
+/// The task.
+#[derive(Default)]
+pub struct ChaosSourceTask {
+    settings: Option<Settings>,
+    topic: String,
+    batch_size: usize,
+    value_size: usize,
+    /// The count of the next record.
+    next: u64,
+    /// A probe's outcome from the connector or from `start`.
+    probe_result: Option<String>,
+}
+
+impl ChaosSourceTask {
+    fn settings(&self) -> Result<&Settings> {
+        self.settings.as_ref().ok_or_else(|| Error::fatal("poll before start"))
+    }
+
+    fn record(&self, n: u64, value: Vec<u8>) -> SourceRecord {
+        SourceRecord::new(&self.topic, json!({"chaos": "p"}), json!({ "n": n }))
+            .key(n.to_string())
+            .value(value)
+    }
+
+    fn counted_value(&self, n: u64) -> Vec<u8> {
+        let digits = format!("{n:0width$}", width = self.value_size);
+        digits.as_bytes()[digits.len() - self.value_size..].to_vec()
+    }
+}
+
+impl SourceTask for ChaosSourceTask {
+    fn start(&mut self, config: Config) -> Result<()> {
+        ChaosConnector::check_task(&config)?;
+        let settings = Settings::parse(&config, "poll")?;
+        self.topic = config.get_or(TOPIC, "chaos").to_owned();
+        self.batch_size = usize::try_from(config.get_i32(BATCH_SIZE)?.unwrap_or(100)).unwrap_or(0);
+        self.value_size = usize::try_from(config.get_i32(VALUE_SIZE)?.unwrap_or(100)).unwrap_or(0);
+        self.probe_result = config.get(keys::PROBE_RESULT).map(str::to_owned);
+        let committed = offsets(&[json!({"chaos": "p"})]).pop().flatten();
+        self.next = committed.and_then(|o| o.get("n").and_then(Value::as_u64)).map_or(0, |n| n + 1);
+        if settings.at(Call::TaskStart) {
+            misbehave(settings.mode);
+            if let Some(result) = probe(&settings) {
+                self.probe_result = Some(result);
+            }
+        }
+        self.settings = Some(settings);
+        Ok(())
+    }
+
+    fn poll(&mut self, max_records: u32) -> Result<Vec<SourceRecord>> {
+        let settings = self.settings()?.clone();
+        let n = self.next;
+        if settings.mode.is_probe() {
+            let result =
+                if settings.at(Call::Data) { probe(&settings) } else { self.probe_result.clone() };
+            let result = result.unwrap_or_else(|| "denied: no probe ran".to_owned());
+            self.next += 1;
+            return Ok(vec![self.record(n, result.into_bytes())]);
+        }
+        if settings.at(Call::Data) {
+            misbehave(settings.mode);
+            if settings.mode == Mode::Huge {
+                let count = settings.huge_bytes.div_ceil(HUGE_RECORD).max(1) as u64;
+                let size = HUGE_RECORD.min(settings.huge_bytes);
+                self.next += count;
+                return Ok((n..n + count).map(|k| self.record(k, vec![b'h'; size])).collect());
+            }
+        }
+        let count = self.batch_size.min(max_records as usize) as u64;
+        self.next += count;
+        Ok((n..n + count).map(|k| self.record(k, self.counted_value(k))).collect())
+    }
+
+    fn stop(&mut self) {}
+}
