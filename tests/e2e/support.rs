@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 use wasm_connect::model::Config;
-use wasm_connect::runtime::{Identity, NoHost, Plugin, Runtime, RuntimeOptions};
+use wasm_connect::runtime::{Identity, NoHost, Plugin, PoolSize, Runtime, RuntimeOptions};
 
 /// The repository root.
 pub fn root() -> PathBuf {
@@ -18,13 +18,15 @@ pub fn component(dir: &str, name: &str) -> PathBuf {
     p
 }
 
-/// One runtime for the whole test process, with a cache in the target directory.
+/// One runtime for the whole test process, on the pooling allocator as the worker runs,
+/// with its own artifact cache.
 pub fn runtime() -> Runtime {
     static RT: OnceLock<Runtime> = OnceLock::new();
     RT.get_or_init(|| {
         let cache =
             std::env::temp_dir().join(format!("wasm-connect-test-cache-{}", std::process::id()));
-        Runtime::new(RuntimeOptions { cache_dir: Some(cache), pool: None }).expect("runtime")
+        Runtime::new(RuntimeOptions { cache_dir: Some(cache), pool: Some(PoolSize::default()) })
+            .expect("runtime")
     })
     .clone()
 }
