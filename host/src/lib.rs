@@ -6,8 +6,11 @@
 //!   connector errors). No I/O.
 //! - [`runtime`]: wasmtime. Loads and compiles plugins, runs each instance in its own
 //!   Store and thread under memory, CPU and capability limits.
+//! - [`store`]: the backing stores (config log, statuses, offsets) over Kafka topics or
+//!   embedded SQLite.
 //! - [`cli`]: the `wasm-connect` command line.
 
 pub mod cli;
 pub mod model;
 pub mod runtime;
+pub mod store;

@@ -1,0 +1,19 @@
+//! Errors of the backing stores.
+
+/// Why a store operation failed.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The backend cannot be reached or did not confirm in time (a broker that went away).
+    /// The write may or may not have happened; it was not confirmed durable.
+    #[error("store unavailable: {0}")]
+    Unavailable(String),
+    /// A topic exists but does not meet the requirements (partitions, cleanup policy).
+    #[error("{0}")]
+    Topic(String),
+    /// The embedded database failed.
+    #[error("embedded store error: {0}")]
+    Embedded(String),
+    /// The store is shutting down.
+    #[error("the store is closed")]
+    Closed,
+}
