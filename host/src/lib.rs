@@ -6,11 +6,15 @@
 //!   connector errors). No I/O.
 //! - [`runtime`]: wasmtime. Loads and compiles plugins, runs each instance in its own
 //!   Store and thread under memory, CPU and capability limits.
+//! - [`config`]: worker `.properties` and standalone connector files, read as Kafka Connect does.
 //! - [`store`]: the backing stores (config log, statuses, offsets) over Kafka topics or
 //!   embedded SQLite.
 //! - [`cli`]: the `wasm-connect` command line.
 
 pub mod cli;
+pub mod config;
+pub mod herder;
 pub mod model;
 pub mod runtime;
 pub mod store;
+pub mod worker;

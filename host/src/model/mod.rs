@@ -7,10 +7,12 @@
 mod config_def;
 mod error;
 mod plugin;
+mod state;
 
 pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
 pub use error::ConnectorError;
 pub use plugin::{Language, PluginInfo, PluginKind};
+pub use state::{InstanceId, State, TargetState};
 
 /// A Kafka topic-partition.
 #[derive(

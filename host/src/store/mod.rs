@@ -5,8 +5,16 @@
 //! The herder is the only user of the config and status stores; source tasks use the
 //! offsets store. This module knows nothing of the runtime, the herder or REST.
 
+mod config_record;
+mod config_state;
 mod error;
 mod log;
+mod offsets;
+mod status;
 
+pub use config_record::{ConfigRecord, Properties, RecordError};
+pub use config_state::{ConfigEvent, ConfigState};
 pub use error::StoreError;
 pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicSpec};
+pub use offsets::OffsetStore;
+pub use status::{Status, StatusStore};

@@ -1,0 +1,35 @@
+//! Configuration files: the worker's `.properties` file ([`WorkerConfig`]) and the
+//! connector files given to standalone mode ([`read_connector_file`]), both with Kafka
+//! Connect's names, grammar and defaults.
+//!
+//! This module owns parsing and checking. It reads files but opens no connection, binds no
+//! port and creates no directory; every error names the file, line or key at fault.
+//! Connector configs submitted through REST do not pass through here.
+
+mod connector_file;
+mod error;
+mod keys;
+mod listener;
+mod mode;
+mod ordered_json;
+pub mod properties;
+mod reader;
+mod worker;
+
+pub use connector_file::{
+    ConnectorFile, ConnectorFileError, parse_connector_json, read_connector_file,
+};
+pub use error::WorkerConfigError;
+pub use listener::{Listener, Scheme};
+pub use mode::{
+    DEFAULT_DATABASE_FILE, DEFAULT_HEARTBEAT_INTERVAL, DEFAULT_OFFSET_STORAGE_PARTITIONS,
+    DEFAULT_REBALANCE_TIMEOUT, DEFAULT_REPLICATION_FACTOR, DEFAULT_SCHEDULED_REBALANCE_MAX_DELAY,
+    DEFAULT_SESSION_TIMEOUT, DEFAULT_STATUS_STORAGE_PARTITIONS, DEFAULT_WORKER_SYNC_TIMEOUT,
+    DistributedConfig, Mode, ModeConfig, StandaloneConfig, TopicCount,
+};
+pub use properties::PropertiesError;
+pub use worker::{
+    DEFAULT_CONVERTER, DEFAULT_LISTENERS, DEFAULT_OFFSET_FLUSH_INTERVAL,
+    DEFAULT_OFFSET_FLUSH_TIMEOUT, DEFAULT_TASK_SHUTDOWN_GRACEFUL_TIMEOUT,
+    DEFAULT_WASM_POOL_INSTANCES, DEFAULT_WASM_STORE_DELIVERY_TIMEOUT, WorkerConfig,
+};

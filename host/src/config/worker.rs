@@ -1,0 +1,226 @@
+//! [`WorkerConfig`]: the worker's settings, read from a Kafka Connect worker `.properties`
+//! file with Kafka Connect's key names and defaults, plus a few `wasm.*` keys of our own.
+//!
+//! This module owns the key names, defaults and checks. It opens no connection and binds
+//! no port; an invalid config yields every problem at once, each naming its key.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::config::error::WorkerConfigError;
+use crate::config::keys::{self, KeyClass, PassThrough};
+use crate::config::listener::{self, Listener, Scheme};
+use crate::config::mode::{self, Mode, ModeConfig};
+use crate::config::properties;
+use crate::config::reader::Reader;
+
+/// Default `listeners`.
+pub const DEFAULT_LISTENERS: &str = "http://localhost:8083";
+/// Default `key.converter` and `value.converter`.
+pub const DEFAULT_CONVERTER: &str = "org.apache.kafka.connect.json.JsonConverter";
+/// Default `task.shutdown.graceful.timeout.ms` (Kafka Connect's).
+pub const DEFAULT_TASK_SHUTDOWN_GRACEFUL_TIMEOUT: Duration = Duration::from_millis(5_000);
+/// Default `offset.flush.interval.ms` (Kafka Connect's).
+pub const DEFAULT_OFFSET_FLUSH_INTERVAL: Duration = Duration::from_millis(60_000);
+/// Default `offset.flush.timeout.ms` (Kafka Connect's).
+pub const DEFAULT_OFFSET_FLUSH_TIMEOUT: Duration = Duration::from_millis(5_000);
+/// Default `wasm.pool.instances`: room for 1,000 concurrent instances, the runtime's
+/// default pool size.
+pub const DEFAULT_WASM_POOL_INSTANCES: u32 = 1_000;
+/// Default `wasm.store.delivery.timeout.ms`: as long as Kafka Connect's config-store
+/// write-and-read budget (`READ_WRITE_TOTAL_TIMEOUT_MS`).
+pub const DEFAULT_WASM_STORE_DELIVERY_TIMEOUT: Duration = Duration::from_millis(30_000);
+
+/// The worker's configuration. Build it with [`WorkerConfig::load`] or
+/// [`WorkerConfig::from_properties`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkerConfig {
+    /// The mode and the settings only that mode uses.
+    pub mode: ModeConfig,
+    /// `bootstrap.servers`: Kafka brokers, `host:port` each. Required in distributed mode.
+    /// Empty in standalone mode means no broker: topics are embedded in the database.
+    pub bootstrap_servers: Vec<String>,
+    /// `plugin.path` (required): directories holding plugin components, comma-separated.
+    /// Relative paths are relative to the working directory.
+    pub plugin_path: Vec<PathBuf>,
+    /// `listeners`: where the REST API listens (default [`DEFAULT_LISTENERS`]).
+    pub listeners: Vec<Listener>,
+    /// `rest.advertised.host.name`: the host other workers use to reach this one
+    /// (default: the listener's host).
+    pub rest_advertised_host_name: Option<String>,
+    /// `rest.advertised.port`: the port other workers use (default: the listener's port).
+    pub rest_advertised_port: Option<u16>,
+    /// `rest.advertised.listener`: which listener's protocol to advertise, `http` or
+    /// `https` (default: the first listener's).
+    pub rest_advertised_listener: Option<Scheme>,
+    /// `client.id`: prefix of the Kafka client ids this worker uses (default: derived
+    /// from the worker id).
+    pub client_id: Option<String>,
+    /// `key.converter`: converter class for record keys (default [`DEFAULT_CONVERTER`]).
+    pub key_converter: String,
+    /// `value.converter`: converter class for record values (default
+    /// [`DEFAULT_CONVERTER`]).
+    pub value_converter: String,
+    /// `task.shutdown.graceful.timeout.ms`: time given to all tasks together to stop
+    /// before they are abandoned.
+    pub task_shutdown_graceful_timeout: Duration,
+    /// `offset.flush.interval.ms`: how often source tasks commit offsets.
+    pub offset_flush_interval: Duration,
+    /// `offset.flush.timeout.ms`: how long an offset commit may wait for outstanding
+    /// records before it is cancelled and retried at the next interval.
+    pub offset_flush_timeout: Duration,
+    /// `wasm.cache.dir`: where compiled plugins are cached (default none: the command
+    /// line's `--cache-dir` or its default applies).
+    pub wasm_cache_dir: Option<PathBuf>,
+    /// `wasm.pool.instances`: slots of the pooling allocator, the most plugin instances
+    /// alive at once (default [`DEFAULT_WASM_POOL_INSTANCES`]; 0 allocates on demand).
+    pub wasm_pool_instances: u32,
+    /// `wasm.store.delivery.timeout.ms`: how long a write to a Kafka-backed store may wait
+    /// for the broker's acknowledgement before it fails.
+    pub wasm_store_delivery_timeout: Duration,
+    /// `producer.*`: worker-level producer settings, prefix stripped.
+    pub producer_props: BTreeMap<String, String>,
+    /// `consumer.*`: worker-level consumer settings, prefix stripped.
+    pub consumer_props: BTreeMap<String, String>,
+    /// `admin.*`: worker-level admin client settings, prefix stripped.
+    pub admin_props: BTreeMap<String, String>,
+    /// `key.converter.*`: settings of the key converter, prefix stripped.
+    pub key_converter_props: BTreeMap<String, String>,
+    /// `value.converter.*`: settings of the value converter, prefix stripped.
+    pub value_converter_props: BTreeMap<String, String>,
+    /// `security.protocol`, `ssl.*`, `sasl.*`: given to every Kafka client, full names.
+    /// Values are kept untrimmed (a password may end in a space).
+    pub client_props: BTreeMap<String, String>,
+    /// Keys accepted but not acted on (Kafka Connect keys not supported yet, and the
+    /// other mode's keys), in file order: the caller should log a warning for each.
+    pub ignored_keys: Vec<String>,
+}
+
+const LISTENERS: &str = "a comma-separated list of http://host:port or https://host:port URLs";
+const BROKERS: &str = "a comma-separated list of host:port addresses";
+
+impl WorkerConfig {
+    /// Reads a worker `.properties` file.
+    pub fn load(file: &Path, mode: Mode) -> Result<Self, WorkerConfigError> {
+        let props = properties::read(file)?;
+        Self::from_properties(&props, mode).map_err(|e| match e {
+            WorkerConfigError::Invalid { problems, .. } => {
+                WorkerConfigError::Invalid { file: Some(file.to_path_buf()), problems }
+            }
+            read => read,
+        })
+    }
+
+    /// Builds the config from key/value pairs (a repeated key: the last one wins).
+    pub fn from_properties(
+        props: &[(String, String)],
+        mode: Mode,
+    ) -> Result<Self, WorkerConfigError> {
+        let mut r = Reader::new(props);
+        let bootstrap_servers = r.list("bootstrap.servers", BROKERS, |e| {
+            listener::check_broker_address(e).map(|()| e.to_owned())
+        });
+        if bootstrap_servers.is_none()
+            && mode == Mode::Distributed
+            && !r.has_problem("bootstrap.servers")
+        {
+            r.problem("bootstrap.servers", "missing: required in distributed mode");
+        }
+        let plugin_path = r
+            .list("plugin.path", "a comma-separated list of directories", |e| Ok(PathBuf::from(e)));
+        if plugin_path.is_none() && !r.has_problem("plugin.path") {
+            r.problem("plugin.path", "missing: required (a comma-separated list of directories)");
+        }
+        let listeners = r.list("listeners", LISTENERS, str::parse).unwrap_or_else(|| {
+            vec![DEFAULT_LISTENERS.parse().expect("the default listener parses")]
+        });
+        let mut config = Self {
+            mode: mode::read(&mut r, mode),
+            bootstrap_servers: bootstrap_servers.unwrap_or_default(),
+            plugin_path: plugin_path.unwrap_or_default(),
+            listeners,
+            rest_advertised_host_name: r.string("rest.advertised.host.name"),
+            rest_advertised_port: r.parsed(
+                "rest.advertised.port",
+                "a port number (1-65535)",
+                |s| s.parse().ok().filter(|&p| p != 0 && !s.starts_with('+')),
+            ),
+            rest_advertised_listener: r
+                .parsed("rest.advertised.listener", "http or https", |s| s.parse().ok()),
+            client_id: r.string("client.id"),
+            key_converter: converter(&mut r, "key.converter"),
+            value_converter: converter(&mut r, "value.converter"),
+            task_shutdown_graceful_timeout: r.millis(
+                "task.shutdown.graceful.timeout.ms",
+                DEFAULT_TASK_SHUTDOWN_GRACEFUL_TIMEOUT,
+            ),
+            offset_flush_interval: r
+                .millis("offset.flush.interval.ms", DEFAULT_OFFSET_FLUSH_INTERVAL),
+            offset_flush_timeout: r.millis("offset.flush.timeout.ms", DEFAULT_OFFSET_FLUSH_TIMEOUT),
+            wasm_cache_dir: r.string("wasm.cache.dir").map(PathBuf::from),
+            wasm_pool_instances: r
+                .number("wasm.pool.instances", "a non-negative integer (instances)")
+                .unwrap_or(DEFAULT_WASM_POOL_INSTANCES),
+            wasm_store_delivery_timeout: r
+                .millis("wasm.store.delivery.timeout.ms", DEFAULT_WASM_STORE_DELIVERY_TIMEOUT),
+            producer_props: BTreeMap::new(),
+            consumer_props: BTreeMap::new(),
+            admin_props: BTreeMap::new(),
+            key_converter_props: BTreeMap::new(),
+            value_converter_props: BTreeMap::new(),
+            client_props: BTreeMap::new(),
+            ignored_keys: Vec::new(),
+        };
+        config.sort_leftovers(&mut r);
+        config.ignored_keys = r.ignored_in_file_order();
+        if r.problems.is_empty() {
+            Ok(config)
+        } else {
+            Err(WorkerConfigError::Invalid { file: None, problems: r.problems })
+        }
+    }
+
+    /// Files every key no typed field read into a pass-through map, the ignored list or
+    /// a problem.
+    fn sort_leftovers(&mut self, r: &mut Reader<'_>) {
+        let known: Vec<&str> = r.known().collect();
+        for (key, value) in r.leftovers() {
+            let value = value.to_owned();
+            match keys::classify(key, &known) {
+                KeyClass::PassThrough(target, name) => {
+                    let map = match target {
+                        PassThrough::Producer => &mut self.producer_props,
+                        PassThrough::Consumer => &mut self.consumer_props,
+                        PassThrough::Admin => &mut self.admin_props,
+                        PassThrough::KeyConverter => &mut self.key_converter_props,
+                        PassThrough::ValueConverter => &mut self.value_converter_props,
+                    };
+                    map.insert(name.to_owned(), value);
+                }
+                KeyClass::Client => {
+                    self.client_props.insert(key.to_owned(), value);
+                }
+                KeyClass::Ignored => r.ignored.push(key.to_owned()),
+                KeyClass::Unknown(message) => r.problem(key, message),
+            }
+        }
+    }
+
+    /// Whether standalone topics live in the embedded database (no `bootstrap.servers`).
+    pub fn uses_embedded_topics(&self) -> bool {
+        self.bootstrap_servers.is_empty()
+    }
+}
+
+fn converter(r: &mut Reader<'_>, key: &'static str) -> String {
+    r.string(key).unwrap_or_else(|| DEFAULT_CONVERTER.to_owned())
+}
+
+#[cfg(test)]
+#[path = "worker_tests.rs"]
+mod tests;
+
+#[cfg(test)]
+#[path = "worker_keys_tests.rs"]
+mod key_tests;

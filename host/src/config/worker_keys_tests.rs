@@ -1,0 +1,148 @@
+//! Tests of key classification in [`WorkerConfig`]: unknown, ignored and pass-through
+//! keys, and the example configs.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::tests::{DISTRIBUTED, distributed, ok, problems};
+use super::*;
+use crate::config::mode::TopicCount;
+
+#[test]
+fn unknown_keys_are_errors_with_suggestions() {
+    let got = problems("plugin.path=p\nlistener=http://h:1\nfoo.bar=1\nname=x\n", Mode::Standalone);
+    assert_eq!(
+        got,
+        [
+            ("listener".into(), "unknown key; did you mean \"listeners\"?".into()),
+            ("foo.bar".into(), "unknown key".into()),
+            (
+                "name".into(),
+                "a connector key, not a worker key: give each connector its own file".into()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn pass_through_maps_and_client_props() {
+    let c = ok(
+        "plugin.path=p\nproducer.acks=all\nconsumer.max.poll.records=10\nadmin.retries=2\n\
+         key.converter.schemas.enable=false\nvalue.converter.schemas.enable=true\n\
+         security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nssl.key.password=secret \n",
+        Mode::Standalone,
+    );
+    let map = |pairs: &[(&str, &str)]| {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<BTreeMap<_, _>>()
+    };
+    assert_eq!(c.producer_props, map(&[("acks", "all")]));
+    assert_eq!(c.consumer_props, map(&[("max.poll.records", "10")]));
+    assert_eq!(c.admin_props, map(&[("retries", "2")]));
+    assert_eq!(c.key_converter_props, map(&[("schemas.enable", "false")]));
+    assert_eq!(c.value_converter_props, map(&[("schemas.enable", "true")]));
+    assert_eq!(
+        c.client_props,
+        map(&[
+            ("sasl.mechanism", "PLAIN"),
+            ("security.protocol", "SASL_SSL"),
+            ("ssl.key.password", "secret "),
+        ])
+    );
+}
+
+#[test]
+fn accepted_but_unsupported_keys_are_listed_in_file_order() {
+    let c = ok(
+        "config.providers=file\nplugin.path=p\nplugin.discovery=only_scan\n\
+         connector.client.config.override.policy=All\ntopic.creation.enable=false\n\
+         exactly.once.source.support=enabled\nheader.converter=H\nmetrics.num.samples=3\n\
+         access.control.allow.origin=*\nadmin.listeners=\nrest.extension.classes=X\n\
+         inter.worker.key.ttl.ms=1\nconfig.providers.file.class=F\n",
+        Mode::Standalone,
+    );
+    assert_eq!(
+        c.ignored_keys,
+        [
+            "config.providers",
+            "plugin.discovery",
+            "connector.client.config.override.policy",
+            "topic.creation.enable",
+            "exactly.once.source.support",
+            "header.converter",
+            "metrics.num.samples",
+            "access.control.allow.origin",
+            "admin.listeners",
+            "rest.extension.classes",
+            "inter.worker.key.ttl.ms",
+            "config.providers.file.class",
+        ]
+    );
+    assert!(c.admin_props.is_empty());
+}
+
+#[test]
+fn other_mode_keys_are_ignored_without_checking_values() {
+    let c = ok("plugin.path=p\ngroup.id=g\nsession.timeout.ms=bad\n", Mode::Standalone);
+    assert_eq!(c.ignored_keys, ["group.id", "session.timeout.ms"]);
+    let c = ok(&format!("{DISTRIBUTED}offset.storage.file.filename=/x.db\n"), Mode::Distributed);
+    assert_eq!(c.ignored_keys, ["offset.storage.file.filename"]);
+}
+
+#[test]
+fn standalone_database_file_and_broker() {
+    let c = ok(
+        "plugin.path=p\noffset.storage.file.filename=/d/s.db\nbootstrap.servers=b:1",
+        Mode::Standalone,
+    );
+    assert_eq!(
+        c.mode,
+        ModeConfig::Standalone(mode::StandaloneConfig { database_file: "/d/s.db".into() })
+    );
+    assert_eq!(c.mode.kind(), Mode::Standalone);
+    assert!(!c.uses_embedded_topics());
+}
+
+#[test]
+fn duplicate_keys_last_wins() {
+    let pairs = vec![
+        ("plugin.path".to_owned(), "a".to_owned()),
+        ("plugin.path".to_owned(), "b".to_owned()),
+    ];
+    let c = WorkerConfig::from_properties(&pairs, Mode::Standalone).unwrap();
+    assert_eq!(c.plugin_path, [PathBuf::from("b")]);
+}
+
+fn example(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/configs").join(name)
+}
+
+#[test]
+fn example_standalone_config_parses() {
+    let c = WorkerConfig::load(&example("standalone.properties"), Mode::Standalone)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(c.uses_embedded_topics());
+    assert_eq!(c.plugin_path, [PathBuf::from("build/plugins")]);
+    assert_eq!(c.listeners[0].to_string(), "http://localhost:8083");
+    assert_eq!(
+        c.mode,
+        ModeConfig::Standalone(mode::StandaloneConfig {
+            database_file: "/tmp/wasm-connect/standalone.db".into()
+        })
+    );
+    assert!(c.ignored_keys.is_empty(), "{:?}", c.ignored_keys);
+}
+
+#[test]
+fn example_distributed_config_parses() {
+    let c = WorkerConfig::load(&example("distributed.properties"), Mode::Distributed)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.bootstrap_servers, ["127.0.0.1:9092"]);
+    let d = distributed(&c);
+    assert_eq!(d.group_id, "wasm-connect");
+    assert_eq!(
+        [&d.config_storage_topic, &d.offset_storage_topic, &d.status_storage_topic],
+        ["connect-configs", "connect-offsets", "connect-status"]
+    );
+    assert_eq!(d.status_storage_replication_factor, TopicCount::Exactly(1));
+    assert!(c.ignored_keys.is_empty(), "{:?}", c.ignored_keys);
+}

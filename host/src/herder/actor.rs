@@ -1,0 +1,258 @@
+//! The herder's state and its loop: one task that `select!`s over requests, worker
+//! events, config-topic records and due retries, and is the only code that changes
+//! connector state.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::config_log::{ConfigLog, FollowerMsg};
+use super::{Backoff, Command, HerderError, HerderHandle, Membership, RestartRequest};
+use crate::model::{InstanceId, State};
+use crate::store::{
+    ConfigRecord, ConfigState, LogEntry, LogTopic, Status, StatusStore, StoreError,
+};
+use crate::worker::{Worker, WorkerEvent};
+
+/// Settings of the herder.
+#[derive(Clone, Debug)]
+pub struct HerderSettings {
+    /// Back-off between failed task-config attempts (KAFKA-14732).
+    pub reconfigure_backoff: Backoff,
+    /// How long shutdown waits for instances to stop.
+    pub shutdown_timeout: Duration,
+}
+
+impl Default for HerderSettings {
+    fn default() -> Self {
+        Self { reconfigure_backoff: Backoff::default(), shutdown_timeout: Duration::from_secs(10) }
+    }
+}
+
+/// The lifecycle phase of an instance this worker started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Phase {
+    Starting,
+    Running,
+    Stopping,
+}
+
+/// An instance this worker started, and what to do once it stops.
+#[derive(Clone, Debug)]
+pub(super) struct Run {
+    pub run: u64,
+    pub phase: Phase,
+    /// Start it again once it has stopped (config change, restart).
+    pub restart: bool,
+}
+
+/// A pending task-config retry of one connector (one chain per connector).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Retry {
+    pub due: Instant,
+}
+
+/// Everything the herder owns.
+pub(super) struct Herder {
+    pub member: Box<dyn Membership>,
+    pub settings: HerderSettings,
+    pub config: ConfigState,
+    pub config_log: ConfigLog,
+    pub follower: mpsc::UnboundedReceiver<FollowerMsg>,
+    pub status: Arc<StatusStore>,
+    pub worker: Worker,
+    pub events: mpsc::UnboundedReceiver<WorkerEvent>,
+    pub next_run: u64,
+    pub connectors: BTreeMap<String, Run>,
+    pub tasks: BTreeMap<(String, u32), Run>,
+    pub pending_restarts: BTreeMap<String, RestartRequest>,
+    pub retries: BTreeMap<String, Retry>,
+    pub attempts: BTreeMap<String, u32>,
+    /// Requests waiting for an instance to (re)start.
+    pub waiters: BTreeMap<InstanceId, Vec<oneshot::Sender<Result<(), HerderError>>>>,
+    /// Connectors whose running state must be compared with the config.
+    pub dirty: BTreeSet<String>,
+    pub shutting_down: Option<oneshot::Sender<()>>,
+}
+
+/// Reads the config topic to its end, starts the loop and returns its handle.
+pub async fn spawn(
+    config_topic: Arc<dyn LogTopic>,
+    status: Arc<StatusStore>,
+    worker: Worker,
+    events: mpsc::UnboundedReceiver<WorkerEvent>,
+    member: Box<dyn Membership>,
+    settings: HerderSettings,
+) -> Result<HerderHandle, StoreError> {
+    let mut reader = config_topic.reader().await?;
+    let mut config = ConfigState::default();
+    let initial = reader.read_to_end().await?;
+    apply_entries(&mut config, &initial);
+    config.finish_initial_read();
+    tracing::info!(
+        records = initial.len(),
+        connectors = config.connectors().count(),
+        "Read the config topic"
+    );
+    let (config_log, follower) = ConfigLog::start(config_topic, reader);
+    let registry = worker.registry().clone();
+    let (tx, rx) = mpsc::channel(256);
+    let dirty = config.connectors().map(str::to_owned).collect();
+    let herder = Herder {
+        member,
+        settings,
+        config,
+        config_log,
+        follower,
+        status: status.clone(),
+        worker,
+        events,
+        next_run: 0,
+        connectors: BTreeMap::new(),
+        tasks: BTreeMap::new(),
+        pending_restarts: BTreeMap::new(),
+        retries: BTreeMap::new(),
+        attempts: BTreeMap::new(),
+        waiters: BTreeMap::new(),
+        dirty,
+        shutting_down: None,
+    };
+    tokio::spawn(herder.run(rx));
+    Ok(HerderHandle { tx, registry, status })
+}
+
+/// Applies config-topic entries to a state, logging and skipping records it cannot read.
+/// Returns the events.
+pub(super) fn apply_entries(
+    config: &mut ConfigState,
+    entries: &[LogEntry],
+) -> Vec<crate::store::ConfigEvent> {
+    let mut events = Vec::new();
+    for e in entries {
+        match ConfigRecord::parse(e.key.as_deref(), e.value.as_deref()) {
+            Ok(record) => events.extend(config.apply(record)),
+            Err(err) => {
+                tracing::warn!(offset = e.offset, error = %err, "Skipping a config topic record")
+            }
+        }
+    }
+    events
+}
+
+enum Wake {
+    Command(Option<Command>),
+    Worker(Option<WorkerEvent>),
+    Config(Option<FollowerMsg>),
+    Due,
+}
+
+impl Herder {
+    async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
+        self.reconcile_dirty();
+        loop {
+            let next_due = self.retries.values().map(|r| r.due).min();
+            let wake = tokio::select! {
+                c = commands.recv(), if self.shutting_down.is_none() => Wake::Command(c),
+                e = self.events.recv() => Wake::Worker(e),
+                m = self.follower.recv() => Wake::Config(m),
+                _ = sleep_until(next_due) => Wake::Due,
+            };
+            match wake {
+                Wake::Command(Some(c)) => self.command(c).await,
+                Wake::Command(None) => self.begin_shutdown(None),
+                Wake::Worker(Some(e)) => self.worker_event(e).await,
+                Wake::Config(Some(m)) => self.follower_msg(m),
+                Wake::Worker(None) | Wake::Config(None) => {}
+                Wake::Due => self.run_due_retries(),
+            }
+            self.process_restarts();
+            self.reconcile_dirty();
+            if self.shutting_down.is_some() && self.connectors.is_empty() && self.tasks.is_empty() {
+                break;
+            }
+        }
+        self.status.flush().await;
+        if let Some(done) = self.shutting_down.take() {
+            let _ = done.send(());
+        }
+        tracing::info!("Herder stopped");
+    }
+
+    pub(super) fn follower_msg(&mut self, msg: FollowerMsg) {
+        match msg {
+            FollowerMsg::Entries(entries) => {
+                for event in apply_entries(&mut self.config, &entries) {
+                    self.config_event(event);
+                }
+            }
+            FollowerMsg::Synced(_) => {}
+            FollowerMsg::Error(e) => {
+                tracing::warn!(error = %e, "Reading the config topic failed; retrying")
+            }
+        }
+    }
+
+    /// Waits until every config record written so far has been applied.
+    pub(super) async fn sync_config(&mut self) -> Result<(), HerderError> {
+        let id = self.config_log.request_sync();
+        loop {
+            match self.follower.recv().await {
+                Some(FollowerMsg::Synced(got)) if got >= id => return Ok(()),
+                Some(msg) => self.follower_msg(msg),
+                None => return Err(HerderError::ShuttingDown),
+            }
+        }
+    }
+
+    /// A fresh run number for an instance start.
+    pub(super) fn next_run(&mut self) -> u64 {
+        self.next_run += 1;
+        self.next_run
+    }
+
+    /// A status with this worker's identity.
+    pub(super) fn status_of(&self, state: State, trace: Option<String>) -> Status {
+        Status {
+            state,
+            trace,
+            worker_id: self.member.worker_id().to_owned(),
+            generation: self.member.generation(),
+        }
+    }
+
+    /// Answers and clears the requests waiting on `id`.
+    pub(super) fn wake_waiters(&mut self, id: &InstanceId, result: Result<(), HerderError>) {
+        for w in self.waiters.remove(id).unwrap_or_default() {
+            let _ = w.send(result.clone());
+        }
+    }
+
+    /// Stops everything; the loop ends once every instance has stopped.
+    pub(super) fn begin_shutdown(&mut self, done: Option<oneshot::Sender<()>>) {
+        tracing::info!("Herder shutting down");
+        let (tx, _) = oneshot::channel();
+        self.shutting_down = Some(done.unwrap_or(tx));
+        self.retries.clear();
+        for (c, t) in self.tasks.keys().cloned().collect::<Vec<_>>() {
+            self.stop_task(&c, t, false);
+        }
+        for c in self.connectors.keys().cloned().collect::<Vec<_>>() {
+            self.stop_connector(&c, false);
+        }
+        for (_, waiters) in std::mem::take(&mut self.waiters) {
+            for w in waiters {
+                let _ = w.send(Err(HerderError::ShuttingDown));
+            }
+        }
+    }
+}
+
+async fn sleep_until(due: Option<Instant>) {
+    match due {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
+}

@@ -1,0 +1,91 @@
+//! The herder's access to the config topic: durable writes of [`ConfigRecord`]s, and a
+//! follower task that reads every record, in order, into a channel the herder drains.
+//!
+//! The follower owns the reader, so no record is ever lost to a cancelled read. A sync
+//! request makes it read to the end and then send a marker: once the herder has seen the
+//! marker it has applied everything written before the request, its own writes included.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+
+use crate::store::{ConfigRecord, LogEntry, LogReader, LogTopic, StoreError};
+
+/// What the follower sends.
+pub enum FollowerMsg {
+    /// Records, in order.
+    Entries(Vec<LogEntry>),
+    /// Everything up to a sync request has been sent.
+    Synced(u64),
+    /// Reading failed; the follower retries.
+    Error(StoreError),
+}
+
+/// How long one follower poll waits for new records.
+const POLL: Duration = Duration::from_millis(100);
+
+/// Writes to the config topic and requests syncs from its follower.
+pub struct ConfigLog {
+    topic: Arc<dyn LogTopic>,
+    sync_tx: mpsc::UnboundedSender<u64>,
+    next_sync: u64,
+}
+
+impl ConfigLog {
+    /// Starts the follower on `reader` (positioned after the initial read).
+    pub fn start(
+        topic: Arc<dyn LogTopic>,
+        mut reader: Box<dyn LogReader>,
+    ) -> (Self, mpsc::UnboundedReceiver<FollowerMsg>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let (sync_tx, mut sync_rx) = mpsc::unbounded_channel::<u64>();
+        tokio::spawn(async move {
+            loop {
+                while let Ok(id) = sync_rx.try_recv() {
+                    match reader.read_to_end().await {
+                        Ok(e) if e.is_empty() => {}
+                        Ok(e) => {
+                            if tx.send(FollowerMsg::Entries(e)).is_err() {
+                                return;
+                            }
+                        }
+                        Err(e) => {
+                            let _ = tx.send(FollowerMsg::Error(e));
+                        }
+                    }
+                    if tx.send(FollowerMsg::Synced(id)).is_err() {
+                        return;
+                    }
+                }
+                if tx.is_closed() {
+                    return;
+                }
+                let msg = match reader.poll(POLL).await {
+                    Ok(e) if e.is_empty() => continue,
+                    Ok(e) => FollowerMsg::Entries(e),
+                    Err(e) => {
+                        tokio::time::sleep(POLL).await;
+                        FollowerMsg::Error(e)
+                    }
+                };
+                if tx.send(msg).is_err() {
+                    return;
+                }
+            }
+        });
+        (Self { topic, sync_tx, next_sync: 0 }, rx)
+    }
+
+    /// Appends records and returns once they are durable.
+    pub async fn write(&self, records: &[ConfigRecord]) -> Result<(), StoreError> {
+        self.topic.send(records.iter().map(ConfigRecord::to_log_record).collect()).await
+    }
+
+    /// Asks the follower to read to the end; returns the id its marker will carry.
+    pub fn request_sync(&mut self) -> u64 {
+        self.next_sync += 1;
+        let _ = self.sync_tx.send(self.next_sync);
+        self.next_sync
+    }
+}

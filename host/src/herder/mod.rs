@@ -1,0 +1,241 @@
+//! The herder: the single owner of connector state.
+//!
+//! One task ([`actor`]) owns everything: the config state read from the config topic, the
+//! running instances (through the [`Worker`](crate::worker::Worker)), pending restarts and
+//! retries. Everything else talks to it through [`HerderHandle`], whose methods send a
+//! command and await the reply. The loop never runs plugin code and never waits on it:
+//! instances report back through worker events. Config validation, which does call plugin
+//! code, runs in the caller's task before a command is sent.
+//!
+//! Layout: `actor` (state and loop), `commands` (requests), `events` (worker and
+//! config-topic events), `reconcile` (desired against running), `reconfigure` (task
+//! configs and their retry), `restart` (KIP-745 plans), `membership`, `config_log`,
+//! `validate`, `error`.
+
+mod actor;
+mod commands;
+mod config_log;
+mod error;
+mod events;
+mod membership;
+mod reconcile;
+mod reconfigure;
+mod restart;
+mod validate;
+
+use std::sync::Arc;
+
+use tokio::sync::{mpsc, oneshot};
+
+pub use actor::{HerderSettings, spawn};
+pub use error::HerderError;
+pub use membership::{Assignment, Membership, SingleMember};
+pub use reconfigure::Backoff;
+pub use restart::{RestartPlan, RestartRequest};
+
+use crate::model::{ConfigProblem, PluginKind, TargetState};
+use crate::store::{Properties, Status, StatusStore};
+use crate::worker::PluginRegistry;
+
+/// A connector's config and tasks (Kafka Connect's `ConnectorInfo`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectorInfo {
+    /// Name.
+    pub name: String,
+    /// Its config.
+    pub config: Properties,
+    /// Task ids of the committed task configs.
+    pub tasks: Vec<u32>,
+    /// Source or sink; `None` when the plugin is not installed here.
+    pub kind: Option<PluginKind>,
+}
+
+/// A connector's status and its tasks' (Kafka Connect's `ConnectorStateInfo`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectorStatus {
+    /// Name.
+    pub name: String,
+    /// The connector instance's status.
+    pub connector: Status,
+    /// Task statuses by id.
+    pub tasks: Vec<(u32, Status)>,
+    /// Source or sink, when known.
+    pub kind: Option<PluginKind>,
+}
+
+/// How a connector restart was answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RestartOutcome {
+    /// The connector instance was restarted (both flags false): HTTP 204.
+    Restarted,
+    /// The restart request was recorded: HTTP 202 with the planned states.
+    Accepted(ConnectorStatus),
+}
+
+/// Whether a config write created the connector.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PutOutcome {
+    /// True when the connector did not exist before.
+    pub created: bool,
+    /// The connector as it is now.
+    pub info: ConnectorInfo,
+}
+
+type Reply<T> = oneshot::Sender<Result<T, HerderError>>;
+
+/// Requests to the herder loop.
+pub(crate) enum Command {
+    Connectors(Reply<Vec<String>>),
+    Info(String, Reply<ConnectorInfo>),
+    TaskConfigs(String, Reply<Vec<Properties>>),
+    PutConfig {
+        name: String,
+        config: Properties,
+        initial: Option<TargetState>,
+        replace: bool,
+        reply: Reply<PutOutcome>,
+    },
+    Delete(String, Reply<()>),
+    SetTarget(String, TargetState, Reply<()>),
+    Restart {
+        request: RestartRequest,
+        reply: Reply<RestartOutcome>,
+    },
+    RestartTask(String, u32, Reply<()>),
+    Shutdown(oneshot::Sender<()>),
+}
+
+/// The handle every other part of the worker uses. Cheap to clone.
+#[derive(Clone)]
+pub struct HerderHandle {
+    tx: mpsc::Sender<Command>,
+    registry: PluginRegistry,
+    status: Arc<StatusStore>,
+}
+
+impl HerderHandle {
+    async fn ask<T>(&self, make: impl FnOnce(Reply<T>) -> Command) -> Result<T, HerderError> {
+        let (tx, rx) = oneshot::channel();
+        self.tx.send(make(tx)).await.map_err(|_| HerderError::ShuttingDown)?;
+        rx.await.map_err(|_| HerderError::ShuttingDown)?
+    }
+
+    /// The installed plugins.
+    pub fn plugins(&self) -> &PluginRegistry {
+        &self.registry
+    }
+
+    /// Names of all connectors, sorted.
+    pub async fn connectors(&self) -> Result<Vec<String>, HerderError> {
+        self.ask(Command::Connectors).await
+    }
+
+    /// One connector's config and tasks.
+    pub async fn connector_info(&self, name: &str) -> Result<ConnectorInfo, HerderError> {
+        self.ask(|r| Command::Info(name.to_owned(), r)).await
+    }
+
+    /// One connector's committed task configs, by task id.
+    pub async fn task_configs(&self, name: &str) -> Result<Vec<Properties>, HerderError> {
+        self.ask(|r| Command::TaskConfigs(name.to_owned(), r)).await
+    }
+
+    /// Validates a config against its plugin (types, required keys, the plugin's own
+    /// `validate`), off the herder loop. Returns every problem.
+    pub async fn validate(&self, config: &Properties) -> Result<Vec<ConfigProblem>, HerderError> {
+        validate::validate(&self.registry, config).await
+    }
+
+    /// Creates or replaces a connector after validating its config. `replace: false`
+    /// refuses an existing name.
+    pub async fn put_connector_config(
+        &self,
+        name: &str,
+        mut config: Properties,
+        initial: Option<TargetState>,
+        replace: bool,
+    ) -> Result<PutOutcome, HerderError> {
+        validate::check_name(name, &mut config)?;
+        let problems = self.validate(&config).await?;
+        if !problems.is_empty() {
+            return Err(HerderError::InvalidConfig(
+                problems.into_iter().map(|p| format!("{}: {}", p.key, p.message)).collect(),
+            ));
+        }
+        self.ask(|reply| Command::PutConfig {
+            name: name.to_owned(),
+            config,
+            initial,
+            replace,
+            reply,
+        })
+        .await
+    }
+
+    /// Deletes a connector.
+    pub async fn delete_connector(&self, name: &str) -> Result<(), HerderError> {
+        self.ask(|r| Command::Delete(name.to_owned(), r)).await
+    }
+
+    /// Pauses a connector and its tasks.
+    pub async fn pause(&self, name: &str) -> Result<(), HerderError> {
+        self.ask(|r| Command::SetTarget(name.to_owned(), TargetState::Paused, r)).await
+    }
+
+    /// Resumes a paused or stopped connector.
+    pub async fn resume(&self, name: &str) -> Result<(), HerderError> {
+        self.ask(|r| Command::SetTarget(name.to_owned(), TargetState::Started, r)).await
+    }
+
+    /// Stops a connector: no instance and no tasks until it is resumed (KIP-875).
+    pub async fn stop(&self, name: &str) -> Result<(), HerderError> {
+        self.ask(|r| Command::SetTarget(name.to_owned(), TargetState::Stopped, r)).await
+    }
+
+    /// Restarts a connector (KIP-745).
+    pub async fn restart_connector(
+        &self,
+        name: &str,
+        include_tasks: bool,
+        only_failed: bool,
+    ) -> Result<RestartOutcome, HerderError> {
+        let request = RestartRequest { connector: name.to_owned(), include_tasks, only_failed };
+        self.ask(|reply| Command::Restart { request, reply }).await
+    }
+
+    /// Restarts one task and waits until it has started again.
+    pub async fn restart_task(&self, name: &str, task: u32) -> Result<(), HerderError> {
+        self.ask(|r| Command::RestartTask(name.to_owned(), task, r)).await
+    }
+
+    /// A connector's status, from the status store.
+    pub async fn connector_status(&self, name: &str) -> Result<ConnectorStatus, HerderError> {
+        let connector =
+            self.status.get(&crate::model::InstanceId::Connector(name.to_owned())).ok_or_else(
+                || HerderError::NotFound(format!("No status found for connector {name}")),
+            )?;
+        let tasks = self.status.tasks(name).into_iter().collect();
+        let info = self.connector_info(name).await.ok();
+        Ok(ConnectorStatus {
+            name: name.to_owned(),
+            connector,
+            tasks,
+            kind: info.and_then(|i| i.kind),
+        })
+    }
+
+    /// One task's status.
+    pub fn task_status(&self, name: &str, task: u32) -> Result<Status, HerderError> {
+        self.status
+            .get(&crate::model::InstanceId::Task(name.to_owned(), task))
+            .ok_or_else(|| HerderError::NotFound(format!("No status found for task {name}-{task}")))
+    }
+
+    /// Stops every instance, writes their statuses and ends the loop.
+    pub async fn shutdown(&self) {
+        let (tx, rx) = oneshot::channel();
+        if self.tx.send(Command::Shutdown(tx)).await.is_ok() {
+            let _ = rx.await;
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Restart requests (KIP-745) and the plans computed from them: which instances to
+//! restart, given the statuses this worker knows. Pure values, unit-tested without a
+//! runtime; the herder executes a plan against its own assignment.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::model::State;
+
+/// A request to restart a connector and, optionally, its tasks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RestartRequest {
+    /// The connector.
+    pub connector: String,
+    /// Restart only instances whose status is FAILED.
+    pub only_failed: bool,
+    /// Restart the tasks too.
+    pub include_tasks: bool,
+}
+
+impl RestartRequest {
+    /// Kafka Connect's impact rank: a pending request is replaced only by a strictly
+    /// higher one. `onlyFailed` without tasks (0) < `onlyFailed` with tasks (1) <
+    /// everything without tasks (2) < everything with tasks (3).
+    pub fn impact(&self) -> u8 {
+        match (self.only_failed, self.include_tasks) {
+            (true, false) => 0,
+            (true, true) => 1,
+            (false, false) => 2,
+            (false, true) => 3,
+        }
+    }
+
+    /// Builds the plan from the connector's and its tasks' current states. `None` when
+    /// there is no connector status: the request is then skipped, as in Kafka Connect.
+    pub fn plan(
+        &self,
+        connector_state: Option<State>,
+        task_states: &BTreeMap<u32, State>,
+    ) -> Option<RestartPlan> {
+        let connector_state = connector_state?;
+        let restart_connector = !self.only_failed || connector_state == State::Failed;
+        let tasks = if self.include_tasks {
+            task_states
+                .iter()
+                .filter(|(_, s)| !self.only_failed || **s == State::Failed)
+                .map(|(t, _)| *t)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Some(RestartPlan { request: self.clone(), restart_connector, tasks })
+    }
+}
+
+impl fmt::Display for RestartRequest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "restart request for {{connectorName='{}', onlyFailed={}, includeTasks={}}}",
+            self.connector, self.only_failed, self.include_tasks
+        )
+    }
+}
+
+/// What a restart request will restart.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RestartPlan {
+    /// The request it came from.
+    pub request: RestartRequest,
+    /// Whether the connector instance is restarted.
+    pub restart_connector: bool,
+    /// The task ids restarted, ascending.
+    pub tasks: Vec<u32>,
+}
+
+impl RestartPlan {
+    /// Whether the plan restarts nothing.
+    pub fn is_empty(&self) -> bool {
+        !self.restart_connector && self.tasks.is_empty()
+    }
+}
+
+impl fmt::Display for RestartPlan {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let what = match (self.restart_connector, self.tasks.len()) {
+            (false, 0) => "nothing".to_string(),
+            (true, 0) => "the connector instance".to_string(),
+            (c, _) => format!(
+                "{}tasks {:?}",
+                if c { "the connector instance and " } else { "" },
+                self.tasks
+            ),
+        };
+        write!(f, "Restart plan for connector '{}': restart {what}", self.request.connector)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(only_failed: bool, include_tasks: bool) -> RestartRequest {
+        RestartRequest { connector: "c".into(), only_failed, include_tasks }
+    }
+
+    fn tasks() -> BTreeMap<u32, State> {
+        BTreeMap::from([(0, State::Running), (1, State::Failed), (2, State::Paused)])
+    }
+
+    #[test]
+    fn plans_follow_the_kip_745_table() {
+        let p = req(false, false).plan(Some(State::Running), &tasks()).unwrap();
+        assert!(p.restart_connector && p.tasks.is_empty());
+        let p = req(true, false).plan(Some(State::Running), &tasks()).unwrap();
+        assert!(p.is_empty());
+        let p = req(true, false).plan(Some(State::Failed), &tasks()).unwrap();
+        assert!(p.restart_connector && p.tasks.is_empty());
+        let p = req(false, true).plan(Some(State::Paused), &tasks()).unwrap();
+        assert!(p.restart_connector);
+        assert_eq!(p.tasks, vec![0, 1, 2]);
+        let p = req(true, true).plan(Some(State::Running), &tasks()).unwrap();
+        assert!(!p.restart_connector);
+        assert_eq!(p.tasks, vec![1]);
+    }
+
+    #[test]
+    fn no_status_means_no_plan() {
+        assert!(req(false, true).plan(None, &tasks()).is_none());
+    }
+
+    #[test]
+    fn impact_orders_requests() {
+        let ranks: Vec<u8> =
+            [req(true, false), req(true, true), req(false, false), req(false, true)]
+                .iter()
+                .map(RestartRequest::impact)
+                .collect();
+        assert_eq!(ranks, vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn plans_read_as_sentences() {
+        let p = req(true, true).plan(Some(State::Failed), &tasks()).unwrap();
+        assert_eq!(
+            p.to_string(),
+            "Restart plan for connector 'c': restart the connector instance and tasks [1]"
+        );
+    }
+}

@@ -1,0 +1,88 @@
+//! Config validation before a write: the framework's keys (`connector.class`,
+//! `tasks.max`), the plugin's config definition, then the plugin's own `validate`. Runs in
+//! the caller's task, never on the herder loop, because it calls plugin code.
+
+use super::HerderError;
+use crate::model::{ConfigProblem, PluginKind};
+use crate::store::Properties;
+use crate::worker::PluginRegistry;
+
+/// Checks a connector name and fills `name` into the config, as Kafka Connect does.
+pub fn check_name(name: &str, config: &mut Properties) -> Result<(), HerderError> {
+    let name = name.trim();
+    if name.is_empty() || name.chars().any(char::is_control) {
+        return Err(HerderError::BadRequest(
+            "Connector name must be a non-empty string without control characters".into(),
+        ));
+    }
+    match config.get("name") {
+        Some(n) if n != name => Err(HerderError::BadRequest(format!(
+            "Connector name configuration ({n}) doesn't match connector name in the URL ({name})"
+        ))),
+        Some(_) => Ok(()),
+        None => {
+            config.insert("name".into(), name.into());
+            Ok(())
+        }
+    }
+}
+
+/// Every problem with `config`.
+pub async fn validate(
+    registry: &PluginRegistry,
+    config: &Properties,
+) -> Result<Vec<ConfigProblem>, HerderError> {
+    let problem = |key: &str, message: String| ConfigProblem { key: key.into(), message };
+    let Some(class) = config.get("connector.class") else {
+        return Err(HerderError::BadRequest(format!(
+            "Connector config {config:?} contains no connector type"
+        )));
+    };
+    let plugin =
+        registry.resolve(class).ok_or_else(|| HerderError::Failed(registry.not_found(class)))?;
+    let mut problems = Vec::new();
+    match config.get("tasks.max").map(|v| v.trim().parse::<i32>()) {
+        None => {}
+        Some(Ok(n)) if n >= 1 => {}
+        Some(_) => {
+            problems.push(problem("tasks.max", "Value must be an integer of at least 1".into()))
+        }
+    }
+    match plugin.info().kind {
+        PluginKind::Sink => {
+            let topics = config.get("topics").is_some_and(|t| !t.trim().is_empty());
+            let regex = config.get("topics.regex").is_some_and(|t| !t.trim().is_empty());
+            if topics == regex {
+                problems.push(problem(
+                    "topics",
+                    "Must configure one of topics or topics.regex, and not both".into(),
+                ));
+            }
+        }
+        PluginKind::Source => {}
+    }
+    let pairs: Vec<(String, String)> = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    problems.extend(plugin.info().config_def.check(&pairs));
+    if let Err(e) = plugin.limits_for(&pairs) {
+        problems.push(problem(e.split(':').next().unwrap_or("wasm"), e.clone()));
+    }
+    let validator = plugin.validator().await.map_err(|e| HerderError::Failed(e.to_string()))?;
+    let own = validator.validate(pairs).await.map_err(|e| HerderError::Failed(e.to_string()))?;
+    problems.extend(own);
+    Ok(problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_checked_and_filled_in() {
+        let mut c = Properties::new();
+        check_name("c", &mut c).unwrap();
+        assert_eq!(c.get("name").unwrap(), "c");
+        let mut c = Properties::from([("name".to_string(), "other".to_string())]);
+        assert!(matches!(check_name("c", &mut c), Err(HerderError::BadRequest(_))));
+        assert!(check_name("  ", &mut Properties::new()).is_err());
+    }
+}

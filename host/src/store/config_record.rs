@@ -1,0 +1,306 @@
+//! The records of Kafka Connect's config topic: keys parsed by prefix in Kafka Connect's
+//! order, values as schemaless JSON, both ways.
+//!
+//! Pure: no I/O. A record that cannot be read is a [`RecordError`] naming the key and the
+//! reason; the caller logs it and goes on, so one corrupt record never loses the others.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::LogRecord;
+use crate::herder::RestartRequest;
+use crate::model::TargetState;
+
+/// A connector or task config as the topic stores it.
+pub type Properties = BTreeMap<String, String>;
+
+/// One config-topic record.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigRecord {
+    /// `connector-<name>`; `None` is a tombstone (the connector was deleted).
+    Connector {
+        /// Connector name.
+        name: String,
+        /// Its config, or `None` when deleted.
+        config: Option<Properties>,
+    },
+    /// `task-<name>-<n>`: one task config, applied only when a commit record follows.
+    Task {
+        /// Connector name.
+        connector: String,
+        /// Task number.
+        task: u32,
+        /// Task config; `None` (a tombstone) is not expected and ignored.
+        config: Option<Properties>,
+    },
+    /// `commit-<name>`: the task configs 0..tasks are complete.
+    Commit {
+        /// Connector name.
+        connector: String,
+        /// Task count.
+        tasks: u32,
+    },
+    /// `target-state-<name>`; `None` is a tombstone.
+    TargetState {
+        /// Connector name.
+        connector: String,
+        /// The state, or `None` when removed.
+        state: Option<TargetState>,
+    },
+    /// `restart-connector-<name>`.
+    Restart(RestartRequest),
+    /// A record type this worker reads but does not act on (`session-key`,
+    /// `tasks-fencing-<name>`, `logger-cluster-<ns>`).
+    Ignored(String),
+}
+
+/// Why a config-topic record could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("config topic record {key:?}: {reason}")]
+pub struct RecordError {
+    /// The record key, lossily decoded.
+    pub key: String,
+    /// What is wrong.
+    pub reason: String,
+}
+
+impl ConfigRecord {
+    /// Parses one record.
+    pub fn parse(key: Option<&[u8]>, value: Option<&[u8]>) -> Result<Self, RecordError> {
+        let key = match key {
+            Some(k) => String::from_utf8_lossy(k).into_owned(),
+            None => return Err(err("", "the record has no key")),
+        };
+        let json = match value {
+            None => None,
+            Some(v) => Some(
+                serde_json::from_slice::<Value>(v)
+                    .map_err(|e| err(&key, &format!("value is not JSON: {e}")))?,
+            ),
+        };
+        if let Some(name) = key.strip_prefix("target-state-") {
+            let state = json.map(|v| target_state(&key, &v)).transpose()?;
+            return Ok(Self::TargetState { connector: name.to_owned(), state });
+        }
+        if let Some(name) = key.strip_prefix("connector-") {
+            let config = json.map(|v| properties(&key, &v)).transpose()?;
+            return Ok(Self::Connector { name: name.to_owned(), config });
+        }
+        if key.starts_with("task-") {
+            let parts: Vec<&str> = key.split('-').collect();
+            if parts.len() < 3 {
+                return Err(err(&key, "a task key needs a connector name and a task number"));
+            }
+            let task = parts[parts.len() - 1]
+                .parse::<u32>()
+                .map_err(|_| err(&key, "the task number is not a number"))?;
+            let connector = parts[1..parts.len() - 1].join("-");
+            let config = json.map(|v| properties(&key, &v)).transpose()?;
+            return Ok(Self::Task { connector, task, config });
+        }
+        if let Some(name) = key.strip_prefix("commit-") {
+            let v = json.ok_or_else(|| err(&key, "a commit record cannot be a tombstone"))?;
+            let tasks = v
+                .get("tasks")
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| err(&key, "`tasks` is missing or not a count"))?;
+            return Ok(Self::Commit { connector: name.to_owned(), tasks });
+        }
+        if let Some(name) = key.strip_prefix("restart-connector-") {
+            let v = json.ok_or_else(|| err(&key, "a restart record cannot be a tombstone"))?;
+            let flag = |field: &str| {
+                let b = v.get(field).and_then(Value::as_bool);
+                if b.is_none() {
+                    tracing::warn!(key = %key, field, "Restart record field missing or not boolean, using false");
+                }
+                b.unwrap_or(false)
+            };
+            return Ok(Self::Restart(RestartRequest {
+                connector: name.to_owned(),
+                include_tasks: flag("include-tasks"),
+                only_failed: flag("only-failed"),
+            }));
+        }
+        if key.starts_with("tasks-fencing-")
+            || key == "session-key"
+            || key.starts_with("logger-cluster-")
+        {
+            return Ok(Self::Ignored(key));
+        }
+        Err(err(&key, "unknown record type"))
+    }
+
+    /// The log record that stores this config record.
+    pub fn to_log_record(&self) -> LogRecord {
+        let (key, value): (String, Option<Value>) = match self {
+            Self::Connector { name, config } => {
+                (format!("connector-{name}"), config.as_ref().map(|c| json!({ "properties": c })))
+            }
+            Self::Task { connector, task, config } => (
+                format!("task-{connector}-{task}"),
+                config.as_ref().map(|c| json!({ "properties": c })),
+            ),
+            Self::Commit { connector, tasks } => {
+                (format!("commit-{connector}"), Some(json!({ "tasks": tasks })))
+            }
+            Self::TargetState { connector, state } => (
+                format!("target-state-{connector}"),
+                state.map(|s| {
+                    // `state` is the legacy field, which never holds STOPPED.
+                    let legacy = if s == TargetState::Stopped { TargetState::Paused } else { s };
+                    json!({ "state": legacy.as_str(), "state.v2": s.as_str() })
+                }),
+            ),
+            Self::Restart(r) => (
+                format!("restart-connector-{}", r.connector),
+                Some(json!({ "include-tasks": r.include_tasks, "only-failed": r.only_failed })),
+            ),
+            Self::Ignored(key) => (key.clone(), None),
+        };
+        LogRecord { key: key.into_bytes(), value: value.map(|v| v.to_string().into_bytes()) }
+    }
+}
+
+fn err(key: &str, reason: &str) -> RecordError {
+    RecordError { key: key.to_owned(), reason: reason.to_owned() }
+}
+
+/// `{"properties": {...}}`; null values are dropped, other scalars become strings.
+fn properties(key: &str, v: &Value) -> Result<Properties, RecordError> {
+    let props = v
+        .get("properties")
+        .and_then(Value::as_object)
+        .ok_or_else(|| err(key, "`properties` is missing or not an object"))?;
+    Ok(props.iter().filter_map(|(k, v)| scalar(v).map(|s| (k.clone(), s))).collect())
+}
+
+fn scalar(v: &Value) -> Option<String> {
+    match v {
+        Value::Null => None,
+        Value::String(s) => Some(s.clone()),
+        other => Some(other.to_string()),
+    }
+}
+
+/// Prefers `state.v2`, falls back to `state`.
+fn target_state(key: &str, v: &Value) -> Result<TargetState, RecordError> {
+    let obj: &Map<String, Value> = v.as_object().ok_or_else(|| err(key, "not an object"))?;
+    let s = obj
+        .get("state.v2")
+        .and_then(Value::as_str)
+        .or_else(|| obj.get("state").and_then(Value::as_str))
+        .ok_or_else(|| err(key, "no `state` field"))?;
+    s.parse().map_err(|e: String| err(key, &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn round_trip(r: ConfigRecord) {
+        let log = r.to_log_record();
+        let back = ConfigRecord::parse(Some(&log.key), log.value.as_deref()).unwrap();
+        assert_eq!(back, r);
+    }
+
+    #[test]
+    fn every_record_type_round_trips() {
+        let props = Properties::from([("a".into(), "1".into())]);
+        round_trip(ConfigRecord::Connector { name: "my-conn".into(), config: Some(props.clone()) });
+        round_trip(ConfigRecord::Connector { name: "c".into(), config: None });
+        round_trip(ConfigRecord::Task {
+            connector: "my-conn".into(),
+            task: 12,
+            config: Some(props),
+        });
+        round_trip(ConfigRecord::Commit { connector: "c".into(), tasks: 3 });
+        for s in [TargetState::Started, TargetState::Paused, TargetState::Stopped] {
+            round_trip(ConfigRecord::TargetState { connector: "c".into(), state: Some(s) });
+        }
+        round_trip(ConfigRecord::Restart(RestartRequest {
+            connector: "c".into(),
+            only_failed: true,
+            include_tasks: false,
+        }));
+    }
+
+    #[test]
+    fn values_match_kafka_connect_byte_for_byte() {
+        let r =
+            ConfigRecord::TargetState { connector: "c".into(), state: Some(TargetState::Stopped) };
+        let log = r.to_log_record();
+        assert_eq!(log.key, b"target-state-c");
+        assert_eq!(log.value.unwrap(), br#"{"state":"PAUSED","state.v2":"STOPPED"}"#);
+        let r = ConfigRecord::Restart(RestartRequest {
+            connector: "c".into(),
+            only_failed: false,
+            include_tasks: true,
+        });
+        assert_eq!(
+            r.to_log_record().value.unwrap(),
+            br#"{"include-tasks":true,"only-failed":false}"#
+        );
+        let r = ConfigRecord::Commit { connector: "c".into(), tasks: 2 };
+        assert_eq!(r.to_log_record().value.unwrap(), br#"{"tasks":2}"#);
+    }
+
+    #[test]
+    fn records_written_by_kafka_connect_parse() {
+        let p = |k: &str, v: &str| ConfigRecord::parse(Some(k.as_bytes()), Some(v.as_bytes()));
+        assert_eq!(
+            p("task-my-long-name-3", r#"{"properties":{"task.class":"X","n":null,"m":5}}"#)
+                .unwrap(),
+            ConfigRecord::Task {
+                connector: "my-long-name".into(),
+                task: 3,
+                config: Some(Properties::from([
+                    ("task.class".into(), "X".into()),
+                    ("m".into(), "5".into())
+                ])),
+            }
+        );
+        assert_eq!(
+            p("target-state-c", r#"{"state":"PAUSED"}"#).unwrap(),
+            ConfigRecord::TargetState { connector: "c".into(), state: Some(TargetState::Paused) }
+        );
+        assert_eq!(
+            p("commit-c", r#"{"tasks":4}"#).unwrap(),
+            ConfigRecord::Commit { connector: "c".into(), tasks: 4 }
+        );
+        assert!(matches!(p("session-key", "{}").unwrap(), ConfigRecord::Ignored(_)));
+        assert!(matches!(
+            p("tasks-fencing-c", r#"{"task-count":1}"#).unwrap(),
+            ConfigRecord::Ignored(_)
+        ));
+        let r = p("restart-connector-c", r#"{"include-tasks":"yes"}"#).unwrap();
+        assert_eq!(
+            r,
+            ConfigRecord::Restart(RestartRequest {
+                connector: "c".into(),
+                only_failed: false,
+                include_tasks: false
+            })
+        );
+    }
+
+    #[test]
+    fn corrupt_records_are_errors_naming_the_key() {
+        let p = |k: &str, v: &str| ConfigRecord::parse(Some(k.as_bytes()), Some(v.as_bytes()));
+        for (k, v) in [
+            ("connector-c", "{not json"),
+            ("connector-c", r#"{"config":{}}"#),
+            ("task-c", r#"{"properties":{}}"#),
+            ("task-c-x", r#"{"properties":{}}"#),
+            ("commit-c", r#"{"tasks":"two"}"#),
+            ("target-state-c", r#"{"state":"DANCING"}"#),
+            ("mystery-c", "{}"),
+        ] {
+            let e = p(k, v).unwrap_err();
+            assert_eq!(e.key, k, "{e}");
+        }
+        assert!(ConfigRecord::parse(None, Some(b"{}")).is_err());
+        assert!(ConfigRecord::parse(Some(b"commit-c"), None).is_err());
+    }
+}

@@ -1,0 +1,261 @@
+//! The read side of the config topic: Kafka Connect's state machine (section 2.4 of the
+//! reference), applied one record at a time, with the events the herder reacts to.
+//!
+//! Pure: the herder owns one [`ConfigState`] and feeds it records. Task configs are
+//! buffered until their commit record, and a commit that does not cover every task id
+//! leaves the connector inconsistent (no tasks) instead of applying a partial set.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::config_record::{ConfigRecord, Properties};
+use crate::herder::RestartRequest;
+use crate::model::TargetState;
+
+/// What changed, for the herder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigEvent {
+    /// A connector config was created or replaced.
+    ConnectorUpdated(String),
+    /// A connector was deleted.
+    ConnectorRemoved(String),
+    /// A connector's target state changed.
+    TargetStateChanged(String),
+    /// A connector's committed task configs changed.
+    TasksCommitted(String),
+    /// A restart was requested (only reported once the initial read has finished).
+    Restart(RestartRequest),
+}
+
+/// The desired state of every connector, as read from the config topic.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ConfigState {
+    connectors: BTreeMap<String, Properties>,
+    targets: BTreeMap<String, TargetState>,
+    tasks: BTreeMap<String, Vec<Properties>>,
+    task_counts: BTreeMap<String, u32>,
+    deferred: BTreeMap<String, BTreeMap<u32, Properties>>,
+    inconsistent: BTreeSet<String>,
+    /// The connector config each committed task set was generated from.
+    applied: BTreeMap<String, Properties>,
+    started: bool,
+}
+
+impl ConfigState {
+    /// Marks the end of the initial read: from now on restart records are reported.
+    pub fn finish_initial_read(&mut self) {
+        self.started = true;
+    }
+
+    /// Applies one record and returns what changed.
+    pub fn apply(&mut self, record: ConfigRecord) -> Vec<ConfigEvent> {
+        match record {
+            ConfigRecord::Connector { name, config: Some(config) } => {
+                self.targets.entry(name.clone()).or_default();
+                self.connectors.insert(name.clone(), config);
+                vec![ConfigEvent::ConnectorUpdated(name)]
+            }
+            ConfigRecord::Connector { name, config: None } => {
+                let existed = self.connectors.remove(&name).is_some();
+                self.task_counts.remove(&name);
+                self.tasks.remove(&name);
+                self.deferred.remove(&name);
+                self.applied.remove(&name);
+                self.inconsistent.remove(&name);
+                if existed { vec![ConfigEvent::ConnectorRemoved(name)] } else { vec![] }
+            }
+            ConfigRecord::TargetState { connector, state: Some(state) } => {
+                let old = self.targets.insert(connector.clone(), state);
+                if old != Some(state) && self.connectors.contains_key(&connector) {
+                    vec![ConfigEvent::TargetStateChanged(connector)]
+                } else {
+                    vec![]
+                }
+            }
+            ConfigRecord::TargetState { connector, state: None } => {
+                if self.connectors.contains_key(&connector) {
+                    let old = self.targets.insert(connector.clone(), TargetState::Started);
+                    if old != Some(TargetState::Started) {
+                        return vec![ConfigEvent::TargetStateChanged(connector)];
+                    }
+                } else {
+                    self.targets.remove(&connector);
+                }
+                vec![]
+            }
+            ConfigRecord::Task { connector, task, config: Some(config) } => {
+                self.deferred.entry(connector).or_default().insert(task, config);
+                vec![]
+            }
+            ConfigRecord::Task { connector, task, config: None } => {
+                tracing::warn!(connector = %connector, task, "Ignoring a task config tombstone");
+                vec![]
+            }
+            ConfigRecord::Commit { connector, tasks } => self.commit(connector, tasks),
+            ConfigRecord::Restart(request) => {
+                if self.started {
+                    vec![ConfigEvent::Restart(request)]
+                } else {
+                    vec![]
+                }
+            }
+            ConfigRecord::Ignored(_) => vec![],
+        }
+    }
+
+    fn commit(&mut self, connector: String, count: u32) -> Vec<ConfigEvent> {
+        let deferred = self.deferred.remove(&connector).unwrap_or_default();
+        let Some(config) = self.connectors.get(&connector) else {
+            // Deleted, and compaction removed the config and its tombstone (KAFKA-16838).
+            self.task_counts.remove(&connector);
+            self.tasks.remove(&connector);
+            return vec![];
+        };
+        if (0..count).all(|t| deferred.contains_key(&t)) {
+            let tasks = (0..count).map(|t| deferred[&t].clone()).collect();
+            self.tasks.insert(connector.clone(), tasks);
+            self.applied.insert(connector.clone(), config.clone());
+            self.inconsistent.remove(&connector);
+        } else {
+            tracing::warn!(connector = %connector, tasks = count, "Task configs are incomplete; the connector is inconsistent until new task configs are written");
+            self.inconsistent.insert(connector.clone());
+        }
+        self.task_counts.insert(connector.clone(), count);
+        vec![ConfigEvent::TasksCommitted(connector)]
+    }
+
+    /// Names of all connectors, sorted.
+    pub fn connectors(&self) -> impl Iterator<Item = &str> {
+        self.connectors.keys().map(String::as_str)
+    }
+
+    /// Whether `name` exists.
+    pub fn contains(&self, name: &str) -> bool {
+        self.connectors.contains_key(name)
+    }
+
+    /// The config of `name`.
+    pub fn connector_config(&self, name: &str) -> Option<&Properties> {
+        self.connectors.get(name)
+    }
+
+    /// The target state of `name` (STARTED when none was written).
+    pub fn target_state(&self, name: &str) -> TargetState {
+        self.targets.get(name).copied().unwrap_or_default()
+    }
+
+    /// The committed task configs of `name`; empty while it is inconsistent.
+    pub fn task_configs(&self, name: &str) -> &[Properties] {
+        if self.inconsistent.contains(name) {
+            return &[];
+        }
+        self.tasks.get(name).map(Vec::as_slice).unwrap_or_default()
+    }
+
+    /// Whether the committed tasks of `name` are incomplete.
+    pub fn is_inconsistent(&self, name: &str) -> bool {
+        self.inconsistent.contains(name)
+    }
+
+    /// The connector config the committed tasks of `name` were generated from.
+    pub fn applied_config(&self, name: &str) -> Option<&Properties> {
+        self.applied.get(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn props(pairs: &[(&str, &str)]) -> Properties {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    fn connector(name: &str) -> ConfigRecord {
+        ConfigRecord::Connector { name: name.into(), config: Some(props(&[("k", "v")])) }
+    }
+
+    fn task(name: &str, t: u32) -> ConfigRecord {
+        ConfigRecord::Task {
+            connector: name.into(),
+            task: t,
+            config: Some(props(&[("t", &t.to_string())])),
+        }
+    }
+
+    fn commit(name: &str, n: u32) -> ConfigRecord {
+        ConfigRecord::Commit { connector: name.into(), tasks: n }
+    }
+
+    #[test]
+    fn tasks_apply_only_on_a_complete_commit() {
+        let mut s = ConfigState::default();
+        s.apply(connector("c"));
+        s.apply(task("c", 0));
+        s.apply(task("c", 1));
+        assert!(s.task_configs("c").is_empty(), "buffered until the commit");
+        assert_eq!(s.apply(commit("c", 2)), vec![ConfigEvent::TasksCommitted("c".into())]);
+        assert_eq!(s.task_configs("c").len(), 2);
+        assert_eq!(s.applied_config("c"), s.connector_config("c"));
+    }
+
+    #[test]
+    fn an_incomplete_commit_makes_the_connector_inconsistent() {
+        let mut s = ConfigState::default();
+        s.apply(connector("c"));
+        s.apply(task("c", 0));
+        s.apply(commit("c", 2));
+        assert!(s.is_inconsistent("c"));
+        assert!(s.task_configs("c").is_empty());
+        // A later complete set repairs it; extra stale ids are allowed.
+        for t in 0..3 {
+            s.apply(task("c", t));
+        }
+        s.apply(commit("c", 2));
+        assert!(!s.is_inconsistent("c"));
+        assert_eq!(s.task_configs("c").len(), 2);
+    }
+
+    #[test]
+    fn deletion_forgets_everything_and_orphan_commits_are_ignored() {
+        let mut s = ConfigState::default();
+        s.apply(connector("c"));
+        s.apply(task("c", 0));
+        s.apply(commit("c", 1));
+        assert_eq!(
+            s.apply(ConfigRecord::Connector { name: "c".into(), config: None }),
+            vec![ConfigEvent::ConnectorRemoved("c".into())]
+        );
+        assert!(!s.contains("c"));
+        // After compaction removed the config, its tasks and commit are ignored.
+        s.apply(task("c", 0));
+        assert!(s.apply(commit("c", 1)).is_empty());
+        assert!(s.task_configs("c").is_empty());
+    }
+
+    #[test]
+    fn target_states_and_their_tombstones() {
+        let mut s = ConfigState::default();
+        s.apply(connector("c"));
+        assert_eq!(s.target_state("c"), TargetState::Started);
+        let paused =
+            ConfigRecord::TargetState { connector: "c".into(), state: Some(TargetState::Paused) };
+        assert_eq!(s.apply(paused.clone()), vec![ConfigEvent::TargetStateChanged("c".into())]);
+        assert!(s.apply(paused).is_empty(), "no event when unchanged");
+        s.apply(ConfigRecord::TargetState { connector: "c".into(), state: None });
+        assert_eq!(s.target_state("c"), TargetState::Started);
+    }
+
+    #[test]
+    fn restart_records_count_only_after_the_initial_read() {
+        let mut s = ConfigState::default();
+        s.apply(connector("c"));
+        let r = ConfigRecord::Restart(RestartRequest {
+            connector: "c".into(),
+            only_failed: false,
+            include_tasks: true,
+        });
+        assert!(s.apply(r.clone()).is_empty());
+        s.finish_initial_read();
+        assert!(matches!(s.apply(r).as_slice(), [ConfigEvent::Restart(_)]));
+    }
+}

@@ -1,0 +1,223 @@
+//! The status store: `status-connector-<name>` and `status-task-<name>-<n>` records with
+//! `state`, `trace`, `worker_id` and `generation`, as Kafka Connect writes them.
+//!
+//! Reads come from a cache filled from the topic at open and kept current by this worker's
+//! own writes and by [`StatusStore::apply`] for records read back (other workers' writes).
+//! Writes go through one background writer so writes to one key stay in order, and are
+//! retried while the backend is unavailable; [`StatusStore::flush`] waits for them. This
+//! store never decides a state; the herder does.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{LogEntry, LogRecord, LogTopic, StoreError};
+use crate::model::{InstanceId, State};
+
+/// One status record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Status {
+    /// The state.
+    pub state: State,
+    /// A failure trace, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+    /// `host:port` of the worker that wrote it.
+    pub worker_id: String,
+    /// The group generation of that worker at the time.
+    pub generation: i64,
+}
+
+enum Write {
+    Put(InstanceId, Option<Status>),
+    Flush(oneshot::Sender<()>),
+}
+
+/// Statuses of every connector and task.
+pub struct StatusStore {
+    cache: Mutex<BTreeMap<InstanceId, Status>>,
+    writes: mpsc::UnboundedSender<Write>,
+}
+
+/// Delay between attempts to write a status while the backend is unavailable.
+const RETRY: Duration = Duration::from_millis(500);
+/// Attempts before a status write is given up (and logged).
+const ATTEMPTS: u32 = 20;
+
+impl StatusStore {
+    /// Reads the topic to its end and starts the writer.
+    pub async fn open(topic: Arc<dyn LogTopic>) -> Result<Self, StoreError> {
+        let mut reader = topic.reader().await?;
+        let (writes, mut rx) = mpsc::unbounded_channel::<Write>();
+        let store = Self { cache: Mutex::new(BTreeMap::new()), writes };
+        store.apply(&reader.read_to_end().await?);
+        tokio::spawn(async move {
+            while let Some(w) = rx.recv().await {
+                match w {
+                    Write::Flush(done) => {
+                        let _ = done.send(());
+                    }
+                    Write::Put(id, status) => write_with_retry(topic.as_ref(), &id, status).await,
+                }
+            }
+        });
+        Ok(store)
+    }
+
+    /// Writes a status without conditions ("blind" write: RUNNING, PAUSED, STOPPED,
+    /// RESTARTING).
+    pub fn put(&self, id: InstanceId, status: Status) {
+        self.lock().insert(id.clone(), status.clone());
+        let _ = self.writes.send(Write::Put(id, Some(status)));
+    }
+
+    /// Writes a status only if no other worker owns the key with a newer generation
+    /// (UNASSIGNED and FAILED). Returns whether it was written.
+    pub fn put_safe(&self, id: InstanceId, status: Status) -> bool {
+        {
+            let mut cache = self.lock();
+            if let Some(old) = cache.get(&id)
+                && old.worker_id != status.worker_id
+                && old.generation > status.generation
+            {
+                return false;
+            }
+            cache.insert(id.clone(), status.clone());
+        }
+        let _ = self.writes.send(Write::Put(id, Some(status)));
+        true
+    }
+
+    /// Removes a status (a tombstone: Kafka Connect's DESTROYED).
+    pub fn delete(&self, id: InstanceId) {
+        self.lock().remove(&id);
+        let _ = self.writes.send(Write::Put(id, None));
+    }
+
+    /// Waits until every write made so far has been attempted.
+    pub async fn flush(&self) {
+        let (tx, rx) = oneshot::channel();
+        if self.writes.send(Write::Flush(tx)).is_ok() {
+            let _ = rx.await;
+        }
+    }
+
+    /// The status of one instance.
+    pub fn get(&self, id: &InstanceId) -> Option<Status> {
+        self.lock().get(id).cloned()
+    }
+
+    /// The statuses of a connector's tasks, by task id.
+    pub fn tasks(&self, connector: &str) -> BTreeMap<u32, Status> {
+        self.lock()
+            .iter()
+            .filter_map(|(id, s)| match id {
+                InstanceId::Task(c, t) if c == connector => Some((*t, s.clone())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Applies records read back from the topic. A task UNASSIGNED from an older or equal
+    /// generation does not overwrite a RUNNING status (KAFKA-12525).
+    pub fn apply(&self, entries: &[LogEntry]) {
+        let mut cache = self.lock();
+        for e in entries {
+            let Some(id) = e.key.as_deref().and_then(parse_key) else {
+                tracing::warn!(key = ?e.key.as_deref().map(String::from_utf8_lossy), "Skipping a status record with an unknown key");
+                continue;
+            };
+            match e.value.as_deref().map(serde_json::from_slice::<Status>) {
+                None => {
+                    cache.remove(&id);
+                }
+                Some(Ok(s)) => {
+                    if let (InstanceId::Task(..), State::Unassigned) = (&id, s.state)
+                        && let Some(old) = cache.get(&id)
+                        && old.state == State::Running
+                        && old.generation >= s.generation
+                    {
+                        continue;
+                    }
+                    cache.insert(id, s);
+                }
+                Some(Err(err)) => {
+                    tracing::warn!(instance = %id, error = %err, "Skipping a corrupt status record")
+                }
+            }
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<InstanceId, Status>> {
+        self.cache.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+async fn write_with_retry(topic: &dyn LogTopic, id: &InstanceId, status: Option<Status>) {
+    let value = status.as_ref().map(|s| serde_json::to_vec(s).expect("a status serializes"));
+    let record = LogRecord { key: key(id).into_bytes(), value };
+    for attempt in 1..=ATTEMPTS {
+        match topic.send(vec![record.clone()]).await {
+            Ok(()) => return,
+            Err(e) if attempt < ATTEMPTS => {
+                tracing::debug!(instance = %id, attempt, error = %e, "Retrying a status write");
+                tokio::time::sleep(RETRY).await;
+            }
+            Err(e) => tracing::error!(instance = %id, error = %e, "Giving up writing a status"),
+        }
+    }
+}
+
+/// The status-topic key of an instance.
+pub fn key(id: &InstanceId) -> String {
+    match id {
+        InstanceId::Connector(c) => format!("status-connector-{c}"),
+        InstanceId::Task(c, t) => format!("status-task-{c}-{t}"),
+    }
+}
+
+/// The instance of a status-topic key; `None` for other keys (topic tracking records).
+pub fn parse_key(key: &[u8]) -> Option<InstanceId> {
+    let key = std::str::from_utf8(key).ok()?;
+    if let Some(c) = key.strip_prefix("status-connector-") {
+        return Some(InstanceId::Connector(c.to_owned()));
+    }
+    let rest = key.strip_prefix("status-task-")?;
+    let (c, t) = rest.rsplit_once('-')?;
+    Some(InstanceId::Task(c.to_owned(), t.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_round_trip_with_dashes_in_names() {
+        for id in [InstanceId::Connector("a-b".into()), InstanceId::Task("a-b-c".into(), 12)] {
+            assert_eq!(parse_key(key(&id).as_bytes()), Some(id));
+        }
+        assert_eq!(parse_key(b"status-topic-t:connector-c"), None);
+        assert_eq!(parse_key(b"status-task-c-x"), None);
+    }
+
+    #[test]
+    fn values_have_kafka_connect_field_names() {
+        let s = Status {
+            state: State::Failed,
+            trace: Some("boom".into()),
+            worker_id: "h:1".into(),
+            generation: 3,
+        };
+        assert_eq!(
+            serde_json::to_string(&s).unwrap(),
+            r#"{"state":"FAILED","trace":"boom","worker_id":"h:1","generation":3}"#
+        );
+        let s: Status =
+            serde_json::from_str(r#"{"state":"RUNNING","worker_id":"h:1","generation":0}"#)
+                .unwrap();
+        assert_eq!(s.trace, None);
+    }
+}

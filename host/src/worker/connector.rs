@@ -1,0 +1,103 @@
+//! The supervisor of one connector instance: creates it, starts it, answers task-config
+//! requests and stops it, reporting each outcome as a [`WorkerEvent`].
+
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use super::{Shared, TaskConfigsError, WorkerEvent};
+use crate::model::Config;
+use crate::runtime::{ConnectorInstance, Identity, InstanceError};
+
+enum Cmd {
+    TaskConfigs(u32),
+    Stop,
+}
+
+/// The herder's handle on a connector supervisor.
+pub(super) struct Handle {
+    tx: mpsc::UnboundedSender<Cmd>,
+    pub run: u64,
+}
+
+impl Handle {
+    pub fn task_configs(&self, max: u32) -> bool {
+        self.tx.send(Cmd::TaskConfigs(max)).is_ok()
+    }
+
+    pub fn stop(&self) -> bool {
+        self.tx.send(Cmd::Stop).is_ok()
+    }
+
+    /// Drops the handle without a stop: the supervisor stops its instance and reports
+    /// nothing.
+    pub fn abandon(self) {}
+}
+
+pub(super) fn spawn(shared: Arc<Shared>, name: String, config: Config, run: u64) -> Handle {
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(supervise(shared, name, config, run, rx));
+    Handle { tx, run }
+}
+
+async fn supervise(
+    shared: Arc<Shared>,
+    name: String,
+    config: Config,
+    run: u64,
+    mut rx: mpsc::UnboundedReceiver<Cmd>,
+) {
+    let emit = |e| {
+        let _ = shared.events.send(e);
+    };
+    let failed =
+        |trace: String| WorkerEvent::ConnectorFailed { connector: name.clone(), run, trace };
+    let instance = match start(&shared, &name, config).await {
+        Ok(i) => i,
+        Err(trace) => return emit(failed(trace)),
+    };
+    emit(WorkerEvent::ConnectorStarted { connector: name.clone(), run });
+    while let Some(cmd) = rx.recv().await {
+        match cmd {
+            Cmd::TaskConfigs(max) => {
+                let result = instance.task_configs(max).await.map_err(|e| TaskConfigsError {
+                    trace: e.trace(),
+                    retriable: matches!(&e, InstanceError::Connector(c) if c.is_retriable()),
+                    instance_lost: e.is_fatal_to_instance(),
+                });
+                let lost = result.as_ref().err().is_some_and(|e| e.instance_lost);
+                emit(WorkerEvent::TaskConfigs { connector: name.clone(), run, result });
+                if lost {
+                    let trace = instance
+                        .instance()
+                        .is_discarded()
+                        .then(|| "the connector instance failed in task-configs".to_string());
+                    return emit(failed(trace.unwrap_or_default()));
+                }
+            }
+            Cmd::Stop => {
+                let timeout = shared.settings.connector_shutdown_timeout;
+                if tokio::time::timeout(timeout, instance.stop()).await.is_err() {
+                    tracing::warn!(connector = %name, "The connector did not stop in time and was abandoned");
+                }
+                return emit(WorkerEvent::ConnectorStopped { connector: name, run });
+            }
+        }
+    }
+    // The handle was dropped (abandoned): stop quietly.
+    let _ = tokio::time::timeout(shared.settings.connector_shutdown_timeout, instance.stop()).await;
+}
+
+/// Resolves the plugin, creates the instance and calls `start`.
+async fn start(shared: &Shared, name: &str, config: Config) -> Result<ConnectorInstance, String> {
+    let class =
+        config.iter().find(|(k, _)| k == "connector.class").map(|(_, v)| v.as_str()).unwrap_or("");
+    let plugin = shared.registry.resolve(class).ok_or_else(|| shared.registry.not_found(class))?;
+    let full = plugin.info().config_def.with_defaults(&config);
+    let instance = plugin
+        .connector(Identity::connector(name), &config, shared.host.clone())
+        .await
+        .map_err(|e| e.trace())?;
+    instance.start(full).await.map_err(|e| e.trace())?;
+    Ok(instance)
+}

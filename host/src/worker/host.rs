@@ -1,0 +1,43 @@
+//! The worker's side of the instances' host imports: reconfiguration requests and raised
+//! errors become [`WorkerEvent`]s for the herder; offset reads come from the offsets store.
+
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+
+use super::WorkerEvent;
+use crate::model::ConnectorError;
+use crate::runtime::{Identity, InstanceHost};
+use crate::store::OffsetStore;
+
+/// The `InstanceHost` of every connector and task instance of this worker.
+pub struct WorkerHost {
+    pub(crate) events: mpsc::UnboundedSender<WorkerEvent>,
+    pub(crate) offsets: Arc<OffsetStore>,
+}
+
+impl InstanceHost for WorkerHost {
+    fn request_task_reconfiguration(&self, ident: &Identity) {
+        let _ = self
+            .events
+            .send(WorkerEvent::ReconfigurationRequested { connector: ident.connector.clone() });
+    }
+
+    fn raise_error(&self, ident: &Identity, error: ConnectorError) {
+        let _ = self
+            .events
+            .send(WorkerEvent::ErrorRaised { connector: ident.connector.clone(), error });
+    }
+
+    fn offsets(&self, ident: &Identity, partitions: &[String]) -> Vec<Option<String>> {
+        let parsed: Vec<serde_json::Value> = partitions
+            .iter()
+            .map(|p| serde_json::from_str(p).unwrap_or(serde_json::Value::Null))
+            .collect();
+        self.offsets
+            .get(&ident.connector, &parsed)
+            .into_iter()
+            .map(|o| o.map(|v| v.to_string()))
+            .collect()
+    }
+}
