@@ -1,12 +1,19 @@
 //! Backing stores: the config log, the status store and the offsets store, as Kafka
-//! Connect keeps them, over one keyed-log abstraction ([`LogTopic`]) with a Kafka backend
-//! and an embedded SQLite backend.
+//! Connect keeps them, over one keyed-log abstraction ([`LogTopic`]) with a Kafka backend,
+//! an embedded SQLite backend and an in-memory backend for tests ([`MemoryBackend`]).
 //!
 //! The herder is the only user of the config and status stores; source tasks use the
 //! offsets store. This module knows nothing of the runtime, the herder or REST.
 
 mod error;
 mod log;
+mod memory;
+mod partitioner;
+mod requirements;
+
+#[cfg(test)]
+mod conformance;
 
 pub use error::StoreError;
-pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicSpec};
+pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec};
+pub use memory::MemoryBackend;
