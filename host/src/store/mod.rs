@@ -1,10 +1,12 @@
 //! Backing stores: the config log, the status store and the offsets store, as Kafka
 //! Connect keeps them, over one keyed-log abstraction ([`LogTopic`]) with a Kafka backend,
-//! an embedded SQLite backend and an in-memory backend for tests ([`MemoryBackend`]).
+//! an embedded SQLite backend ([`EmbeddedBackend`]) and an in-memory backend for tests
+//! ([`MemoryBackend`]).
 //!
 //! The herder is the only user of the config and status stores; source tasks use the
 //! offsets store. This module knows nothing of the runtime, the herder or REST.
 
+mod embedded;
 mod error;
 mod log;
 mod memory;
@@ -14,6 +16,7 @@ mod requirements;
 #[cfg(test)]
 mod conformance;
 
+pub use embedded::EmbeddedBackend;
 pub use error::StoreError;
 pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec};
 pub use memory::MemoryBackend;
