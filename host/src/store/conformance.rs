@@ -20,6 +20,9 @@ pub(crate) enum Compaction {
     /// When the topic is opened (memory, embedded): a reopened topic holds only the newest
     /// record of each key.
     OnOpen,
+    /// Whenever the broker's log cleaner runs: only the topic's `cleanup.policy` can be
+    /// checked.
+    ByBroker,
 }
 
 /// How to open the backend under test.
@@ -31,6 +34,11 @@ pub(crate) trait Harness: Send + Sync {
 
     /// How the backend compacts.
     fn compaction(&self) -> Compaction;
+
+    /// The `cleanup.policy` of `topic` as the cluster reports it (`ByBroker` backends).
+    async fn cleanup_policy(&self, _topic: &str) -> String {
+        unreachable!("only backends compacted by a broker report a cleanup policy")
+    }
 }
 
 /// Instantiates every conformance test for the harness `$harness` (an expression evaluated
@@ -345,6 +353,9 @@ pub(crate) async fn a_compacted_topic_keeps_the_newest_record_per_key(h: &impl H
                 .filter(|r| partition_for_key(&r.key, 2) == a.partition)
                 .count() as i64;
             assert_eq!(a.offset, written_at, "compaction keeps offsets");
+        }
+        Compaction::ByBroker => {
+            assert_eq!(h.cleanup_policy(&name).await, "compact");
         }
     }
 }

@@ -1,13 +1,14 @@
 //! Backing stores: the config log, the status store and the offsets store, as Kafka
-//! Connect keeps them, over one keyed-log abstraction ([`LogTopic`]) with a Kafka backend,
-//! an embedded SQLite backend ([`EmbeddedBackend`]) and an in-memory backend for tests
-//! ([`MemoryBackend`]).
+//! Connect keeps them, over one keyed-log abstraction ([`LogTopic`]) with a Kafka backend
+//! ([`KafkaBackend`]), an embedded SQLite backend ([`EmbeddedBackend`]) and an in-memory
+//! backend for tests ([`MemoryBackend`]).
 //!
 //! The herder is the only user of the config and status stores; source tasks use the
 //! offsets store. This module knows nothing of the runtime, the herder or REST.
 
 mod embedded;
 mod error;
+mod kafka;
 mod log;
 mod memory;
 mod partitioner;
@@ -18,5 +19,6 @@ mod conformance;
 
 pub use embedded::EmbeddedBackend;
 pub use error::StoreError;
+pub use kafka::KafkaBackend;
 pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec};
 pub use memory::MemoryBackend;
