@@ -27,5 +27,16 @@ step "tests (guest workspace, native)"
 CARGO_TARGET_DIR="$CARGO_TARGET_DIR/guests" \
   cargo test --release --manifest-path plugins/Cargo.toml --workspace
 
+step "kafka broker"
+# The Kafka backend tests need a broker and fail without one. Use KAFKA_BOOTSTRAP when it is
+# set; otherwise start scripts/kafka.sh's broker (and stop it afterwards if we started it).
+if [[ -z "${KAFKA_BOOTSTRAP:-}" ]]; then
+  if ! scripts/kafka.sh status >/dev/null; then
+    trap 'scripts/kafka.sh stop >/dev/null' EXIT
+  fi
+  scripts/kafka.sh start
+  export KAFKA_BOOTSTRAP="127.0.0.1:${KAFKA_PORT:-9092}"
+fi
+
 step "tests (host)"
 cargo test --release --workspace
