@@ -28,16 +28,15 @@ CARGO_TARGET_DIR="$CARGO_TARGET_DIR/guests" \
   cargo test --release --manifest-path plugins/Cargo.toml --workspace
 
 step "kafka broker"
-# Integration tests run against a real single-node broker; they fail (never skip) without it.
-export KAFKA_PORT="${KAFKA_PORT:-9092}"
-export KAFKA_BOOTSTRAP="${KAFKA_BOOTSTRAP:-127.0.0.1:$KAFKA_PORT}"
-started_kafka=0
-if ! scripts/kafka.sh status >/dev/null 2>&1; then
+# The Kafka backend tests need a broker and fail without one. Use KAFKA_BOOTSTRAP when it is
+# set; otherwise start scripts/kafka.sh's broker (and stop it afterwards if we started it).
+if [[ -z "${KAFKA_BOOTSTRAP:-}" ]]; then
+  if ! scripts/kafka.sh status >/dev/null; then
+    trap 'scripts/kafka.sh stop >/dev/null' EXIT
+  fi
   scripts/kafka.sh start
-  started_kafka=1
+  export KAFKA_BOOTSTRAP="127.0.0.1:${KAFKA_PORT:-9092}"
 fi
-cleanup() { if [ "$started_kafka" = 1 ]; then scripts/kafka.sh stop || true; fi; }
-trap cleanup EXIT
 
 step "tests (host)"
 cargo test --release --workspace

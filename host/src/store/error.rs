@@ -10,6 +10,10 @@ pub enum StoreError {
     /// A topic exists but does not meet the requirements (partitions, cleanup policy).
     #[error("{0}")]
     Topic(String),
+    /// The backend's own configuration is unusable (a client property the Kafka client
+    /// refuses, for instance).
+    #[error("invalid store configuration: {0}")]
+    Config(String),
     /// The embedded database failed.
     #[error("embedded store error: {0}")]
     Embedded(String),

@@ -61,6 +61,25 @@ pub struct TopicSpec {
     /// Whether the topic must have exactly one partition (the config topic): an existing
     /// topic with more is refused with Kafka Connect's message.
     pub single_partition: bool,
+    /// The worker property that named the topic and what the topic holds, quoted in the
+    /// messages that refuse an unsuitable existing topic. `None` gives generic messages.
+    pub origin: Option<TopicOrigin>,
+}
+
+/// Where a topic name came from, for refusal messages worded as Kafka Connect words them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopicOrigin {
+    /// The worker property that named the topic, e.g. `config.storage.topic`.
+    pub property: String,
+    /// What the topic holds, e.g. `connector configurations`.
+    pub purpose: String,
+}
+
+impl TopicOrigin {
+    /// The origin of a topic named by `property` and holding `purpose`.
+    pub fn new(property: impl Into<String>, purpose: impl Into<String>) -> Self {
+        Self { property: property.into(), purpose: purpose.into() }
+    }
 }
 
 /// Opens (creating when missing) the topics of one backend.

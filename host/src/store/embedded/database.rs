@@ -1,0 +1,149 @@
+//! The database file of the embedded backend: opening connections with the settings every
+//! connection needs (WAL, `synchronous=FULL`, a busy timeout), the schema, running blocking
+//! work off the async threads, and errors that name the file.
+//!
+//! It knows tables, not topics: the SQL of topics and records lives in `topics.rs`,
+//! `reader.rs` and `compaction.rs`.
+
+use std::fmt::Display;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+use crate::store::StoreError;
+
+/// How long a connection waits for another connection (or process) holding the write lock
+/// before failing with "database is locked". Writes are short transactions, so waiting
+/// this long means something is wrong.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Schema version written to `PRAGMA user_version`; a file with a newer one is refused.
+const SCHEMA_VERSION: i64 = 1;
+
+/// The tables. `records` is keyed by position; `records_by_key` makes compaction a range
+/// scan per key instead of a scan per record. `key` is nullable so keyless records (data
+/// topics of standalone mode) fit; `partitions.next_offset` survives compaction removing
+/// the last records of a partition.
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS topics (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    partitions INTEGER NOT NULL,
+    compacted INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS partitions (
+    topic_id INTEGER NOT NULL REFERENCES topics (id),
+    partition_no INTEGER NOT NULL,
+    next_offset INTEGER NOT NULL,
+    PRIMARY KEY (topic_id, partition_no)
+);
+CREATE TABLE IF NOT EXISTS records (
+    topic_id INTEGER NOT NULL REFERENCES topics (id),
+    partition_no INTEGER NOT NULL,
+    record_offset INTEGER NOT NULL,
+    key BLOB,
+    value BLOB,
+    timestamp_ms INTEGER NOT NULL,
+    PRIMARY KEY (topic_id, partition_no, record_offset)
+);
+CREATE INDEX IF NOT EXISTS records_by_key ON records (topic_id, partition_no, key, record_offset);
+";
+
+/// One database file and its writer connection.
+#[derive(Debug)]
+pub(super) struct Database {
+    path: PathBuf,
+    /// The one connection that writes. SQLite admits one writer at a time anyway; the mutex
+    /// makes this process's writers queue here instead of on the file lock.
+    writer: Mutex<Connection>,
+}
+
+impl Database {
+    /// Opens (creating when missing) the database at `path` and its schema. Blocking.
+    pub(super) fn open(path: &Path) -> Result<Self, StoreError> {
+        let path = path.to_path_buf();
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&path, flags)
+            .map_err(|e| error(&path, "cannot open the database", e))?;
+        let db = Self { path, writer: Mutex::new(conn) };
+        db.with_writer(|conn| {
+            let mode: String = conn
+                .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
+                .map_err(|e| db.error("cannot switch to WAL mode", e))?;
+            if !mode.eq_ignore_ascii_case("wal") {
+                return Err(db.error("cannot switch to WAL mode", format!("journal mode {mode}")));
+            }
+            configure(conn).map_err(|e| db.error("cannot configure the connection", e))?;
+            let version: i64 = conn
+                .pragma_query_value(None, "user_version", |row| row.get(0))
+                .map_err(|e| db.error("cannot read the schema version", e))?;
+            if version > SCHEMA_VERSION {
+                return Err(db.error(
+                    "cannot use the database",
+                    format!(
+                        "schema version {version} is newer than this worker's {SCHEMA_VERSION}"
+                    ),
+                ));
+            }
+            conn.execute_batch(SCHEMA).map_err(|e| db.error("cannot create the schema", e))?;
+            conn.pragma_update(None, "user_version", SCHEMA_VERSION)
+                .map_err(|e| db.error("cannot write the schema version", e))
+        })?;
+        Ok(db)
+    }
+
+    /// The database file.
+    pub(super) fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// A new connection for a reader. Blocking.
+    pub(super) fn connect(&self) -> Result<Connection, StoreError> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(&self.path, flags)
+            .map_err(|e| self.error("cannot open a reader connection", e))?;
+        configure(&conn).map_err(|e| self.error("cannot configure a reader connection", e))?;
+        Ok(conn)
+    }
+
+    /// Runs `f` on the writer connection. Blocking.
+    pub(super) fn with_writer<T>(
+        &self,
+        f: impl FnOnce(&mut Connection) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.writer.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut conn)
+    }
+
+    /// Runs blocking `f` on tokio's blocking pool, so no async thread waits for the disk.
+    pub(super) async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        f: impl FnOnce(&Database) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let db = self.clone();
+        tokio::task::spawn_blocking(move || f(&db))
+            .await
+            .map_err(|e| self.error("a database task failed", e))?
+    }
+
+    /// An error about this database: `<file>: <doing>: <cause>`.
+    pub(super) fn error(&self, doing: &str, cause: impl Display) -> StoreError {
+        error(&self.path, doing, cause)
+    }
+}
+
+/// Settings of every connection (`synchronous` and the busy timeout are per connection).
+fn configure(conn: &Connection) -> rusqlite::Result<()> {
+    conn.busy_timeout(BUSY_TIMEOUT)?;
+    // FULL: a commit is on disk before `send` returns, even after a power loss.
+    conn.pragma_update(None, "synchronous", "FULL")?;
+    conn.pragma_update(None, "foreign_keys", "ON")
+}
+
+fn error(path: &Path, doing: &str, cause: impl Display) -> StoreError {
+    StoreError::Embedded(format!("{}: {doing}: {cause}", path.display()))
+}

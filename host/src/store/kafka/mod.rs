@@ -1,0 +1,88 @@
+//! [`KafkaBackend`]: log topics in a Kafka cluster, as Kafka Connect keeps its config,
+//! status and offsets topics (rdkafka over librdkafka). It owns the backend's clients: one
+//! admin client, one idempotent producer shared by every topic, one client listing offsets,
+//! and a consumer per reader.
+//!
+//! Guarantees: a `send` returns `Ok` only once every record is acknowledged with `acks=all`;
+//! any failure, and no acknowledgement within the delivery timeout (a broker away), is
+//! [`StoreError::Unavailable`]. Keys are partitioned as Java clients partition them
+//! (`murmur2_random`). Clients reconnect by themselves when a broker comes back; readers keep
+//! their positions across the outage.
+//!
+//! Blocking librdkafka calls (metadata, end offsets, consumer creation) run on tokio's
+//! blocking pool, never on an async thread.
+//!
+//! Layout: `settings.rs` (client properties), `admin.rs` (create and check topics),
+//! `producer.rs`, `topic.rs` (the [`LogTopic`] handle), `reader.rs` (the
+//! [`LogReader`](super::LogReader)), `watermarks.rs` (where a reader must read to).
+
+mod admin;
+mod producer;
+mod reader;
+mod settings;
+mod topic;
+mod watermarks;
+
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+
+use self::admin::TopicAdmin;
+use self::producer::Producer;
+use self::settings::ClientSettings;
+use self::topic::KafkaTopic;
+use self::watermarks::Watermarks;
+use super::{LogBackend, LogTopic, StoreError, TopicSpec};
+
+/// Log topics in a Kafka cluster. Clones share the clients.
+#[derive(Clone)]
+pub struct KafkaBackend {
+    settings: Arc<ClientSettings>,
+    admin: TopicAdmin,
+    producer: Arc<Producer>,
+    watermarks: Watermarks,
+}
+
+impl KafkaBackend {
+    /// Clients for the cluster at `bootstrap_servers`. `extra_client_props` (security,
+    /// client id, ...) apply to every client, but cannot weaken the log's guarantees:
+    /// idempotence, `acks=all`, the partitioner, the timeouts and the consumers' settings
+    /// are forced. `delivery_timeout` bounds how long a `send` waits for acknowledgements,
+    /// and how long any other request waits for the cluster, before
+    /// [`StoreError::Unavailable`]. Connects lazily: nothing here waits for the cluster.
+    pub fn new(
+        bootstrap_servers: &str,
+        extra_client_props: &[(String, String)],
+        delivery_timeout: Duration,
+    ) -> Result<Self, StoreError> {
+        let settings = Arc::new(ClientSettings {
+            bootstrap_servers: bootstrap_servers.to_owned(),
+            extra: extra_client_props.to_vec(),
+            timeout: delivery_timeout,
+        });
+        Ok(Self {
+            admin: TopicAdmin::new(&settings)?,
+            producer: Arc::new(Producer::new(settings.clone())?),
+            watermarks: Watermarks::new(&settings)?,
+            settings,
+        })
+    }
+}
+
+#[async_trait]
+impl LogBackend for KafkaBackend {
+    async fn topic(&self, spec: &TopicSpec) -> Result<Arc<dyn LogTopic>, StoreError> {
+        let partitions = self.admin.ensure(spec).await?;
+        Ok(Arc::new(KafkaTopic {
+            name: spec.name.clone(),
+            partitions,
+            settings: self.settings.clone(),
+            producer: self.producer.clone(),
+            watermarks: self.watermarks.clone(),
+        }))
+    }
+}
