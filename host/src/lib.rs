@@ -11,6 +11,7 @@
 //!   embedded SQLite.
 //! - [`cli`]: the `wasm-connect` command line.
 
+pub mod app;
 pub mod cli;
 pub mod config;
 pub mod herder;

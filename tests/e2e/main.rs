@@ -4,8 +4,12 @@
 //! misbehaving fixtures in `build/fixtures/`); a missing file fails the test with the
 //! command to run, never skips it.
 
+mod broker;
 mod cli;
 mod connectors;
 mod containment;
+mod harness;
+mod herder;
 mod sandbox;
+mod standalone;
 mod support;

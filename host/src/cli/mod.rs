@@ -1,15 +1,17 @@
-//! The command line: `wasm-connect plugins list|inspect` (and, in later commands, the
-//! worker modes). Each subcommand lives in its own file and returns an exit code; errors
+//! The command line: `wasm-connect plugins list|inspect` and the worker modes,
+//! `standalone` and `distributed`. Each subcommand lives in its own file and returns an exit code; errors
 //! reach the user as one line, never as a panic or a backtrace.
 
 mod plugins;
 mod table;
+mod worker;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::config::Mode;
 use crate::runtime::{Runtime, RuntimeOptions};
 
 /// A Kafka Connect compatible worker running connectors as WebAssembly components.
@@ -44,17 +46,36 @@ enum Command {
     /// Inspect plugin components.
     #[command(subcommand)]
     Plugins(plugins::PluginsCommand),
+    /// Run one worker with embedded storage (no Kafka needed for its state).
+    Standalone {
+        /// The worker's `.properties` file.
+        worker_config: PathBuf,
+        /// Connector configs to create at start (`.json` or `.properties`).
+        connectors: Vec<PathBuf>,
+    },
+    /// Run a worker whose state lives in Kafka topics.
+    Distributed {
+        /// The worker's `.properties` file.
+        worker_config: PathBuf,
+    },
 }
 
 impl Cli {
     /// Runs the command.
     pub async fn run(self) -> anyhow::Result<ExitCode> {
-        let runtime = Runtime::new(RuntimeOptions {
-            cache_dir: if self.no_cache { None } else { self.cache_dir.or_else(default_cache_dir) },
-            pool: None,
-        })?;
+        let cache_dir =
+            if self.no_cache { None } else { self.cache_dir.or_else(default_cache_dir) };
         match self.command {
-            Command::Plugins(cmd) => cmd.run(&runtime).await,
+            Command::Plugins(cmd) => {
+                let runtime = Runtime::new(RuntimeOptions { cache_dir, pool: None })?;
+                cmd.run(&runtime).await
+            }
+            Command::Standalone { worker_config, connectors } => {
+                worker::run(Mode::Standalone, worker_config, connectors, cache_dir).await
+            }
+            Command::Distributed { worker_config } => {
+                worker::run(Mode::Distributed, worker_config, Vec::new(), cache_dir).await
+            }
         }
     }
 }

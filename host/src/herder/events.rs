@@ -65,7 +65,12 @@ impl Herder {
                 self.dirty.insert(connector);
             }
             WorkerEvent::TaskConfigs { connector, run, result } => {
-                if self.connectors.get(&connector).is_some_and(|r| r.run == run) {
+                // An answer that arrives after a pause, stop or config change is stale.
+                let current = self
+                    .connectors
+                    .get(&connector)
+                    .is_some_and(|r| r.run == run && r.phase == Phase::Running);
+                if current && self.config.target_state(&connector) == TargetState::Started {
                     self.task_configs_answer(&connector, result).await;
                 }
             }

@@ -1,0 +1,193 @@
+//! Assembles a worker process from its config: the runtime and plugins, the backing
+//! stores (embedded SQLite in standalone mode, Kafka topics in distributed mode), the
+//! worker and the herder; then runs until a signal and shuts down gracefully.
+//!
+//! This is wiring only: every decision lives in the modules it connects. Tests start an
+//! [`App`] in-process and drive it through its [`HerderHandle`].
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+
+use crate::config::{Mode, ModeConfig, WorkerConfig};
+use crate::herder::{self, HerderHandle, HerderSettings, SingleMember};
+use crate::runtime::{PoolSize, Runtime, RuntimeOptions};
+use crate::store::{
+    EmbeddedBackend, KafkaBackend, LogBackend, OffsetStore, StatusStore, TopicOrigin, TopicSpec,
+};
+use crate::worker::{PluginRegistry, Worker, WorkerSettings};
+
+/// Internal topic names of the embedded backend (standalone mode).
+const EMBEDDED_TOPICS: [&str; 3] = ["connect-configs", "connect-offsets", "connect-status"];
+
+/// A running worker.
+pub struct App {
+    /// The herder's handle.
+    pub herder: HerderHandle,
+    /// `host:port` this worker reports in statuses.
+    pub worker_id: String,
+    /// The runtime, for plugin listings.
+    pub runtime: Runtime,
+}
+
+impl App {
+    /// Starts everything `config` describes. `cache_dir` is the CLI's default artifact
+    /// cache, used when the config names none.
+    pub async fn start(config: &WorkerConfig, cache_dir: Option<PathBuf>) -> anyhow::Result<Self> {
+        let runtime = Runtime::new(RuntimeOptions {
+            cache_dir: config.wasm_cache_dir.clone().or(cache_dir),
+            pool: (config.wasm_pool_instances > 0)
+                .then(|| PoolSize { instances: config.wasm_pool_instances, ..PoolSize::default() }),
+        })?;
+        let found = runtime.discover(&config.plugin_path).await;
+        for failure in &found.failures {
+            tracing::warn!(error = %failure, "Skipping a plugin that did not load");
+        }
+        for p in &found.plugins {
+            let i = p.info();
+            tracing::info!(plugin = %i.name, version = %i.version, kind = %i.kind, file = %i.file.display(), "Loaded plugin");
+        }
+        let registry = PluginRegistry::new(found.plugins);
+        for key in &config.ignored_keys {
+            tracing::warn!(key = %key, "Worker config key is accepted but has no effect here");
+        }
+
+        let (backend, specs) = backend(config).await?;
+        let [config_spec, offsets_spec, status_spec] = specs;
+        let config_topic = backend.topic(&config_spec).await.context("opening the config topic")?;
+        let status_topic = backend.topic(&status_spec).await.context("opening the status topic")?;
+        let offsets_topic =
+            backend.topic(&offsets_spec).await.context("opening the offsets topic")?;
+        let status =
+            Arc::new(StatusStore::open(status_topic).await.context("reading the status topic")?);
+        let offsets =
+            Arc::new(OffsetStore::open(offsets_topic).await.context("reading the offsets topic")?);
+
+        let listener = config.listeners.first().context("no listener configured")?;
+        let host =
+            config.rest_advertised_host_name.clone().unwrap_or_else(|| listener.host.clone());
+        let port = config.rest_advertised_port.unwrap_or(listener.port);
+        let worker_id = format!("{host}:{port}");
+        let url = format!("{}://{host}:{port}", listener.scheme);
+
+        let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
+        let worker = Worker::new(
+            registry,
+            offsets,
+            WorkerSettings {
+                task_shutdown_timeout: config.task_shutdown_graceful_timeout,
+                ..WorkerSettings::default()
+            },
+            events_tx,
+        );
+        let member = Box::new(SingleMember::new(worker_id.clone(), url));
+        let settings = HerderSettings {
+            shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
+            ..HerderSettings::default()
+        };
+        let herder = herder::spawn(config_topic, status, worker, events_rx, member, settings)
+            .await
+            .context("starting the herder")?;
+        tracing::info!(worker_id = %worker_id, mode = %config.mode.kind(), "Worker started");
+        Ok(Self { herder, worker_id, runtime })
+    }
+
+    /// Submits connector configs (standalone mode's command-line files), replacing
+    /// connectors of the same name.
+    pub async fn submit(
+        &self,
+        connectors: Vec<(String, Vec<(String, String)>)>,
+    ) -> anyhow::Result<()> {
+        for (name, config) in connectors {
+            let config = config.into_iter().collect();
+            let outcome = self
+                .herder
+                .put_connector_config(&name, config, None, true)
+                .await
+                .with_context(|| format!("creating connector {name}"))?;
+            tracing::info!(connector = %name, created = outcome.created, "Submitted connector");
+        }
+        Ok(())
+    }
+
+    /// Stops every instance within its timeout, writes statuses and flushes the stores.
+    pub async fn shutdown(self) {
+        self.herder.shutdown().await;
+    }
+}
+
+/// The backend and the specs of the three internal topics (configs, offsets, status).
+async fn backend(config: &WorkerConfig) -> anyhow::Result<(Arc<dyn LogBackend>, [TopicSpec; 3])> {
+    let spec = |name: &str, partitions: i32, replication: i16, single: bool| TopicSpec {
+        name: name.to_owned(),
+        partitions,
+        replication_factor: replication,
+        compacted: true,
+        single_partition: single,
+        origin: None,
+    };
+    let origin = |mut s: TopicSpec, property: &str, purpose: &str| {
+        s.origin = Some(TopicOrigin::new(property, purpose));
+        s
+    };
+    match &config.mode {
+        ModeConfig::Standalone(s) => {
+            let backend = EmbeddedBackend::open(&s.database_file).with_context(|| {
+                format!("opening the embedded store {}", s.database_file.display())
+            })?;
+            let [c, o, st] = EMBEDDED_TOPICS;
+            Ok((
+                Arc::new(backend),
+                [spec(c, 1, 1, true), spec(o, 1, 1, false), spec(st, 1, 1, false)],
+            ))
+        }
+        ModeConfig::Distributed(d) => {
+            debug_assert_eq!(config.mode.kind(), Mode::Distributed);
+            let extra: Vec<(String, String)> =
+                config.client_props.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            let backend = KafkaBackend::new(
+                &config.bootstrap_servers.join(","),
+                &extra,
+                config.wasm_store_delivery_timeout,
+            )
+            .context("connecting to Kafka")?;
+            let rf = |t: crate::config::TopicCount| t.to_kafka() as i16;
+            Ok((
+                Arc::new(backend),
+                [
+                    origin(
+                        spec(
+                            &d.config_storage_topic,
+                            1,
+                            rf(d.config_storage_replication_factor),
+                            true,
+                        ),
+                        "config.storage.topic",
+                        "connector configurations",
+                    ),
+                    origin(
+                        spec(
+                            &d.offset_storage_topic,
+                            d.offset_storage_partitions.to_kafka(),
+                            rf(d.offset_storage_replication_factor),
+                            false,
+                        ),
+                        "offset.storage.topic",
+                        "source connector offsets",
+                    ),
+                    origin(
+                        spec(
+                            &d.status_storage_topic,
+                            d.status_storage_partitions.to_kafka(),
+                            rf(d.status_storage_replication_factor),
+                            false,
+                        ),
+                        "status.storage.topic",
+                        "connector and task statuses",
+                    ),
+                ],
+            ))
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! A broker that goes away and comes back: the worker keeps running, a config write made
+//! while the broker is down is reported as a failure (never as a success), and writes
+//! work again once it is back. Uses a private broker so other tests are not disturbed.
+
+use std::process::Command;
+use std::time::Duration;
+
+use wasm_connect::herder::HerderError;
+use wasm_connect::model::{InstanceId, State};
+
+use crate::harness::{Backing, props, wait_state};
+use crate::support::root;
+
+/// A broker of this test's own, stopped when dropped.
+struct PrivateBroker {
+    port: u16,
+}
+
+impl PrivateBroker {
+    fn kafka(&self, args: &[&str]) {
+        let status = Command::new(root().join("scripts/kafka.sh"))
+            .args(args)
+            .env("KAFKA_PORT", self.port.to_string())
+            .status()
+            .expect("scripts/kafka.sh runs");
+        assert!(status.success(), "scripts/kafka.sh {args:?} failed");
+    }
+
+    fn start(port: u16) -> Self {
+        let b = Self { port };
+        b.kafka(&["start"]);
+        b
+    }
+}
+
+impl Drop for PrivateBroker {
+    fn drop(&mut self) {
+        let _ = Command::new(root().join("scripts/kafka.sh"))
+            .arg("stop")
+            .env("KAFKA_PORT", self.port.to_string())
+            .status();
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_worker_survives_a_broker_restart() {
+    let broker = PrivateBroker::start(19192);
+    let backing = Backing::kafka_at(&format!("127.0.0.1:{}", broker.port));
+    let app = backing.start().await;
+    let config = props(&[("connector.class", "ChaosSource"), ("tasks.max", "1")]);
+    app.herder.put_connector_config("before", config.clone(), None, false).await.unwrap();
+    wait_state(&app, InstanceId::Task("before".into(), 0), State::Running).await;
+
+    broker.kafka(&["stop", "--keep-data"]);
+    let started = std::time::Instant::now();
+    let err =
+        app.herder.put_connector_config("during", config.clone(), None, false).await.unwrap_err();
+    assert!(matches!(err, HerderError::Store { .. }), "expected a store failure, got {err:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(30),
+        "the failure took {:?}",
+        started.elapsed()
+    );
+
+    broker.kafka(&["start"]);
+    let mut created = false;
+    for _ in 0..30 {
+        if app.herder.put_connector_config("after", config.clone(), None, true).await.is_ok() {
+            created = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    assert!(created, "writes did not recover after the broker came back");
+    wait_state(&app, InstanceId::Task("after".into(), 0), State::Running).await;
+    let names = app.herder.connectors().await.unwrap();
+    assert!(
+        names.contains(&"before".to_string()) && names.contains(&"after".to_string()),
+        "{names:?}"
+    );
+    app.shutdown().await;
+}

@@ -1,0 +1,167 @@
+//! An in-process worker for end-to-end tests: `App` started from a real worker config,
+//! in standalone mode (embedded SQLite in a temporary directory) or in distributed mode
+//! against the real broker at `KAFKA_BOOTSTRAP`, with the fixture and connector plugins.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use wasm_connect::app::App;
+use wasm_connect::config::{Mode, WorkerConfig};
+use wasm_connect::model::{InstanceId, State};
+use wasm_connect::store::{EmbeddedBackend, KafkaBackend, LogBackend, LogTopic, Status, TopicSpec};
+
+use crate::support::root;
+
+/// Where a worker keeps its state.
+#[derive(Clone, Debug)]
+pub enum Backing {
+    /// An embedded database file.
+    Embedded(PathBuf),
+    /// Kafka topics named with this prefix, on the broker at this address.
+    Kafka(String, String),
+}
+
+impl Backing {
+    /// A fresh embedded store in `dir`.
+    pub fn embedded(dir: &tempfile::TempDir) -> Self {
+        Self::Embedded(dir.path().join("worker.db"))
+    }
+
+    /// Fresh Kafka topics (unique names) on the test broker.
+    pub fn kafka() -> Self {
+        Self::kafka_at(&bootstrap())
+    }
+
+    /// Fresh Kafka topics (unique names) on the broker at `bootstrap`.
+    pub fn kafka_at(bootstrap: &str) -> Self {
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+        Self::Kafka(format!("wc-test-{nanos}"), bootstrap.to_owned())
+    }
+
+    fn properties(&self) -> Vec<(String, String)> {
+        let plugin_path = format!(
+            "{},{}",
+            root().join("build/fixtures").display(),
+            root().join("build/plugins").display()
+        );
+        let mut p = vec![
+            ("plugin.path".to_string(), plugin_path),
+            ("listeners".into(), "http://127.0.0.1:0".into()),
+            ("task.shutdown.graceful.timeout.ms".into(), "2000".into()),
+            ("wasm.pool.instances".into(), "64".into()),
+        ];
+        match self {
+            Self::Embedded(db) => {
+                p.push(("offset.storage.file.filename".into(), db.display().to_string()))
+            }
+            Self::Kafka(prefix, bootstrap) => {
+                p.extend([
+                    ("bootstrap.servers".to_string(), bootstrap.clone()),
+                    ("group.id".into(), prefix.clone()),
+                    ("config.storage.topic".into(), format!("{prefix}-configs")),
+                    ("offset.storage.topic".into(), format!("{prefix}-offsets")),
+                    ("status.storage.topic".into(), format!("{prefix}-status")),
+                    ("config.storage.replication.factor".into(), "1".into()),
+                    ("offset.storage.replication.factor".into(), "1".into()),
+                    ("status.storage.replication.factor".into(), "1".into()),
+                    ("offset.storage.partitions".into(), "3".into()),
+                    ("status.storage.partitions".into(), "2".into()),
+                    ("wasm.store.delivery.timeout.ms".into(), "5000".into()),
+                ]);
+            }
+        }
+        p
+    }
+
+    /// Starts a worker on this backing.
+    pub async fn start(&self) -> App {
+        let mode = match self {
+            Self::Embedded(_) => Mode::Standalone,
+            Self::Kafka(..) => Mode::Distributed,
+        };
+        let config =
+            WorkerConfig::from_properties(&self.properties(), mode).expect("test worker config");
+        App::start(&config, None).await.expect("worker starts")
+    }
+
+    /// The backend, opened separately from any worker (another producer).
+    pub async fn backend(&self) -> Arc<dyn LogBackend> {
+        match self {
+            Self::Embedded(db) => Arc::new(EmbeddedBackend::open(db).unwrap()),
+            Self::Kafka(_, bootstrap) => {
+                Arc::new(KafkaBackend::new(bootstrap, &[], Duration::from_secs(5)).unwrap())
+            }
+        }
+    }
+
+    /// The config topic, opened by another producer.
+    pub async fn config_topic(&self) -> Arc<dyn LogTopic> {
+        self.topic("configs", true).await
+    }
+
+    /// The status topic, opened by another reader.
+    pub async fn status_topic(&self) -> Arc<dyn LogTopic> {
+        self.topic("status", false).await
+    }
+
+    async fn topic(&self, which: &str, single: bool) -> Arc<dyn LogTopic> {
+        let name = match self {
+            Self::Embedded(_) => format!("connect-{which}"),
+            Self::Kafka(prefix, _) => format!("{prefix}-{which}"),
+        };
+        let spec = TopicSpec {
+            name,
+            partitions: if single { 1 } else { -1 },
+            replication_factor: 1,
+            compacted: true,
+            single_partition: single,
+            origin: None,
+        };
+        self.backend().await.topic(&spec).await.unwrap()
+    }
+}
+
+/// The test broker's address; a Kafka test without one fails, it is never skipped.
+pub fn bootstrap() -> String {
+    std::env::var("KAFKA_BOOTSTRAP").expect(
+        "KAFKA_BOOTSTRAP is not set: run `scripts/kafka.sh start` and set KAFKA_BOOTSTRAP=127.0.0.1:9092 \
+         (scripts/test.sh does both)",
+    )
+}
+
+/// A config from pairs.
+pub fn props(pairs: &[(&str, &str)]) -> std::collections::BTreeMap<String, String> {
+    pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+/// Waits until `f` returns `Some`, polling every 20 ms, for at most `secs` seconds.
+pub async fn eventually<T>(secs: u64, what: &str, mut f: impl AsyncFnMut() -> Option<T>) -> T {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(secs);
+    loop {
+        if let Some(v) = f().await {
+            return v;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The state of one instance, from the herder's status store.
+pub async fn state(app: &App, id: &InstanceId) -> Option<State> {
+    match id {
+        InstanceId::Connector(c) => {
+            app.herder.connector_status(c).await.ok().map(|s| s.connector.state)
+        }
+        InstanceId::Task(c, t) => app.herder.task_status(c, *t).ok().map(|s: Status| s.state),
+    }
+}
+
+/// Waits until the instance is in `want`.
+pub async fn wait_state(app: &App, id: InstanceId, want: State) {
+    eventually(20, &format!("{id} to be {want}"), async || {
+        (state(app, &id).await == Some(want)).then_some(())
+    })
+    .await
+}
