@@ -133,6 +133,10 @@ async fn backend(config: &WorkerConfig) -> anyhow::Result<(Arc<dyn LogBackend>, 
     };
     match &config.mode {
         ModeConfig::Standalone(s) => {
+            if let Some(dir) = s.database_file.parent().filter(|d| !d.as_os_str().is_empty()) {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("creating the directory {}", dir.display()))?;
+            }
             let backend = EmbeddedBackend::open(&s.database_file).with_context(|| {
                 format!("opening the embedded store {}", s.database_file.display())
             })?;

@@ -46,6 +46,8 @@ pub struct StatusStore {
 const RETRY: Duration = Duration::from_millis(500);
 /// Attempts before a status write is given up (and logged).
 const ATTEMPTS: u32 = 20;
+/// Most status records sent in one batch.
+const MAX_BATCH: usize = 500;
 
 impl StatusStore {
     /// Reads the topic to its end and starts the writer.
@@ -55,12 +57,23 @@ impl StatusStore {
         let store = Self { cache: Mutex::new(BTreeMap::new()), writes };
         store.apply(&reader.read_to_end().await?);
         tokio::spawn(async move {
-            while let Some(w) = rx.recv().await {
-                match w {
-                    Write::Flush(done) => {
-                        let _ = done.send(());
+            // Writes queued while a send is in flight go out together, in order.
+            while let Some(first) = rx.recv().await {
+                let mut records = Vec::new();
+                let mut flushes = Vec::new();
+                let mut next = Some(first);
+                while let Some(w) = next {
+                    match w {
+                        Write::Flush(done) => flushes.push(done),
+                        Write::Put(id, status) => records.push(record(&id, status.as_ref())),
                     }
-                    Write::Put(id, status) => write_with_retry(topic.as_ref(), &id, status).await,
+                    next = if records.len() < MAX_BATCH { rx.try_recv().ok() } else { None };
+                }
+                if !records.is_empty() {
+                    write_with_retry(topic.as_ref(), records).await;
+                }
+                for done in flushes {
+                    let _ = done.send(());
                 }
             }
         });
@@ -156,17 +169,22 @@ impl StatusStore {
     }
 }
 
-async fn write_with_retry(topic: &dyn LogTopic, id: &InstanceId, status: Option<Status>) {
-    let value = status.as_ref().map(|s| serde_json::to_vec(s).expect("a status serializes"));
-    let record = LogRecord { key: key(id).into_bytes(), value };
+fn record(id: &InstanceId, status: Option<&Status>) -> LogRecord {
+    let value = status.map(|s| serde_json::to_vec(s).expect("a status serializes"));
+    LogRecord { key: key(id).into_bytes(), value }
+}
+
+async fn write_with_retry(topic: &dyn LogTopic, records: Vec<LogRecord>) {
     for attempt in 1..=ATTEMPTS {
-        match topic.send(vec![record.clone()]).await {
+        match topic.send(records.clone()).await {
             Ok(()) => return,
             Err(e) if attempt < ATTEMPTS => {
-                tracing::debug!(instance = %id, attempt, error = %e, "Retrying a status write");
+                tracing::debug!(records = records.len(), attempt, error = %e, "Retrying status writes");
                 tokio::time::sleep(RETRY).await;
             }
-            Err(e) => tracing::error!(instance = %id, error = %e, "Giving up writing a status"),
+            Err(e) => {
+                tracing::error!(records = records.len(), error = %e, "Giving up writing statuses")
+            }
         }
     }
 }
