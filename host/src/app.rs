@@ -5,13 +5,17 @@
 //! This is wiring only: every decision lives in the modules it connects. Tests start an
 //! [`App`] in-process and drive it through its [`HerderHandle`].
 
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::Context;
 
 use crate::config::{Mode, ModeConfig, WorkerConfig};
-use crate::herder::{self, HerderHandle, HerderSettings, SingleMember};
+use crate::herder::{
+    self, HerderHandle, HerderSettings, KafkaSinkOffsets, NoSinkOffsets, SingleMember, SinkOffsets,
+};
+use crate::rest::{self, DEFAULT_REQUEST_TIMEOUT, RestState};
 use crate::runtime::{PoolSize, Runtime, RuntimeOptions};
 use crate::store::{
     EmbeddedBackend, KafkaBackend, LogBackend, OffsetStore, StatusStore, TopicOrigin, TopicSpec,
@@ -29,6 +33,10 @@ pub struct App {
     pub worker_id: String,
     /// The runtime, for plugin listings.
     pub runtime: Runtime,
+    /// Where the REST API listens (the first listener), as bound.
+    pub rest_addr: SocketAddr,
+    rest_stop: Option<tokio::sync::oneshot::Sender<()>>,
+    rest_task: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl App {
@@ -65,9 +73,14 @@ impl App {
             Arc::new(OffsetStore::open(offsets_topic).await.context("reading the offsets topic")?);
 
         let listener = config.listeners.first().context("no listener configured")?;
+        let bind_host = if listener.host.is_empty() { "0.0.0.0" } else { listener.host.as_str() };
+        let tcp = tokio::net::TcpListener::bind((bind_host, listener.port))
+            .await
+            .with_context(|| format!("binding the REST listener {listener}"))?;
+        let rest_addr = tcp.local_addr()?;
         let host =
             config.rest_advertised_host_name.clone().unwrap_or_else(|| listener.host.clone());
-        let port = config.rest_advertised_port.unwrap_or(listener.port);
+        let port = config.rest_advertised_port.unwrap_or(rest_addr.port());
         let worker_id = format!("{host}:{port}");
         let url = format!("{}://{host}:{port}", listener.scheme);
 
@@ -86,11 +99,35 @@ impl App {
             shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
             ..HerderSettings::default()
         };
-        let herder = herder::spawn(config_topic, status, worker, events_rx, member, settings)
-            .await
-            .context("starting the herder")?;
-        tracing::info!(worker_id = %worker_id, mode = %config.mode.kind(), "Worker started");
-        Ok(Self { herder, worker_id, runtime })
+        let sink_offsets = sink_offsets(config)?;
+        let herder =
+            herder::spawn(config_topic, status, worker, sink_offsets, events_rx, member, settings)
+                .await
+                .context("starting the herder")?;
+        let state = RestState {
+            herder: herder.clone(),
+            kafka_cluster_id: None,
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+        };
+        let (rest_stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let router = rest::router(state);
+        let rest_task = tokio::spawn(async move {
+            let serve = axum::serve(tcp, router).with_graceful_shutdown(async move {
+                let _ = stopped.await;
+            });
+            if let Err(e) = serve.await {
+                tracing::error!(error = %e, "The REST server failed");
+            }
+        });
+        tracing::info!(worker_id = %worker_id, rest = %rest_addr, mode = %config.mode.kind(), "Worker started");
+        Ok(Self {
+            herder,
+            worker_id,
+            runtime,
+            rest_addr,
+            rest_stop: Some(rest_stop),
+            rest_task: Some(rest_task),
+        })
     }
 
     /// Submits connector configs (standalone mode's command-line files), replacing
@@ -111,10 +148,37 @@ impl App {
         Ok(())
     }
 
-    /// Stops every instance within its timeout, writes statuses and flushes the stores.
-    pub async fn shutdown(self) {
+    /// Stops the REST server, then every instance within its timeout, writes statuses and
+    /// flushes the stores.
+    pub async fn shutdown(mut self) {
+        if let Some(stop) = self.rest_stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(task) = self.rest_task.take() {
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(5), task).await;
+        }
         self.herder.shutdown().await;
     }
+}
+
+/// Where sink connectors' offsets live: their consumer groups in the cluster (distributed
+/// mode), or nowhere yet (standalone mode's embedded topics).
+fn sink_offsets(config: &WorkerConfig) -> anyhow::Result<Arc<dyn SinkOffsets>> {
+    Ok(match &config.mode {
+        ModeConfig::Standalone(_) => Arc::new(NoSinkOffsets),
+        ModeConfig::Distributed(_) => {
+            let props: Vec<(String, String)> =
+                config.client_props.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            Arc::new(
+                KafkaSinkOffsets::new(
+                    &config.bootstrap_servers.join(","),
+                    &props,
+                    config.wasm_store_delivery_timeout,
+                )
+                .context("creating the Kafka client for sink connector offsets")?,
+            )
+        }
+    })
 }
 
 /// The backend and the specs of the three internal topics (configs, offsets, status).

@@ -16,7 +16,7 @@ pub struct Assignment {
 }
 
 /// This worker's place in the group.
-pub trait Membership: Send + 'static {
+pub trait Membership: Send + Sync + 'static {
     /// `host:port` of this worker, written into every status it reports.
     fn worker_id(&self) -> &str;
     /// The generation of the group this worker last joined.

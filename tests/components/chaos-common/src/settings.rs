@@ -25,6 +25,8 @@ pub mod keys {
     pub const TASK_CONFIGS_FAILURES: &str = "chaos.task.configs.failures";
     /// Task indexes whose `start` fails (fatal), comma-separated.
     pub const FAIL_TASKS: &str = "chaos.fail.tasks";
+    /// A password the fixture ignores: it shows that secrets stay hidden.
+    pub const SECRET: &str = "chaos.secret";
     /// Set by the connector in each task config: the task's index, from 0.
     pub const TASK_INDEX: &str = "chaos.task.index";
     /// Set by the connector in each task config: a probe's result at the connector.
@@ -181,5 +183,7 @@ impl Settings {
             .define(low(ConfigKey::list(keys::FAIL_TASKS)
                 .default_value("")
                 .doc("Indexes of the tasks whose start fails (fatal).")))
+            .define(low(ConfigKey::password(keys::SECRET)
+                .doc("A secret the fixture never uses; it must never appear in logs or answers.")))
     }
 }

@@ -1,0 +1,191 @@
+//! Request and response bodies with Kafka Connect's JSON field names, and their
+//! conversions from the herder's types.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::error::ApiError;
+use crate::herder::{ConnectorInfo, ConnectorStatus};
+use crate::model::{PluginKind, TargetState};
+use crate::store::{Properties, Status};
+
+/// `POST /connectors`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateConnector {
+    /// Connector name (trimmed).
+    pub name: Option<String>,
+    /// Its config.
+    pub config: Option<BTreeMap<String, Value>>,
+    /// `RUNNING`, `PAUSED` or `STOPPED` (KIP-980).
+    pub initial_state: Option<String>,
+}
+
+/// Turns a JSON config object into string properties: strings as they are, numbers and
+/// booleans as their text, `null` refused (Kafka Connect's message), nested values refused.
+pub fn properties(config: BTreeMap<String, Value>) -> Result<Properties, ApiError> {
+    config
+        .into_iter()
+        .map(|(k, v)| match v {
+            Value::String(s) => Ok((k, s)),
+            Value::Number(n) => Ok((k, n.to_string())),
+            Value::Bool(b) => Ok((k, b.to_string())),
+            Value::Null => Err(ApiError::bad_request(format!(
+                "Null value can not be supplied as the configuration value (key '{k}')."
+            ))),
+            _ => Err(ApiError::bad_request(format!("Config value of '{k}' must be a string"))),
+        })
+        .collect()
+}
+
+/// `initial_state` to a target state.
+pub fn initial_state(s: &str) -> Result<TargetState, ApiError> {
+    match s.to_ascii_uppercase().as_str() {
+        "RUNNING" => Ok(TargetState::Started),
+        "PAUSED" => Ok(TargetState::Paused),
+        "STOPPED" => Ok(TargetState::Stopped),
+        other => Err(ApiError::bad_request(format!(
+            "Invalid initial state '{other}': must be one of RUNNING, PAUSED, STOPPED"
+        ))),
+    }
+}
+
+/// `{"connector": "c", "task": 0}`.
+#[derive(Debug, Serialize)]
+pub struct TaskId {
+    /// Connector name.
+    pub connector: String,
+    /// Task number.
+    pub task: u32,
+}
+
+/// `ConnectorInfo`.
+#[derive(Debug, Serialize)]
+pub struct Info {
+    /// Name.
+    pub name: String,
+    /// Config.
+    pub config: Properties,
+    /// Task ids.
+    pub tasks: Vec<TaskId>,
+    /// `source`, `sink` or `unknown`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}
+
+/// The type name Kafka Connect shows.
+pub fn kind(k: Option<PluginKind>) -> &'static str {
+    match k {
+        Some(PluginKind::Source) => "source",
+        Some(PluginKind::Sink) => "sink",
+        None => "unknown",
+    }
+}
+
+impl From<ConnectorInfo> for Info {
+    fn from(i: ConnectorInfo) -> Self {
+        let tasks =
+            i.tasks.iter().map(|t| TaskId { connector: i.name.clone(), task: *t }).collect();
+        Self { name: i.name, config: i.config, tasks, kind: kind(i.kind) }
+    }
+}
+
+/// One instance's state in `ConnectorStateInfo`.
+#[derive(Debug, Serialize)]
+pub struct InstanceState {
+    /// Task id (tasks only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<u32>,
+    /// State name.
+    pub state: &'static str,
+    /// Worker that reported it.
+    pub worker_id: String,
+    /// Failure trace, omitted when empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trace: Option<String>,
+}
+
+impl InstanceState {
+    /// From a status, for the connector (`id: None`) or a task.
+    pub fn new(id: Option<u32>, s: Status) -> Self {
+        Self {
+            id,
+            state: s.state.as_str(),
+            worker_id: s.worker_id,
+            trace: s.trace.filter(|t| !t.is_empty()),
+        }
+    }
+}
+
+/// `ConnectorStateInfo`.
+#[derive(Debug, Serialize)]
+pub struct StateInfo {
+    /// Name.
+    pub name: String,
+    /// The connector instance.
+    pub connector: InstanceState,
+    /// Tasks, by id.
+    pub tasks: Vec<InstanceState>,
+    /// `source`, `sink` or `unknown`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}
+
+impl From<ConnectorStatus> for StateInfo {
+    fn from(s: ConnectorStatus) -> Self {
+        Self {
+            name: s.name,
+            connector: InstanceState::new(None, s.connector),
+            tasks: s.tasks.into_iter().map(|(id, st)| InstanceState::new(Some(id), st)).collect(),
+            kind: kind(s.kind),
+        }
+    }
+}
+
+/// `{"id": {"connector": "c", "task": 0}, "config": {...}}` of `GET /tasks`.
+#[derive(Debug, Serialize)]
+pub struct TaskInfo {
+    /// Task id.
+    pub id: TaskId,
+    /// Task config.
+    pub config: Properties,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::State;
+
+    #[test]
+    fn state_info_has_kafka_connect_shape() {
+        let st = |state| Status { state, trace: None, worker_id: "w:1".into(), generation: 1 };
+        let info = StateInfo::from(ConnectorStatus {
+            name: "c".into(),
+            connector: st(State::Running),
+            tasks: vec![(0, Status { trace: Some("boom".into()), ..st(State::Failed) })],
+            kind: Some(PluginKind::Sink),
+        });
+        assert_eq!(
+            serde_json::to_value(info).unwrap(),
+            serde_json::json!({
+                "name": "c",
+                "connector": {"state": "RUNNING", "worker_id": "w:1"},
+                "tasks": [{"id": 0, "state": "FAILED", "worker_id": "w:1", "trace": "boom"}],
+                "type": "sink"
+            })
+        );
+    }
+
+    #[test]
+    fn config_values_become_strings_and_null_is_refused() {
+        let cfg: BTreeMap<String, Value> =
+            serde_json::from_str(r#"{"a": "x", "b": 2, "c": true}"#).unwrap();
+        let p = properties(cfg).unwrap();
+        assert_eq!(p["b"], "2");
+        assert_eq!(p["c"], "true");
+        let cfg: BTreeMap<String, Value> = serde_json::from_str(r#"{"a": null}"#).unwrap();
+        assert!(properties(cfg).unwrap_err().message.contains("Null value"));
+    }
+}

@@ -1,0 +1,82 @@
+//! Extractors whose rejections are [`ApiError`]s with a message naming the problem, so a
+//! malformed body or query answers 400 with Kafka Connect's error body, never 500.
+
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+
+use super::error::ApiError;
+
+/// A JSON body. Wrong content, bad syntax, a wrong type or a missing field is a 400 whose
+/// message says which.
+pub struct Body<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = axum::body::Bytes::from_request(req, state).await.map_err(|e| {
+            ApiError::new(e.status(), format!("Cannot read the request body: {}", e.body_text()))
+        })?;
+        if bytes.is_empty() {
+            return Err(ApiError::bad_request(
+                "The request body is empty; a JSON document is required",
+            ));
+        }
+        let de = &mut serde_json::Deserializer::from_slice(&bytes);
+        serde_path_to_error::deserialize(de).map(Body).map_err(|e| {
+            let path = e.path().to_string();
+            let at = if path == "." { String::new() } else { format!(" at `{path}`") };
+            ApiError::bad_request(format!("Invalid JSON in the request body{at}: {}", e.inner()))
+        })
+    }
+}
+
+/// Query parameters, with repeated keys kept (`?expand=status&expand=info`).
+pub struct QueryParams(pub Vec<(String, String)>);
+
+impl QueryParams {
+    /// The last value of `key`.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// Every value of `key`.
+    pub fn all(&self, key: &str) -> Vec<&str> {
+        self.0.iter().filter(|(k, _)| k == key).map(|(_, v)| v.as_str()).collect()
+    }
+
+    /// A boolean parameter (`true`/`false`, any case), `default` when absent.
+    pub fn bool(&self, key: &str, default: bool) -> Result<bool, ApiError> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
+            Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
+            Some(v) => Err(ApiError::bad_request(format!(
+                "Query parameter '{key}' must be true or false, got '{v}'"
+            ))),
+        }
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for QueryParams {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let q = parts.uri.query().unwrap_or("");
+        Ok(Self(form_urlencoded::parse(q.as_bytes()).into_owned().collect()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn booleans_are_strict_but_case_insensitive() {
+        let q = QueryParams(vec![("a".into(), "TRUE".into()), ("b".into(), "yes".into())]);
+        assert!(q.bool("a", false).unwrap());
+        assert!(!q.bool("missing", false).unwrap());
+        assert_eq!(q.bool("b", false).unwrap_err().status, axum::http::StatusCode::BAD_REQUEST);
+    }
+}

@@ -1,0 +1,95 @@
+//! The REST API, compatible with Kafka Connect 4.x: same paths, query parameters, status
+//! codes and JSON bodies, so existing tools work.
+//!
+//! REST only wraps the herder: handlers parse, call one [`HerderHandle`] method and map the
+//! answer; no handler holds state. Errors always have the body
+//! `{"error_code": <status>, "message": "..."}`, malformed input is a 400 that names the
+//! problem, every request is logged with method, path, status and duration, bodies over
+//! 1 MiB are refused, and every herder call is bounded by the request timeout.
+//!
+//! Layout: `connectors`, `plugins`, `root` (one file per resource), `dto` (bodies),
+//! `extract` (extractors with [`ApiError`] rejections), `error`.
+
+mod connectors;
+mod dto;
+mod error;
+mod extract;
+mod plugins;
+mod root;
+
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+
+pub use error::ApiError;
+
+use crate::herder::{HerderError, HerderHandle};
+
+/// The largest request body accepted.
+pub const MAX_BODY: usize = 1 << 20;
+/// Kafka Connect's request timeout.
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// What every handler gets.
+#[derive(Clone)]
+pub struct RestState {
+    /// The herder.
+    pub herder: HerderHandle,
+    /// The Kafka cluster id, when the worker uses Kafka.
+    pub kafka_cluster_id: Option<String>,
+    /// How long a request may wait for the herder.
+    pub request_timeout: Duration,
+}
+
+impl RestState {
+    /// Awaits a herder call within the request timeout (500 `Request timed out` after it).
+    pub async fn within<T>(
+        &self,
+        f: impl Future<Output = Result<T, HerderError>>,
+    ) -> Result<T, ApiError> {
+        match tokio::time::timeout(self.request_timeout, f).await {
+            Ok(r) => r.map_err(ApiError::from),
+            Err(_) => Err(ApiError::new(
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                "Request timed out",
+            )),
+        }
+    }
+}
+
+/// The whole API.
+pub fn router(state: RestState) -> Router {
+    Router::new()
+        .merge(root::routes())
+        .merge(connectors::routes())
+        .merge(plugins::routes())
+        .fallback(|| async { ApiError::not_found("HTTP 404 Not Found") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED, "HTTP 405 Method Not Allowed")
+        })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn(log_request))
+        .with_state(state)
+}
+
+async fn log_request(req: Request, next: Next) -> Response {
+    let method = req.method().clone();
+    let path = req.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
+    let uri = req.uri().path().to_owned();
+    let started = Instant::now();
+    let response = next.run(req).await;
+    tracing::info!(
+        target: "rest",
+        method = %method,
+        path = %uri,
+        route = path.as_deref().unwrap_or("-"),
+        status = response.status().as_u16(),
+        duration_ms = started.elapsed().as_secs_f64() * 1e3,
+        "Request"
+    );
+    response
+}

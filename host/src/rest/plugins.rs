@@ -1,0 +1,214 @@
+//! `/connector-plugins`: the installed plugins, their config definitions, and config
+//! validation answered in Kafka Connect's `ConfigInfos` shape, filled from the plugin's own
+//! definition and `validate` call. Sensitive values show as `[hidden]`.
+
+use std::collections::BTreeMap;
+
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, put};
+use serde_json::{Value, json};
+
+use super::RestState;
+use super::dto;
+use super::error::ApiError;
+use super::extract::{Body, QueryParams};
+use crate::model::{ConfigKey, ConfigType, Importance, PluginKind};
+use crate::runtime::Plugin;
+
+type Result<T> = std::result::Result<T, ApiError>;
+
+/// The routes of this file.
+pub fn routes() -> Router<RestState> {
+    Router::new()
+        .route("/connector-plugins", get(list))
+        .route("/connector-plugins/{plugin}/config", get(config))
+        .route("/connector-plugins/{plugin}/config/validate", put(validate))
+}
+
+async fn list(State(s): State<RestState>, q: QueryParams) -> Result<Response> {
+    q.bool("connectorsOnly", true)?;
+    let mut plugins: Vec<&Plugin> = s.herder.plugins().plugins().collect();
+    // Kafka Connect lists sinks before sources.
+    plugins.sort_by_key(|p| (p.info().kind != PluginKind::Sink, p.info().name.clone()));
+    let out: Vec<Value> = plugins
+        .iter()
+        .map(|p| json!({ "class": p.info().name, "type": dto::kind(Some(p.info().kind)), "version": p.info().version }))
+        .collect();
+    Ok(axum::Json(out).into_response())
+}
+
+fn find<'a>(s: &'a RestState, name: &str) -> Result<&'a Plugin> {
+    s.herder
+        .plugins()
+        .resolve(name)
+        .ok_or_else(|| ApiError::not_found(format!("Unknown plugin {name}.")))
+}
+
+/// The framework's own connector keys, after the plugin's.
+fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
+    let key = |name: &str, ty, default: Option<&str>, importance, doc: &str| ConfigKey {
+        name: name.into(),
+        ty,
+        default_value: default.map(Into::into),
+        importance,
+        documentation: doc.into(),
+        required: false,
+        sensitive: false,
+        grant: None,
+    };
+    let mut keys = vec![
+        ConfigKey {
+            required: true,
+            ..key(
+                "name",
+                ConfigType::String,
+                None,
+                Importance::High,
+                "Globally unique name to use for this connector.",
+            )
+        },
+        ConfigKey {
+            required: true,
+            ..key(
+                "connector.class",
+                ConfigType::String,
+                None,
+                Importance::High,
+                "Name of the plugin (or the class name of a Kafka Connect connector it stands for).",
+            )
+        },
+        key(
+            "tasks.max",
+            ConfigType::Int,
+            Some("1"),
+            Importance::High,
+            "Maximum number of tasks to use for this connector.",
+        ),
+        key(
+            "key.converter",
+            ConfigType::String,
+            None,
+            Importance::Low,
+            "Converter class for record keys; the worker's when unset.",
+        ),
+        key(
+            "value.converter",
+            ConfigType::String,
+            None,
+            Importance::Low,
+            "Converter class for record values; the worker's when unset.",
+        ),
+    ];
+    if kind == PluginKind::Sink {
+        keys.push(key(
+            "topics",
+            ConfigType::List,
+            Some(""),
+            Importance::High,
+            "List of topics to consume, separated by commas.",
+        ));
+        keys.push(key(
+            "topics.regex",
+            ConfigType::String,
+            Some(""),
+            Importance::High,
+            "Regular expression giving topics to consume.",
+        ));
+    }
+    keys
+}
+
+fn key_info(k: &ConfigKey, group: &str, order: usize) -> Value {
+    json!({
+        "name": k.name,
+        "type": k.ty.to_string(),
+        "required": k.required && k.default_value.is_none(),
+        "default_value": k.default_value,
+        "importance": k.importance.to_string(),
+        "documentation": k.documentation,
+        "group": group,
+        "order": order,
+        "width": "NONE",
+        "display_name": k.name,
+        "dependents": [],
+    })
+}
+
+fn all_keys(p: &Plugin) -> Vec<(ConfigKey, &'static str)> {
+    let own = p.info().config_def.keys.iter().cloned().map(|k| (k, "Plugin"));
+    own.chain(framework_keys(p.info().kind).into_iter().map(|k| (k, "Common"))).collect()
+}
+
+async fn config(State(s): State<RestState>, Path(name): Path<String>) -> Result<Response> {
+    let p = find(&s, &name)?;
+    let out: Vec<Value> =
+        all_keys(p).iter().enumerate().map(|(i, (k, g))| key_info(k, g, i + 1)).collect();
+    Ok(axum::Json(out).into_response())
+}
+
+async fn validate(
+    State(s): State<RestState>,
+    Path(name): Path<String>,
+    Body(config): Body<BTreeMap<String, Value>>,
+) -> Result<Response> {
+    let p = find(&s, &name)?.clone();
+    let config = dto::properties(config)?;
+    let strip =
+        |n: &str| n.rsplit('.').next().unwrap_or(n).trim_end_matches("Connector").to_owned();
+    match config.get("connector.class") {
+        Some(class)
+            if strip(class) != strip(&name)
+                && s.herder.plugins().resolve(class).map(|x| &x.info().name)
+                    != Some(&p.info().name) =>
+        {
+            return Err(ApiError::bad_request(format!(
+                "Included connector type {class} does not match request type {name}"
+            )));
+        }
+        None => {
+            return Err(ApiError::bad_request(format!(
+                "Connector config {config:?} contains no connector type"
+            )));
+        }
+        _ => {}
+    }
+    let problems = s.within(s.herder.validate(&config)).await?;
+    let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for pr in &problems {
+        errors.entry(pr.key.clone()).or_default().push(pr.message.clone());
+    }
+    let keys = all_keys(&p);
+    let mut configs: Vec<Value> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, (k, g))| {
+            let value = config
+                .get(&k.name)
+                .map(|v| if k.is_secret() { "[hidden]".to_string() } else { v.clone() });
+            json!({
+                "definition": key_info(k, g, i + 1),
+                "value": {
+                    "name": k.name,
+                    "value": value.or_else(|| k.default_value.clone()),
+                    "recommended_values": [],
+                    "errors": errors.remove(&k.name).unwrap_or_default(),
+                    "visible": true,
+                }
+            })
+        })
+        .collect();
+    // Problems with keys neither the plugin nor the framework declares.
+    configs.extend(errors.into_iter().map(|(key, errs)| {
+        json!({ "definition": null, "value": { "name": key, "value": null, "recommended_values": [], "errors": errs, "visible": true } })
+    }));
+    let body = json!({
+        "name": p.info().name,
+        "error_count": problems.len(),
+        "groups": ["Plugin", "Common"],
+        "configs": configs,
+    });
+    Ok((StatusCode::OK, axum::Json(body)).into_response())
+}
