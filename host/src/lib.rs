@@ -9,6 +9,7 @@
 //! - [`config`]: worker `.properties` and standalone connector files, read as Kafka Connect does.
 //! - [`store`]: the backing stores (config log, statuses, offsets) over Kafka topics or
 //!   embedded SQLite.
+//! - [`telemetry`]: the `tracing` subscriber and run-time log levels (`/admin/loggers`).
 //! - [`cli`]: the `wasm-connect` command line.
 
 pub mod app;
@@ -16,6 +17,8 @@ pub mod cli;
 pub mod config;
 pub mod herder;
 pub mod model;
+pub mod rest;
 pub mod runtime;
 pub mod store;
+pub mod telemetry;
 pub mod worker;

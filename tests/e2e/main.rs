@@ -10,6 +10,8 @@ mod connectors;
 mod containment;
 mod harness;
 mod herder;
+mod offsets;
+mod rest;
 mod sandbox;
 mod standalone;
 mod support;

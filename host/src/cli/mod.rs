@@ -13,6 +13,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::config::Mode;
 use crate::runtime::{Runtime, RuntimeOptions};
+use crate::telemetry::Loggers;
 
 /// A Kafka Connect compatible worker running connectors as WebAssembly components.
 #[derive(Debug, Parser)]
@@ -88,13 +89,9 @@ pub fn default_cache_dir() -> Option<PathBuf> {
         .map(|d| d.join("wasm-connect"))
 }
 
-/// Sets up `tracing` on stderr; `RUST_LOG` overrides the default level (`info`).
-pub fn init_logging(format: LogFormat) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
-    let _ = match format {
-        LogFormat::Text => builder.try_init(),
-        LogFormat::Json => builder.json().try_init(),
-    };
+/// Sets up `tracing` on stderr; `RUST_LOG` (if set and not empty) replaces the default
+/// filter (`info`). The returned handle changes levels at run time (`/admin/loggers`).
+pub fn init_logging(format: LogFormat) -> Loggers {
+    let filter = std::env::var("RUST_LOG").ok().filter(|f| !f.trim().is_empty());
+    Loggers::init(filter.as_deref().unwrap_or("info"), matches!(format, LogFormat::Json))
 }

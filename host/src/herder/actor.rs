@@ -10,7 +10,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::config_log::{ConfigLog, FollowerMsg};
-use super::{Backoff, Command, HerderError, HerderHandle, Membership, RestartRequest};
+use super::{Backoff, Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
 use crate::model::{InstanceId, State};
 use crate::store::{
     ConfigRecord, ConfigState, LogEntry, LogTopic, Status, StatusStore, StoreError,
@@ -64,6 +64,8 @@ pub(super) struct Herder {
     pub follower: mpsc::UnboundedReceiver<FollowerMsg>,
     pub status: Arc<StatusStore>,
     pub worker: Worker,
+    /// Sink connectors' consumer-group offsets.
+    pub sink_offsets: Arc<dyn SinkOffsets>,
     pub events: mpsc::UnboundedReceiver<WorkerEvent>,
     pub next_run: u64,
     pub connectors: BTreeMap<String, Run>,
@@ -78,11 +80,13 @@ pub(super) struct Herder {
     pub shutting_down: Option<oneshot::Sender<()>>,
 }
 
-/// Reads the config topic to its end, starts the loop and returns its handle.
+/// Reads the config topic to its end, starts the loop and returns its handle. Source
+/// offsets come from the worker's offsets store, sink offsets from `sink_offsets`.
 pub async fn spawn(
     config_topic: Arc<dyn LogTopic>,
     status: Arc<StatusStore>,
     worker: Worker,
+    sink_offsets: Arc<dyn SinkOffsets>,
     events: mpsc::UnboundedReceiver<WorkerEvent>,
     member: Box<dyn Membership>,
     settings: HerderSettings,
@@ -109,6 +113,7 @@ pub async fn spawn(
         follower,
         status: status.clone(),
         worker,
+        sink_offsets,
         events,
         next_run: 0,
         connectors: BTreeMap::new(),

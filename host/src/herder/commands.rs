@@ -52,6 +52,11 @@ impl Herder {
                 }
             }
             Command::RestartTask(name, task, reply) => self.restart_task_now(&name, task, reply),
+            Command::Offsets(name, reply) => self.connector_offsets(&name, reply),
+            Command::AlterOffsets { name, offsets, reply } => {
+                self.alter_offsets(&name, offsets, reply).await
+            }
+            Command::ResetOffsets(name, reply) => self.reset_offsets(&name, reply).await,
             Command::Shutdown(done) => self.begin_shutdown(Some(done)),
         }
     }

@@ -9,8 +9,9 @@
 //!
 //! Layout: `actor` (state and loop), `commands` (requests), `events` (worker and
 //! config-topic events), `reconcile` (desired against running), `reconfigure` (task
-//! configs and their retry), `restart` (KIP-745 plans), `membership`, `config_log`,
-//! `validate`, `error`.
+//! configs and their retry), `restart` (KIP-745 plans), `offsets` (KIP-875) and
+//! `sink_offsets` (where sink offsets live), `membership`, `config_log`, `validate`,
+//! `error`.
 
 mod actor;
 mod commands;
@@ -18,9 +19,11 @@ mod config_log;
 mod error;
 mod events;
 mod membership;
+mod offsets;
 mod reconcile;
 mod reconfigure;
 mod restart;
+mod sink_offsets;
 mod validate;
 
 use std::sync::Arc;
@@ -30,8 +33,12 @@ use tokio::sync::{mpsc, oneshot};
 pub use actor::{HerderSettings, spawn};
 pub use error::HerderError;
 pub use membership::{Assignment, Membership, SingleMember};
+pub use offsets::{ConnectorOffset, ConnectorOffsets};
 pub use reconfigure::Backoff;
 pub use restart::{RestartPlan, RestartRequest};
+pub use sink_offsets::{
+    KafkaSinkOffsets, NoSinkOffsets, SinkOffsets, SinkOffsetsError, TopicPartition,
+};
 
 use crate::model::{ConfigProblem, PluginKind, TargetState};
 use crate::store::{Properties, Status, StatusStore};
@@ -102,6 +109,13 @@ pub(crate) enum Command {
         reply: Reply<RestartOutcome>,
     },
     RestartTask(String, u32, Reply<()>),
+    Offsets(String, Reply<ConnectorOffsets>),
+    AlterOffsets {
+        name: String,
+        offsets: Vec<(serde_json::Value, Option<serde_json::Value>)>,
+        reply: Reply<String>,
+    },
+    ResetOffsets(String, Reply<String>),
     Shutdown(oneshot::Sender<()>),
 }
 
@@ -206,6 +220,27 @@ impl HerderHandle {
     /// Restarts one task and waits until it has started again.
     pub async fn restart_task(&self, name: &str, task: u32) -> Result<(), HerderError> {
         self.ask(|r| Command::RestartTask(name.to_owned(), task, r)).await
+    }
+
+    /// A connector's committed offsets (KIP-875): a source connector's from the offsets
+    /// store, a sink connector's from its consumer group. No state precondition.
+    pub async fn connector_offsets(&self, name: &str) -> Result<ConnectorOffsets, HerderError> {
+        self.ask(|r| Command::Offsets(name.to_owned(), r)).await
+    }
+
+    /// Alters a STOPPED connector's offsets, as (partition, offset) pairs; a `None` offset
+    /// deletes the partition's. Returns the success message once the change is durable.
+    pub async fn alter_offsets(
+        &self,
+        name: &str,
+        offsets: Vec<(serde_json::Value, Option<serde_json::Value>)>,
+    ) -> Result<String, HerderError> {
+        self.ask(|reply| Command::AlterOffsets { name: name.to_owned(), offsets, reply }).await
+    }
+
+    /// Deletes every offset of a STOPPED connector. Returns the success message.
+    pub async fn reset_offsets(&self, name: &str) -> Result<String, HerderError> {
+        self.ask(|r| Command::ResetOffsets(name.to_owned(), r)).await
     }
 
     /// A connector's status, from the status store.

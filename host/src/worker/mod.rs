@@ -165,6 +165,11 @@ impl Worker {
         &self.shared.registry
     }
 
+    /// The source offsets store the instances read from.
+    pub fn offsets(&self) -> &Arc<OffsetStore> {
+        &self.shared.host.offsets
+    }
+
     /// Starts a connector instance with `config`. A paused connector's instance runs too;
     /// the herder does not ask it for task configs while it is paused.
     pub fn start_connector(&mut self, name: &str, config: Config, run: u64) {

@@ -1,0 +1,306 @@
+//! [`Loggers`]: log levels that change at run time, for KIP-495's `/admin/loggers`.
+//!
+//! The worker's subscriber filters through an [`EnvFilter`] inside a
+//! [`reload`](tracing_subscriber::reload) layer; [`Loggers`] keeps the levels as data
+//! (the root level plus one level per namespace that has one of its own) and rebuilds
+//! the filter from them on every change.
+//!
+//! Names. A logger is a `tracing` target prefix (module paths such as
+//! `wasm_connect::herder`); `root` is the default level. Kafka-style dotted names are
+//! accepted and stored in `tracing`'s form: `wasm_connect.herder` is `wasm_connect::herder`
+//! (tools that read names back from `GET /admin/loggers` round-trip either way). A name
+//! covers every target that starts with it, which is how `tracing`'s filters and Kafka's
+//! `Loggers` both match, so `wasm_connect::herder` also covers `wasm_connect::herder::actor`.
+//! A logger "exists" (for `GET /admin/loggers/{name}`) when it is `root`, was set, or
+//! covers the target of a log statement that has run since start-up, at any level.
+//!
+//! Directives of the start-up filter (`RUST_LOG` syntax) that carry span or field
+//! conditions are kept verbatim and not listed.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+use tracing::subscriber::Interest;
+use tracing::{Dispatch, Metadata, Subscriber};
+use tracing_subscriber::filter::{EnvFilter, LevelFilter};
+use tracing_subscriber::layer::{Layer, SubscriberExt};
+use tracing_subscriber::util::SubscriberInitExt;
+use tracing_subscriber::{Registry, fmt as tfmt, reload};
+
+/// The name of the default level.
+pub const ROOT: &str = "root";
+
+/// One logger's level, as `GET /admin/loggers` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LoggerLevel {
+    /// `OFF`, `ERROR`, `WARN`, `INFO`, `DEBUG` or `TRACE`.
+    pub level: String,
+    /// When the level was last changed through [`Loggers::set`], in ms since the epoch.
+    pub last_modified: Option<i64>,
+}
+
+/// Why a level could not be set.
+#[derive(Debug, thiserror::Error)]
+pub enum LoggerError {
+    /// Not a log4j level (Kafka Connect's message, answered with 404).
+    #[error("invalid log level '{0}'.")]
+    InvalidLevel(String),
+    /// Empty, or a character a filter directive cannot hold.
+    #[error("invalid logger name '{0}': use letters, digits, '_', '-', ':' and '.'")]
+    InvalidName(String),
+    /// The filter could not be swapped (the subscriber was dropped or never installed).
+    #[error("cannot apply the new log levels: {0}")]
+    Reload(String),
+}
+
+type FilterLayer = reload::Layer<EnvFilter, Registry>;
+
+/// A cheap-to-clone handle on the levels of the subscriber it was built with.
+#[derive(Clone)]
+pub struct Loggers {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    state: Mutex<State>,
+    seen: Arc<Mutex<BTreeSet<String>>>,
+    reload: reload::Handle<EnvFilter, Registry>,
+    /// [`Loggers::for_tests`]: the subscriber, kept alive here instead of installed.
+    dispatch: Option<Dispatch>,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    level: LevelFilter,
+    last_modified: Option<i64>,
+}
+
+struct State {
+    root: Entry,
+    explicit: BTreeMap<String, Entry>,
+    /// Start-up directives with span or field conditions, verbatim.
+    extra: Vec<String>,
+}
+
+impl Loggers {
+    /// Installs the global subscriber (stderr, text or one JSON object per line) filtered
+    /// by `default_filter` (`RUST_LOG` syntax: a bare level such as `info` sets `root`;
+    /// without one `root` is `OFF`, as in `EnvFilter`). Invalid directives are skipped
+    /// with a warning. If a global subscriber is already installed, that one stays and
+    /// [`Loggers::set`] on the returned handle fails.
+    pub fn init(default_filter: &str, json: bool) -> Loggers {
+        let (loggers, filter, seen, rejected) = Self::build(default_filter);
+        let text = (!json).then(|| tfmt::layer().with_writer(std::io::stderr));
+        let json = json.then(|| tfmt::layer().json().with_writer(std::io::stderr));
+        let stack = Registry::default().with(filter).with(seen).with(text).with(json);
+        if stack.try_init().is_err() {
+            tracing::warn!("A log subscriber was already installed; log levels cannot change");
+        }
+        for directive in rejected {
+            tracing::warn!(directive = %directive, "Ignoring an invalid log filter directive");
+        }
+        loggers
+    }
+
+    /// A handle on a subscriber of its own that is not installed anywhere (tests).
+    pub fn for_tests() -> Loggers {
+        let (mut loggers, filter, seen, _) = Self::build("info");
+        let dispatch = Dispatch::new(Registry::default().with(filter).with(seen));
+        Arc::get_mut(&mut loggers.inner).expect("not shared yet").dispatch = Some(dispatch);
+        loggers
+    }
+
+    fn build(spec: &str) -> (Loggers, FilterLayer, SeenTargets, Vec<String>) {
+        let (state, rejected) = State::parse(spec);
+        let (filter, reload) = reload::Layer::new(state.filter());
+        let seen = Arc::new(Mutex::new(BTreeSet::new()));
+        let inner = Inner { state: Mutex::new(state), seen: seen.clone(), reload, dispatch: None };
+        (Loggers { inner: Arc::new(inner) }, filter, SeenTargets(seen), rejected)
+    }
+
+    /// `root` and every logger with a level of its own.
+    pub fn list(&self) -> BTreeMap<String, LoggerLevel> {
+        let state = lock(&self.inner.state);
+        let named = state.explicit.iter().map(|(n, e)| (n.clone(), e.show()));
+        named.chain([(ROOT.to_owned(), state.root.show())]).collect()
+    }
+
+    /// The effective level of `name`, or `None` if no such logger exists (see the module
+    /// docs).
+    pub fn get(&self, name: &str) -> Option<LoggerLevel> {
+        let name = normalise(name).ok()?;
+        let state = lock(&self.inner.state);
+        if let Some(entry) = state.explicit.get(&name) {
+            return Some(entry.show());
+        }
+        let exists =
+            name == ROOT || lock(&self.inner.seen).iter().any(|t| t.starts_with(name.as_str()));
+        exists.then(|| Entry { level: state.effective(&name), last_modified: None }.show())
+    }
+
+    /// Sets `name` and every logger under it with a level of its own to `level` (log4j
+    /// names, any case; `FATAL` is `ERROR`, `ALL` is `TRACE`). `root` sets every logger.
+    /// Returns those names, sorted; `last_modified` moves only where the level changed.
+    pub fn set(&self, name: &str, level: &str) -> Result<Vec<String>, LoggerError> {
+        let parsed = parse_level(level)?;
+        let name = normalise(name)?;
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
+        let now = i64::try_from(now).unwrap_or(i64::MAX);
+        let mut state = lock(&self.inner.state);
+        let mut names = vec![name.clone()];
+        if name == ROOT {
+            state.root.update(parsed, now);
+            for (n, e) in &mut state.explicit {
+                e.update(parsed, now);
+                names.push(n.clone());
+            }
+        } else {
+            lock(&self.inner.seen).insert(name.clone());
+            if !state.explicit.contains_key(&name) && state.effective(&name) != parsed {
+                let entry = Entry { level: parsed, last_modified: Some(now) };
+                state.explicit.insert(name.clone(), entry);
+            }
+            let under = state.explicit.range_mut(name.clone()..);
+            for (n, e) in under.take_while(|(n, _)| n.starts_with(name.as_str())) {
+                e.update(parsed, now);
+                if *n != name {
+                    names.push(n.clone());
+                }
+            }
+        }
+        names.sort();
+        let reload = || self.inner.reload.reload(state.filter());
+        // Callsite interest is rebuilt against the current dispatcher when only one is
+        // registered: make that the unshared test subscriber.
+        let reloaded = match &self.inner.dispatch {
+            Some(dispatch) => tracing::dispatcher::with_default(dispatch, reload),
+            None => reload(),
+        };
+        reloaded.map_err(|e| LoggerError::Reload(e.to_string()))?;
+        drop(state);
+        tracing::info!(logger = %name, level = %level_name(parsed), "Set the log level of a namespace and its children");
+        Ok(names)
+    }
+}
+
+impl fmt::Debug for Loggers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Loggers").field("levels", &self.list()).finish_non_exhaustive()
+    }
+}
+
+impl Entry {
+    fn show(&self) -> LoggerLevel {
+        LoggerLevel { level: level_name(self.level).to_owned(), last_modified: self.last_modified }
+    }
+
+    fn update(&mut self, level: LevelFilter, now: i64) {
+        if self.level != level {
+            *self = Entry { level, last_modified: Some(now) };
+        }
+    }
+}
+
+impl State {
+    /// Splits a `RUST_LOG`-style spec; returns the directives that do not parse.
+    fn parse(spec: &str) -> (State, Vec<String>) {
+        let root = Entry { level: LevelFilter::OFF, last_modified: None };
+        let mut state = State { root, explicit: BTreeMap::new(), extra: Vec::new() };
+        let mut rejected = Vec::new();
+        for d in spec.split(',').map(str::trim).filter(|d| !d.is_empty()) {
+            let entry = |level| Entry { level, last_modified: None };
+            if d.contains('[') && d.parse::<tracing_subscriber::filter::Directive>().is_ok() {
+                state.extra.push(d.to_owned());
+            } else if let Ok(level) = d.parse::<LevelFilter>() {
+                state.root = entry(level);
+            } else {
+                let (target, level) = d.split_once('=').unwrap_or((d, "trace"));
+                match (normalise(target), level.parse::<LevelFilter>()) {
+                    (Ok(t), Ok(level)) if t != ROOT => drop(state.explicit.insert(t, entry(level))),
+                    _ => rejected.push(d.to_owned()),
+                }
+            }
+        }
+        (state, rejected)
+    }
+
+    /// The level of the longest set name that `name` starts with, else root's.
+    fn effective(&self, name: &str) -> LevelFilter {
+        let covering = self.explicit.iter().filter(|(n, _)| name.starts_with(n.as_str()));
+        covering.max_by_key(|(n, _)| n.len()).map_or(self.root.level, |(_, e)| e.level)
+    }
+
+    fn filter(&self) -> EnvFilter {
+        let mut spec = level_name(self.root.level).to_ascii_lowercase();
+        for d in &self.extra {
+            spec = format!("{spec},{d}");
+        }
+        for (name, e) in &self.explicit {
+            spec = format!("{spec},{name}={}", level_name(e.level).to_ascii_lowercase());
+        }
+        EnvFilter::builder().parse(&spec).expect("names and levels were checked")
+    }
+}
+
+/// Records the target of every callsite the subscriber is asked about.
+struct SeenTargets(Arc<Mutex<BTreeSet<String>>>);
+
+impl<S: Subscriber> Layer<S> for SeenTargets {
+    /// `TRACE`, so that callsites below the current levels still register (and are seen)
+    /// the first time they run. They are then cached as disabled: each later call costs
+    /// one atomic load more than a call stopped by the global level hint.
+    fn max_level_hint(&self) -> Option<LevelFilter> {
+        Some(LevelFilter::TRACE)
+    }
+
+    fn register_callsite(&self, metadata: &'static Metadata<'static>) -> Interest {
+        let mut seen = lock(&self.0);
+        if !seen.contains(metadata.target()) {
+            seen.insert(metadata.target().to_owned());
+        }
+        Interest::always()
+    }
+}
+
+/// Maps `.` to `::` and checks the characters; `root` stays `root`.
+fn normalise(name: &str) -> Result<String, LoggerError> {
+    let ok = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.');
+    if name.is_empty() || !name.chars().all(ok) || !name.starts_with(|c: char| c != '.') {
+        return Err(LoggerError::InvalidName(name.to_owned()));
+    }
+    Ok(name.replace('.', "::"))
+}
+
+fn parse_level(level: &str) -> Result<LevelFilter, LoggerError> {
+    Ok(match level.to_ascii_uppercase().as_str() {
+        "ALL" | "TRACE" => LevelFilter::TRACE,
+        "DEBUG" => LevelFilter::DEBUG,
+        "INFO" => LevelFilter::INFO,
+        "WARN" => LevelFilter::WARN,
+        "ERROR" | "FATAL" => LevelFilter::ERROR,
+        "OFF" => LevelFilter::OFF,
+        _ => return Err(LoggerError::InvalidLevel(level.to_owned())),
+    })
+}
+
+fn level_name(level: LevelFilter) -> &'static str {
+    match level.into_level() {
+        None => "OFF",
+        Some(tracing::Level::ERROR) => "ERROR",
+        Some(tracing::Level::WARN) => "WARN",
+        Some(tracing::Level::INFO) => "INFO",
+        Some(tracing::Level::DEBUG) => "DEBUG",
+        Some(tracing::Level::TRACE) => "TRACE",
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+#[path = "loggers_tests.rs"]
+mod tests;

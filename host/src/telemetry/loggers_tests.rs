@@ -1,0 +1,107 @@
+//! Tests of [`Loggers`]: parsing the start-up filter, listing, effective levels, setting
+//! namespaces and their children, and the filter actually applied.
+
+use super::*;
+
+fn level(l: &Loggers, name: &str) -> Option<String> {
+    l.get(name).map(|l| l.level)
+}
+
+/// Runs `f` with `l`'s subscriber as the default.
+fn with<T>(l: &Loggers, f: impl FnOnce() -> T) -> T {
+    tracing::dispatcher::with_default(l.inner.dispatch.as_ref().unwrap(), f)
+}
+
+#[test]
+fn start_up_filter_is_split_into_root_names_and_extras() {
+    let (state, rejected) = State::parse("warn, a::b=debug,c.d=trace,e,[span]=info,f=loud");
+    assert_eq!(level_name(state.root.level), "WARN");
+    let names: Vec<_> =
+        state.explicit.iter().map(|(n, e)| (n.as_str(), level_name(e.level))).collect();
+    assert_eq!(names, [("a::b", "DEBUG"), ("c::d", "TRACE"), ("e", "TRACE")]);
+    assert_eq!(state.extra, ["[span]=info"]);
+    assert_eq!(rejected, ["f=loud"]);
+    assert_eq!(state.filter().to_string().split(',').count(), 5);
+    let (state, _) = State::parse("wasm_connect=debug");
+    assert_eq!(level_name(state.root.level), "OFF");
+}
+
+#[test]
+fn list_always_has_root_and_only_explicit_levels() {
+    let l = Loggers::for_tests();
+    let root = LoggerLevel { level: "INFO".into(), last_modified: None };
+    assert_eq!(l.list(), BTreeMap::from([(ROOT.to_owned(), root.clone())]));
+    assert_eq!(l.get("root"), Some(root));
+    assert_eq!(l.set("wasm_connect::herder", "debug").unwrap(), ["wasm_connect::herder"]);
+    let list = l.list();
+    assert_eq!(list.keys().collect::<Vec<_>>(), ["root", "wasm_connect::herder"]);
+    assert_eq!(list["wasm_connect::herder"].level, "DEBUG");
+    assert!(list["wasm_connect::herder"].last_modified.is_some());
+    assert_eq!(list["root"].last_modified, None);
+}
+
+#[test]
+fn levels_are_case_insensitive_with_log4j_aliases() {
+    let l = Loggers::for_tests();
+    for (given, shown) in [("fatal", "ERROR"), ("ALL", "TRACE"), ("Warn", "WARN"), ("off", "OFF")] {
+        l.set("x", given).unwrap();
+        assert_eq!(level(&l, "x").as_deref(), Some(shown), "{given}");
+    }
+    let err = l.set("x", "LOUD").unwrap_err();
+    assert_eq!(err.to_string(), "invalid log level 'LOUD'.");
+    assert!(matches!(l.set("a,b=trace", "INFO"), Err(LoggerError::InvalidName(_))));
+    assert!(matches!(l.set("", "INFO"), Err(LoggerError::InvalidName(_))));
+}
+
+#[test]
+fn set_covers_explicit_children_and_reports_them_sorted() {
+    let l = Loggers::for_tests();
+    l.set("a::b::c", "DEBUG").unwrap();
+    l.set("a::bc", "ERROR").unwrap();
+    l.set("z", "WARN").unwrap();
+    assert_eq!(l.set("a.b", "TRACE").unwrap(), ["a::b", "a::b::c", "a::bc"]);
+    assert_eq!(level(&l, "a::b::c").as_deref(), Some("TRACE"));
+    assert_eq!(level(&l, "z").as_deref(), Some("WARN"));
+    assert_eq!(l.set("root", "ERROR").unwrap(), ["a::b", "a::b::c", "a::bc", "root", "z"]);
+    assert!(l.list().values().all(|v| v.level == "ERROR"));
+}
+
+#[test]
+fn last_modified_moves_only_when_the_level_changes() {
+    let l = Loggers::for_tests();
+    l.set("a", "DEBUG").unwrap();
+    let first = l.get("a").unwrap().last_modified;
+    std::thread::sleep(std::time::Duration::from_millis(5));
+    l.set("a", "debug").unwrap();
+    assert_eq!(l.get("a").unwrap().last_modified, first);
+    // Setting a namespace to the level it already has records nothing (as Kafka does).
+    assert_eq!(l.set("b", "INFO").unwrap(), ["b"]);
+    assert!(!l.list().contains_key("b"));
+    assert_eq!(l.get("b"), Some(LoggerLevel { level: "INFO".into(), last_modified: None }));
+}
+
+#[test]
+fn get_gives_effective_levels_of_seen_targets_only() {
+    let l = Loggers::for_tests();
+    assert_eq!(l.get("loggers_test::seen"), None);
+    with(&l, || tracing::debug!(target: "loggers_test::seen::inner", "hello"));
+    assert_eq!(level(&l, "loggers_test::seen").as_deref(), Some("INFO"));
+    assert_eq!(level(&l, "loggers_test.seen.inner").as_deref(), Some("INFO"));
+    l.set("loggers_test", "TRACE").unwrap();
+    let effective = l.get("loggers_test::seen::inner").unwrap();
+    assert_eq!((effective.level.as_str(), effective.last_modified), ("TRACE", None));
+    assert_eq!(l.get("nothing::here"), None);
+    assert_eq!(l.get("bad name"), None);
+}
+
+#[test]
+fn the_applied_filter_follows_the_levels() {
+    let l = Loggers::for_tests();
+    let debug_on =
+        || with(&l, || tracing::enabled!(target: "loggers_test::apply", tracing::Level::DEBUG));
+    assert!(!debug_on());
+    l.set("loggers_test::apply", "DEBUG").unwrap();
+    assert!(debug_on());
+    l.set("root", "WARN").unwrap();
+    assert!(!debug_on());
+}

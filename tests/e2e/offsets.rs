@@ -1,0 +1,303 @@
+//! The offsets API (KIP-875) through the herder, end to end: source offsets in the offsets
+//! store on both backends, sink offsets in the connector's consumer group on the real Kafka
+//! broker (and refused, for now, on the embedded backend).
+
+use serde_json::{Value, json};
+use wasm_connect::app::App;
+use wasm_connect::herder::{ConnectorOffset, HerderError};
+use wasm_connect::model::{InstanceId, State};
+use wasm_connect::store::{ConfigRecord, Properties, TopicSpec};
+
+use crate::harness::{Backing, eventually, props, wait_state};
+
+/// Runs a scenario on both backends.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn embedded() {
+                let dir = tempfile::tempdir().unwrap();
+                super::$name(Backing::embedded(&dir)).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn kafka() {
+                super::$name(Backing::kafka()).await;
+            }
+        }
+    )*};
+}
+
+on_both_backends!(
+    unknown_connectors_are_not_found,
+    offsets_change_only_while_stopped,
+    source_offsets_are_altered_and_reset,
+    bad_source_shapes_are_refused,
+    an_uninstalled_plugin_fails_naming_its_class,
+);
+
+const ALTERED: &str = "The offsets for this connector have been altered successfully";
+const RESET: &str = "The offsets for this connector have been reset successfully";
+const EMPTY: &str = "Partitions / offsets need to be provided for an alter offsets request";
+
+fn not_stopped(name: &str) -> String {
+    format!(
+        "Connectors must be in the STOPPED state before their offsets can be modified. This can \
+         be done for the specified connector by issuing a 'PUT' request to the \
+         '/connectors/{name}/stop' endpoint"
+    )
+}
+
+fn source() -> Properties {
+    props(&[("connector.class", "ChaosSource"), ("tasks.max", "1"), ("chaos.mode", "ok")])
+}
+
+fn sink(topics: &str) -> Properties {
+    props(&[("connector.class", "ChaosSink"), ("tasks.max", "1"), ("topics", topics)])
+}
+
+fn c(name: &str) -> InstanceId {
+    InstanceId::Connector(name.into())
+}
+
+fn entry(partition: Value, offset: Value) -> ConnectorOffset {
+    ConnectorOffset { partition, offset }
+}
+
+fn sink_partition(topic: &str, partition: i32) -> Value {
+    json!({"kafka_topic": topic, "kafka_partition": partition})
+}
+
+fn bad_request<T: std::fmt::Debug>(r: Result<T, HerderError>) -> String {
+    match r {
+        Err(HerderError::BadRequest(m)) => m,
+        other => panic!("expected a bad request, got {other:?}"),
+    }
+}
+
+async fn offsets(app: &App, name: &str) -> Vec<ConnectorOffset> {
+    app.herder.connector_offsets(name).await.unwrap().offsets
+}
+
+/// Creates a connector and stops it once it runs.
+async fn stopped(app: &App, name: &str, config: Properties) {
+    app.herder.put_connector_config(name, config, None, false).await.unwrap();
+    wait_state(app, c(name), State::Running).await;
+    app.herder.stop(name).await.unwrap();
+    wait_state(app, c(name), State::Stopped).await;
+}
+
+async fn unknown_connectors_are_not_found(b: Backing) {
+    let app = b.start().await;
+    let found = app.herder.connector_offsets("nope").await;
+    assert!(matches!(&found, Err(HerderError::NotFound(m)) if m == "Connector nope not found"));
+    let altered = app.herder.alter_offsets("nope", vec![(json!({"a": 1}), None)]).await;
+    assert!(matches!(&altered, Err(HerderError::NotFound(m)) if m == "Connector nope not found"));
+    let reset = app.herder.reset_offsets("nope").await;
+    assert!(matches!(&reset, Err(HerderError::NotFound(m)) if m == "Connector nope not found"));
+    app.shutdown().await;
+}
+
+async fn offsets_change_only_while_stopped(b: Backing) {
+    let app = b.start().await;
+    app.herder.put_connector_config("run", source(), None, false).await.unwrap();
+    wait_state(&app, c("run"), State::Running).await;
+    let one = vec![(json!({"chaos": "p"}), Some(json!({"n": 1})))];
+    assert_eq!(bad_request(app.herder.alter_offsets("run", one.clone()).await), not_stopped("run"));
+    assert_eq!(bad_request(app.herder.reset_offsets("run").await), not_stopped("run"));
+    // The state comes before the list: an empty alter of a running connector is refused
+    // for its state.
+    assert_eq!(bad_request(app.herder.alter_offsets("run", vec![]).await), not_stopped("run"));
+    app.herder.pause("run").await.unwrap();
+    wait_state(&app, c("run"), State::Paused).await;
+    assert_eq!(bad_request(app.herder.alter_offsets("run", one.clone()).await), not_stopped("run"));
+
+    app.herder.stop("run").await.unwrap();
+    wait_state(&app, c("run"), State::Stopped).await;
+    assert_eq!(bad_request(app.herder.alter_offsets("run", vec![]).await), EMPTY);
+    assert_eq!(app.herder.alter_offsets("run", one).await.unwrap(), ALTERED);
+
+    app.herder.resume("run").await.unwrap();
+    wait_state(&app, c("run"), State::Running).await;
+    assert_eq!(bad_request(app.herder.reset_offsets("run").await), not_stopped("run"));
+    app.shutdown().await;
+}
+
+async fn source_offsets_are_altered_and_reset(b: Backing) {
+    let app = b.start().await;
+    stopped(&app, "src", source()).await;
+    assert!(offsets(&app, "src").await.is_empty());
+    let (p, q) = (json!({"chaos": "p"}), json!({"chaos": "q"}));
+    let altered = app
+        .herder
+        .alter_offsets(
+            "src",
+            vec![(p.clone(), Some(json!({"n": 41}))), (q.clone(), Some(json!({"n": 7})))],
+        )
+        .await;
+    assert_eq!(altered.unwrap(), ALTERED);
+    let both = vec![entry(p.clone(), json!({"n": 41})), entry(q.clone(), json!({"n": 7}))];
+    assert_eq!(offsets(&app, "src").await, both);
+    // Another connector's offsets are its own.
+    stopped(&app, "other", source()).await;
+    assert!(offsets(&app, "other").await.is_empty());
+
+    // Durable: a new worker on the same backing reads them back.
+    app.shutdown().await;
+    let app = b.start().await;
+    assert_eq!(offsets(&app, "src").await, both);
+
+    // A null offset removes one partition.
+    assert_eq!(app.herder.alter_offsets("src", vec![(q.clone(), None)]).await.unwrap(), ALTERED);
+    assert_eq!(offsets(&app, "src").await, vec![entry(p.clone(), json!({"n": 41}))]);
+    let explicit_null = vec![(p.clone(), Some(Value::Null)), (q.clone(), Some(json!({"n": 1})))];
+    assert_eq!(app.herder.alter_offsets("src", explicit_null).await.unwrap(), ALTERED);
+    assert_eq!(offsets(&app, "src").await, vec![entry(q, json!({"n": 1}))]);
+
+    // A reset removes them all, and may be repeated.
+    assert_eq!(app.herder.reset_offsets("src").await.unwrap(), RESET);
+    assert!(offsets(&app, "src").await.is_empty());
+    assert_eq!(app.herder.reset_offsets("src").await.unwrap(), RESET);
+    app.shutdown().await;
+    let app = b.start().await;
+    assert!(offsets(&app, "src").await.is_empty(), "the reset is durable");
+    app.shutdown().await;
+}
+
+async fn bad_source_shapes_are_refused(b: Backing) {
+    let app = b.start().await;
+    stopped(&app, "shapes", source()).await;
+    let alter = |p: Value, o: Value| app.herder.alter_offsets("shapes", vec![(p, Some(o))]);
+    assert_eq!(
+        bad_request(alter(json!("p"), json!({"n": 1})).await),
+        "Offsets must be specified as a Map"
+    );
+    assert_eq!(
+        bad_request(alter(json!({"p": 1}), json!([1])).await),
+        "Offsets must be specified as a Map"
+    );
+    assert_eq!(
+        bad_request(alter(json!({"p": [1]}), json!({"n": 1})).await),
+        "Offsets may only contain primitive types as values, but field p contains ARRAY"
+    );
+    assert!(offsets(&app, "shapes").await.is_empty(), "nothing was written");
+    app.shutdown().await;
+}
+
+async fn an_uninstalled_plugin_fails_naming_its_class(b: Backing) {
+    let app = b.start().await;
+    // Another worker, with a plugin this one lacks, wrote the connector.
+    let record = ConfigRecord::Connector {
+        name: "alien".into(),
+        config: Some(props(&[("connector.class", "com.example.AlienSource")])),
+    };
+    b.config_topic().await.send(vec![record.to_log_record()]).await.unwrap();
+    eventually(20, "the connector to be read", async || {
+        app.herder.connector_info("alien").await.ok()
+    })
+    .await;
+    match app.herder.connector_offsets("alien").await {
+        Err(HerderError::Failed(m)) => assert!(m.contains("com.example.AlienSource"), "{m}"),
+        other => panic!("expected a failure, got {other:?}"),
+    }
+    app.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn embedded_sink_offsets_are_empty_and_cannot_change_yet() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = Backing::embedded(&dir).start().await;
+    stopped(&app, "snk", sink("t1")).await;
+    assert!(offsets(&app, "snk").await.is_empty());
+    let one = vec![(sink_partition("t1", 0), Some(json!({"kafka_offset": 3})))];
+    let refused = bad_request(app.herder.alter_offsets("snk", one).await);
+    assert!(refused.contains("arrive with the sink data path"), "{refused}");
+    let refused = bad_request(app.herder.reset_offsets("snk").await);
+    assert!(refused.contains("arrive with the sink data path"), "{refused}");
+    app.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kafka_sink_offsets_are_the_consumer_groups() {
+    let b = Backing::kafka();
+    let Backing::Kafka(prefix, _) = &b else { unreachable!() };
+    let topic = format!("{prefix}-sink-in");
+    let spec = TopicSpec {
+        name: topic.clone(),
+        partitions: 3,
+        replication_factor: 1,
+        compacted: false,
+        single_partition: false,
+        origin: None,
+    };
+    b.backend().await.topic(&spec).await.unwrap();
+    let app = b.start().await;
+    stopped(&app, "snk", sink(&topic)).await;
+    assert!(offsets(&app, "snk").await.is_empty(), "no group yet");
+
+    let offset = |o: i64| json!({"kafka_offset": o});
+    let alter = vec![
+        (sink_partition(&topic, 0), Some(offset(10))),
+        (
+            json!({"kafka_topic": topic, "kafka_partition": "2"}),
+            Some(json!({"kafka_offset": "25"})),
+        ),
+    ];
+    assert_eq!(app.herder.alter_offsets("snk", alter).await.unwrap(), ALTERED);
+    let both = vec![
+        entry(sink_partition(&topic, 0), offset(10)),
+        entry(sink_partition(&topic, 2), offset(25)),
+    ];
+    assert_eq!(offsets(&app, "snk").await, both);
+
+    // Altering one partition keeps the others; a null offset removes one.
+    let more = vec![(sink_partition(&topic, 1), Some(offset(5)))];
+    assert_eq!(app.herder.alter_offsets("snk", more).await.unwrap(), ALTERED);
+    assert_eq!(offsets(&app, "snk").await.len(), 3);
+    let remove = vec![(sink_partition(&topic, 0), None)];
+    assert_eq!(app.herder.alter_offsets("snk", remove).await.unwrap(), ALTERED);
+    assert_eq!(
+        offsets(&app, "snk").await,
+        vec![
+            entry(sink_partition(&topic, 1), offset(5)),
+            entry(sink_partition(&topic, 2), offset(25))
+        ]
+    );
+
+    // Bad shapes, with Kafka Connect's messages.
+    let shape = |p: Value, o: Option<Value>| app.herder.alter_offsets("snk", vec![(p, o)]);
+    assert_eq!(
+        bad_request(shape(json!({"kafka_topic": topic}), Some(offset(1))).await),
+        "The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'"
+    );
+    assert_eq!(
+        bad_request(
+            shape(json!({"kafka_topic": topic, "kafka_partition": "x"}), Some(offset(1))).await
+        ),
+        "Failed to parse the following Kafka partition value in the provided offsets: 'x'. \
+         Partition values for sink connectors need to be integers."
+    );
+    assert_eq!(
+        bad_request(shape(sink_partition(&topic, 0), Some(json!({"n": 1}))).await),
+        "The offset for a sink connector should either be null or contain the key 'kafka_offset'"
+    );
+    assert!(
+        bad_request(shape(sink_partition(&topic, 0), Some(offset(-1))).await).contains("negative")
+    );
+    assert_eq!(offsets(&app, "snk").await.len(), 2, "nothing was written");
+
+    // The state precondition holds for sinks too.
+    app.herder.resume("snk").await.unwrap();
+    wait_state(&app, c("snk"), State::Running).await;
+    assert_eq!(bad_request(app.herder.reset_offsets("snk").await), not_stopped("snk"));
+    app.herder.stop("snk").await.unwrap();
+    wait_state(&app, c("snk"), State::Stopped).await;
+
+    // A reset deletes the group; a second one finds nothing to delete.
+    assert_eq!(app.herder.reset_offsets("snk").await.unwrap(), RESET);
+    assert!(offsets(&app, "snk").await.is_empty());
+    assert_eq!(app.herder.reset_offsets("snk").await.unwrap(), RESET);
+    app.shutdown().await;
+}
