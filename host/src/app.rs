@@ -35,8 +35,8 @@ pub struct App {
     pub runtime: Runtime,
     /// Where the REST API listens (the first listener), as bound.
     pub rest_addr: SocketAddr,
-    rest_stop: Option<tokio::sync::oneshot::Sender<()>>,
-    rest_task: Option<tokio::task::JoinHandle<()>>,
+    rest_stop: tokio::sync::watch::Sender<bool>,
+    rest_tasks: Vec<tokio::task::JoinHandle<std::io::Result<()>>>,
 }
 
 impl App {
@@ -73,14 +73,9 @@ impl App {
             Arc::new(OffsetStore::open(offsets_topic).await.context("reading the offsets topic")?);
 
         let listener = config.listeners.first().context("no listener configured")?;
-        let bind_host = if listener.host.is_empty() { "0.0.0.0" } else { listener.host.as_str() };
-        let tcp = tokio::net::TcpListener::bind((bind_host, listener.port))
-            .await
-            .with_context(|| format!("binding the REST listener {listener}"))?;
-        let rest_addr = tcp.local_addr()?;
         let host =
             config.rest_advertised_host_name.clone().unwrap_or_else(|| listener.host.clone());
-        let port = config.rest_advertised_port.unwrap_or(rest_addr.port());
+        let port = config.rest_advertised_port.unwrap_or(listener.port);
         let worker_id = format!("{host}:{port}");
         let url = format!("{}://{host}:{port}", listener.scheme);
 
@@ -104,30 +99,39 @@ impl App {
             herder::spawn(config_topic, status, worker, sink_offsets, events_rx, member, settings)
                 .await
                 .context("starting the herder")?;
+        let loggers =
+            crate::telemetry::installed().unwrap_or_else(crate::telemetry::Loggers::for_tests);
         let state = RestState {
             herder: herder.clone(),
             kafka_cluster_id: None,
             request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            loggers,
         };
-        let (rest_stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let router = rest::router(state);
-        let rest_task = tokio::spawn(async move {
-            let serve = axum::serve(tcp, router).with_graceful_shutdown(async move {
-                let _ = stopped.await;
-            });
-            if let Err(e) = serve.await {
-                tracing::error!(error = %e, "The REST server failed");
-            }
-        });
+        let mut router = rest::router(state);
+        if let Some(file) = &config.rest_basic_auth_credentials_file {
+            router = rest::auth::BasicAuth::load(file)
+                .context("loading the REST credentials")?
+                .protect(router);
+        }
+        let tls = rest::tls::TlsFiles::from_config(config);
+        let (rest_stop, stopped) = tokio::sync::watch::channel(false);
+        let mut rest_tasks = Vec::new();
+        let mut rest_addr = None;
+        for l in &config.listeners {
+            let mut stopped = stopped.clone();
+            let shutdown = async move {
+                let _ = stopped.wait_for(|s| *s).await;
+            };
+            let (addr, task) = rest::tls::serve(l, router.clone(), tls.as_ref(), shutdown)
+                .await
+                .with_context(|| format!("starting the REST listener {l}"))?;
+            tracing::info!(listener = %l, address = %addr, "REST API listening");
+            rest_addr.get_or_insert(addr);
+            rest_tasks.push(task);
+        }
+        let rest_addr = rest_addr.context("no listener configured")?;
         tracing::info!(worker_id = %worker_id, rest = %rest_addr, mode = %config.mode.kind(), "Worker started");
-        Ok(Self {
-            herder,
-            worker_id,
-            runtime,
-            rest_addr,
-            rest_stop: Some(rest_stop),
-            rest_task: Some(rest_task),
-        })
+        Ok(Self { herder, worker_id, runtime, rest_addr, rest_stop, rest_tasks })
     }
 
     /// Submits connector configs (standalone mode's command-line files), replacing
@@ -150,11 +154,9 @@ impl App {
 
     /// Stops the REST server, then every instance within its timeout, writes statuses and
     /// flushes the stores.
-    pub async fn shutdown(mut self) {
-        if let Some(stop) = self.rest_stop.take() {
-            let _ = stop.send(());
-        }
-        if let Some(task) = self.rest_task.take() {
+    pub async fn shutdown(self) {
+        let _ = self.rest_stop.send(true);
+        for task in self.rest_tasks {
             let _ = tokio::time::timeout(std::time::Duration::from_secs(5), task).await;
         }
         self.herder.shutdown().await;

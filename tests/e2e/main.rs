@@ -8,6 +8,7 @@ mod broker;
 mod cli;
 mod connectors;
 mod containment;
+mod fuzz;
 mod harness;
 mod herder;
 mod offsets;

@@ -234,8 +234,11 @@ async fn kafka_sink_offsets_are_the_consumer_groups() {
     };
     b.backend().await.topic(&spec).await.unwrap();
     let app = b.start().await;
-    stopped(&app, "snk", sink(&topic)).await;
-    assert!(offsets(&app, "snk").await.is_empty(), "no group yet");
+    // Consumer groups outlive the test's topics: the connector's name is unique per run.
+    let name = format!("{prefix}-snk");
+    let name = name.as_str();
+    stopped(&app, name, sink(&topic)).await;
+    assert!(offsets(&app, name).await.is_empty(), "no group yet");
 
     let offset = |o: i64| json!({"kafka_offset": o});
     let alter = vec![
@@ -245,21 +248,21 @@ async fn kafka_sink_offsets_are_the_consumer_groups() {
             Some(json!({"kafka_offset": "25"})),
         ),
     ];
-    assert_eq!(app.herder.alter_offsets("snk", alter).await.unwrap(), ALTERED);
+    assert_eq!(app.herder.alter_offsets(name, alter).await.unwrap(), ALTERED);
     let both = vec![
         entry(sink_partition(&topic, 0), offset(10)),
         entry(sink_partition(&topic, 2), offset(25)),
     ];
-    assert_eq!(offsets(&app, "snk").await, both);
+    assert_eq!(offsets(&app, name).await, both);
 
     // Altering one partition keeps the others; a null offset removes one.
     let more = vec![(sink_partition(&topic, 1), Some(offset(5)))];
-    assert_eq!(app.herder.alter_offsets("snk", more).await.unwrap(), ALTERED);
-    assert_eq!(offsets(&app, "snk").await.len(), 3);
+    assert_eq!(app.herder.alter_offsets(name, more).await.unwrap(), ALTERED);
+    assert_eq!(offsets(&app, name).await.len(), 3);
     let remove = vec![(sink_partition(&topic, 0), None)];
-    assert_eq!(app.herder.alter_offsets("snk", remove).await.unwrap(), ALTERED);
+    assert_eq!(app.herder.alter_offsets(name, remove).await.unwrap(), ALTERED);
     assert_eq!(
-        offsets(&app, "snk").await,
+        offsets(&app, name).await,
         vec![
             entry(sink_partition(&topic, 1), offset(5)),
             entry(sink_partition(&topic, 2), offset(25))
@@ -267,7 +270,7 @@ async fn kafka_sink_offsets_are_the_consumer_groups() {
     );
 
     // Bad shapes, with Kafka Connect's messages.
-    let shape = |p: Value, o: Option<Value>| app.herder.alter_offsets("snk", vec![(p, o)]);
+    let shape = |p: Value, o: Option<Value>| app.herder.alter_offsets(name, vec![(p, o)]);
     assert_eq!(
         bad_request(shape(json!({"kafka_topic": topic}), Some(offset(1))).await),
         "The partition for a sink connector offset must contain the keys 'kafka_topic' and 'kafka_partition'"
@@ -286,18 +289,100 @@ async fn kafka_sink_offsets_are_the_consumer_groups() {
     assert!(
         bad_request(shape(sink_partition(&topic, 0), Some(offset(-1))).await).contains("negative")
     );
-    assert_eq!(offsets(&app, "snk").await.len(), 2, "nothing was written");
+    assert_eq!(offsets(&app, name).await.len(), 2, "nothing was written");
+
+    let unknown = vec![(sink_partition(&format!("{topic}-missing"), 0), Some(offset(1)))];
+    let failed = app.herder.alter_offsets(name, unknown).await;
+    let want = format!("Failed to alter consumer group offsets for connector {name}");
+    assert!(
+        matches!(&failed, Err(HerderError::Failed(m)) if *m == want),
+        "an unknown topic: {failed:?}"
+    );
 
     // The state precondition holds for sinks too.
-    app.herder.resume("snk").await.unwrap();
-    wait_state(&app, c("snk"), State::Running).await;
-    assert_eq!(bad_request(app.herder.reset_offsets("snk").await), not_stopped("snk"));
-    app.herder.stop("snk").await.unwrap();
-    wait_state(&app, c("snk"), State::Stopped).await;
+    app.herder.resume(name).await.unwrap();
+    wait_state(&app, c(name), State::Running).await;
+    assert_eq!(bad_request(app.herder.reset_offsets(name).await), not_stopped(name));
+    app.herder.stop(name).await.unwrap();
+    wait_state(&app, c(name), State::Stopped).await;
 
     // A reset deletes the group; a second one finds nothing to delete.
-    assert_eq!(app.herder.reset_offsets("snk").await.unwrap(), RESET);
-    assert!(offsets(&app, "snk").await.is_empty());
-    assert_eq!(app.herder.reset_offsets("snk").await.unwrap(), RESET);
+    assert_eq!(app.herder.reset_offsets(name).await.unwrap(), RESET);
+    assert!(offsets(&app, name).await.is_empty());
+    assert_eq!(app.herder.reset_offsets(name).await.unwrap(), RESET);
+    app.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kafka_sink_offsets_refuse_changes_while_the_group_has_members() {
+    use rdkafka::ClientConfig;
+    use rdkafka::consumer::{BaseConsumer, Consumer};
+
+    let b = Backing::kafka();
+    let Backing::Kafka(prefix, bootstrap) = &b else { unreachable!() };
+    let topic = format!("{prefix}-zombie-in");
+    let spec = TopicSpec {
+        name: topic.clone(),
+        partitions: 1,
+        replication_factor: 1,
+        compacted: false,
+        single_partition: false,
+        origin: None,
+    };
+    b.backend().await.topic(&spec).await.unwrap();
+    let app = b.start().await;
+    let name = format!("{prefix}-zombie");
+    let name = name.as_str();
+    stopped(&app, name, sink(&topic)).await;
+    let one = vec![(sink_partition(&topic, 0), Some(json!({"kafka_offset": 3})))];
+    assert_eq!(app.herder.alter_offsets(name, one.clone()).await.unwrap(), ALTERED);
+
+    // A sink task that never stopped: a member of the connector's group.
+    let member: BaseConsumer = ClientConfig::new()
+        .set("bootstrap.servers", bootstrap)
+        .set("group.id", format!("connect-{name}"))
+        .set("session.timeout.ms", "6000")
+        .set("enable.auto.commit", "false")
+        .create()
+        .unwrap();
+    member.subscribe(&[&topic]).unwrap();
+    let member = std::sync::Arc::new(member);
+    let poller = member.clone();
+    let polling = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let keep = polling.clone();
+    let thread = std::thread::spawn(move || {
+        while keep.load(std::sync::atomic::Ordering::Relaxed) {
+            let _ = poller.poll(std::time::Duration::from_millis(50));
+        }
+    });
+    eventually(30, "the zombie to join the group", async || {
+        member.assignment().ok().filter(|a| a.count() > 0)
+    })
+    .await;
+
+    let failed = |r: Result<String, HerderError>| match r {
+        Err(HerderError::Failed(m)) => m,
+        other => panic!("expected a failure, got {other:?}"),
+    };
+    let m = failed(app.herder.alter_offsets(name, one).await);
+    assert!(
+        m.starts_with(&format!(
+            "Failed to alter consumer group offsets for connector {name} either"
+        )),
+        "{m}"
+    );
+    let m = failed(app.herder.reset_offsets(name).await);
+    assert!(
+        m.starts_with(&format!(
+            "Failed to reset consumer group offsets for connector {name} either"
+        )),
+        "{m}"
+    );
+    assert_eq!(offsets(&app, name).await.len(), 1, "the offsets are untouched");
+
+    polling.store(false, std::sync::atomic::Ordering::Relaxed);
+    thread.join().unwrap();
+    member.unsubscribe();
+    drop(member);
     app.shutdown().await;
 }

@@ -93,5 +93,8 @@ pub fn default_cache_dir() -> Option<PathBuf> {
 /// filter (`info`). The returned handle changes levels at run time (`/admin/loggers`).
 pub fn init_logging(format: LogFormat) -> Loggers {
     let filter = std::env::var("RUST_LOG").ok().filter(|f| !f.trim().is_empty());
-    Loggers::init(filter.as_deref().unwrap_or("info"), matches!(format, LogFormat::Json))
+    let loggers =
+        Loggers::init(filter.as_deref().unwrap_or("info"), matches!(format, LogFormat::Json));
+    crate::telemetry::set_installed(loggers.clone());
+    loggers
 }

@@ -62,13 +62,15 @@ const IGNORED_PREFIXES: &[&str] = &[
     "internal.key.converter",
     "internal.value.converter",
     "inter.worker.",
-    "listeners.https.",
     "metrics.",
 ];
 
-/// Prefixes of topic-level settings for the internal topics (`config.storage.cleanup.policy`
-/// …), ignored for now. A key here that is close to a known key is taken for a typo.
-const STORAGE_TOPIC_PREFIXES: &[&str] = &["config.storage.", "offset.storage.", "status.storage."];
+/// Prefixes of Kafka Connect keys ignored for now that sit next to keys we read: topic-level
+/// settings for the internal topics (`config.storage.cleanup.policy` …) and the HTTPS
+/// listener's keystore settings (`listeners.https.ssl.keystore.location` …; we read PEM
+/// files instead). A key here that is close to a known key is taken for a typo.
+const TYPO_CHECKED_PREFIXES: &[&str] =
+    &["config.storage.", "offset.storage.", "status.storage.", "listeners.https."];
 
 /// Connector keys, which belong in connector files, not in the worker file.
 const CONNECTOR_KEYS: &[&str] = &["name", "connector.class", "tasks.max", "topics", "transforms"];
@@ -107,7 +109,7 @@ pub fn classify<'k>(key: &'k str, known: &[&str]) -> KeyClass<'k> {
     if IGNORED.contains(&key) || IGNORED_PREFIXES.iter().any(|p| key.starts_with(p)) {
         return KeyClass::Ignored;
     }
-    if STORAGE_TOPIC_PREFIXES.iter().any(|p| key.starts_with(p)) {
+    if TYPO_CHECKED_PREFIXES.iter().any(|p| key.starts_with(p)) {
         return match suggestion() {
             Some(s) => KeyClass::Unknown(format!("unknown key; did you mean {s:?}?")),
             None => KeyClass::Ignored,

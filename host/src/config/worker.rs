@@ -46,6 +46,18 @@ pub struct WorkerConfig {
     pub plugin_path: Vec<PathBuf>,
     /// `listeners`: where the REST API listens (default [`DEFAULT_LISTENERS`]).
     pub listeners: Vec<Listener>,
+    /// `listeners.https.ssl.certificate.location`: PEM file holding the certificate chain
+    /// of the `https://` listeners, leaf first. Required when one is configured.
+    pub listeners_https_ssl_certificate_location: Option<PathBuf>,
+    /// `listeners.https.ssl.key.location`: PEM file holding the private key of that
+    /// certificate (PKCS#8, PKCS#1 or SEC1). Required when an `https://` listener is
+    /// configured.
+    pub listeners_https_ssl_key_location: Option<PathBuf>,
+    /// `rest.basic.auth.credentials.file`: a properties file of `user: password` lines, the
+    /// format of Kafka Connect's `PropertyFileLoginModule` file. When set, every REST
+    /// request needs HTTP basic authentication as one of those users (default: none, no
+    /// authentication).
+    pub rest_basic_auth_credentials_file: Option<PathBuf>,
     /// `rest.advertised.host.name`: the host other workers use to reach this one
     /// (default: the listener's host).
     pub rest_advertised_host_name: Option<String>,
@@ -99,6 +111,8 @@ pub struct WorkerConfig {
 
 const LISTENERS: &str = "a comma-separated list of http://host:port or https://host:port URLs";
 const BROKERS: &str = "a comma-separated list of host:port addresses";
+const HTTPS_CERTIFICATE: &str = "listeners.https.ssl.certificate.location";
+const HTTPS_KEY: &str = "listeners.https.ssl.key.location";
 
 impl WorkerConfig {
     /// Reads a worker `.properties` file.
@@ -140,6 +154,13 @@ impl WorkerConfig {
             bootstrap_servers: bootstrap_servers.unwrap_or_default(),
             plugin_path: plugin_path.unwrap_or_default(),
             listeners,
+            listeners_https_ssl_certificate_location: r
+                .string(HTTPS_CERTIFICATE)
+                .map(PathBuf::from),
+            listeners_https_ssl_key_location: r.string(HTTPS_KEY).map(PathBuf::from),
+            rest_basic_auth_credentials_file: r
+                .string("rest.basic.auth.credentials.file")
+                .map(PathBuf::from),
             rest_advertised_host_name: r.string("rest.advertised.host.name"),
             rest_advertised_port: r.parsed(
                 "rest.advertised.port",
@@ -172,6 +193,15 @@ impl WorkerConfig {
             client_props: BTreeMap::new(),
             ignored_keys: Vec::new(),
         };
+        if config.listeners.iter().any(|l| l.scheme == Scheme::Https) {
+            let files = [
+                (HTTPS_CERTIFICATE, &config.listeners_https_ssl_certificate_location),
+                (HTTPS_KEY, &config.listeners_https_ssl_key_location),
+            ];
+            for (key, _) in files.iter().filter(|(_, value)| value.is_none()) {
+                r.problem(key, "missing: required when an https:// listener is configured");
+            }
+        }
         config.sort_leftovers(&mut r);
         config.ignored_keys = r.ignored_in_file_order();
         if r.problems.is_empty() {

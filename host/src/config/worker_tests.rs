@@ -54,6 +54,8 @@ fn standalone_minimal_takes_every_default() {
     assert_eq!(c.wasm_pool_instances, 1_000);
     assert_eq!(c.wasm_store_delivery_timeout, Duration::from_secs(30));
     assert_eq!((c.wasm_cache_dir, c.client_id, c.rest_advertised_port), (None, None, None));
+    assert_eq!(c.rest_basic_auth_credentials_file, None);
+    assert_eq!(c.listeners_https_ssl_certificate_location, None);
     assert!(c.ignored_keys.is_empty());
 }
 
@@ -116,7 +118,9 @@ fn every_typed_field_is_read() {
          status.storage.replication.factor=2\noffset.storage.partitions=-1\n\
          status.storage.partitions=7\nworker.sync.timeout.ms=5\n\
          scheduled.rebalance.max.delay.ms=0\nsession.timeout.ms=60\nheartbeat.interval.ms=6\n\
-         rebalance.timeout.ms=8\n"
+         rebalance.timeout.ms=8\nlisteners.https.ssl.certificate.location=/tls/cert.pem\n\
+         listeners.https.ssl.key.location=/tls/key.pem\n\
+         rest.basic.auth.credentials.file=/etc/credentials.properties\n"
     );
     let c = ok(&text, Mode::Distributed);
     assert_eq!(c.bootstrap_servers, ["a:1", "SSL://b:2"]);
@@ -124,6 +128,14 @@ fn every_typed_field_is_read() {
     assert_eq!(
         c.listeners.iter().map(ToString::to_string).collect::<Vec<_>>(),
         ["http://:8083", "https://[::1]:8443"]
+    );
+    assert_eq!(
+        (&c.listeners_https_ssl_certificate_location, &c.listeners_https_ssl_key_location),
+        (&Some(PathBuf::from("/tls/cert.pem")), &Some(PathBuf::from("/tls/key.pem")))
+    );
+    assert_eq!(
+        c.rest_basic_auth_credentials_file,
+        Some(PathBuf::from("/etc/credentials.properties"))
     );
     assert_eq!(c.rest_advertised_host_name.as_deref(), Some("w1"));
     assert_eq!(

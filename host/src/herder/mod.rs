@@ -266,6 +266,17 @@ impl HerderHandle {
             .ok_or_else(|| HerderError::NotFound(format!("No status found for task {name}-{task}")))
     }
 
+    /// The topics a connector has used (KIP-558), from the status store. Like Kafka
+    /// Connect, an unknown connector simply has none.
+    pub fn connector_topics(&self, name: &str) -> Vec<String> {
+        self.status.topics(name)
+    }
+
+    /// Forgets the topics a connector has used.
+    pub fn reset_connector_topics(&self, name: &str) {
+        self.status.reset_topics(name);
+    }
+
     /// Stops every instance, writes their statuses and ends the loop.
     pub async fn shutdown(&self) {
         let (tx, rx) = oneshot::channel();

@@ -257,11 +257,12 @@ fn sink_error(name: &str, op: Op, e: SinkOffsetsError) -> HerderError {
         SinkOffsetsError::Unsupported(message) => HerderError::BadRequest(message),
         SinkOffsetsError::GroupActive { .. } if !matches!(op, Op::Get) => {
             HerderError::Failed(format!(
-                "Failed to {verb} consumer group offsets for connector {name} either because its tasks \
-             haven't stopped completely yet or the connector was resumed before the request to \
-             {verb} its offsets could be successfully completed. If the connector is in a stopped \
-             state, this operation can be safely retried. If it doesn't eventually succeed, the \
-             Connect cluster may need to be restarted to get rid of the zombie sink tasks."
+                "Failed to {verb} consumer group offsets for connector {name} either because \
+                 its tasks haven't stopped completely yet or the connector was resumed before \
+                 the request to {verb} its offsets could be successfully completed. If the \
+                 connector is in a stopped state, this operation can be safely retried. If it \
+                 doesn't eventually succeed, the Connect cluster may need to be restarted to get \
+                 rid of the zombie sink tasks."
             ))
         }
         e => {

@@ -7,15 +7,22 @@
 //! problem, every request is logged with method, path, status and duration, bodies over
 //! 1 MiB are refused, and every herder call is bounded by the request timeout.
 //!
-//! Layout: `connectors`, `plugins`, `root` (one file per resource), `dto` (bodies),
+//! Layout: `connectors`, `plugins`, `offsets`, `topics`, `loggers`, `root`, `openapi` (one
+//! file per resource), `auth` (basic authentication), `tls` (listeners), `dto` (bodies),
 //! `extract` (extractors with [`ApiError`] rejections), `error`.
 
+pub mod auth;
 mod connectors;
 mod dto;
 mod error;
 mod extract;
+mod loggers;
+mod offsets;
+mod openapi;
 mod plugins;
 mod root;
+pub mod tls;
+mod topics;
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -43,6 +50,8 @@ pub struct RestState {
     pub kafka_cluster_id: Option<String>,
     /// How long a request may wait for the herder.
     pub request_timeout: Duration,
+    /// Log levels (`/admin/loggers`).
+    pub loggers: crate::telemetry::Loggers,
 }
 
 impl RestState {
@@ -67,6 +76,10 @@ pub fn router(state: RestState) -> Router {
         .merge(root::routes())
         .merge(connectors::routes())
         .merge(plugins::routes())
+        .merge(topics::routes())
+        .merge(offsets::routes())
+        .merge(openapi::routes())
+        .merge(loggers::routes())
         .fallback(|| async { ApiError::not_found("HTTP 404 Not Found") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED, "HTTP 405 Method Not Allowed")

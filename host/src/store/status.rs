@@ -7,7 +7,7 @@
 //! retried while the backend is unavailable; [`StatusStore::flush`] waits for them. This
 //! store never decides a state; the herder does.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -33,12 +33,15 @@ pub struct Status {
 
 enum Write {
     Put(InstanceId, Option<Status>),
+    Raw(LogRecord),
     Flush(oneshot::Sender<()>),
 }
 
 /// Statuses of every connector and task.
 pub struct StatusStore {
     cache: Mutex<BTreeMap<InstanceId, Status>>,
+    /// Active topics per connector (KIP-558 topic tracking).
+    topics: Mutex<BTreeMap<String, BTreeSet<String>>>,
     writes: mpsc::UnboundedSender<Write>,
 }
 
@@ -54,7 +57,7 @@ impl StatusStore {
     pub async fn open(topic: Arc<dyn LogTopic>) -> Result<Self, StoreError> {
         let mut reader = topic.reader().await?;
         let (writes, mut rx) = mpsc::unbounded_channel::<Write>();
-        let store = Self { cache: Mutex::new(BTreeMap::new()), writes };
+        let store = Self { cache: Mutex::new(BTreeMap::new()), topics: Mutex::default(), writes };
         store.apply(&reader.read_to_end().await?);
         tokio::spawn(async move {
             // Writes queued while a send is in flight go out together, in order.
@@ -66,6 +69,7 @@ impl StatusStore {
                     match w {
                         Write::Flush(done) => flushes.push(done),
                         Write::Put(id, status) => records.push(record(&id, status.as_ref())),
+                        Write::Raw(r) => records.push(r),
                     }
                     next = if records.len() < MAX_BATCH { rx.try_recv().ok() } else { None };
                 }
@@ -139,6 +143,16 @@ impl StatusStore {
     pub fn apply(&self, entries: &[LogEntry]) {
         let mut cache = self.lock();
         for e in entries {
+            if let Some((topic, connector)) = e.key.as_deref().and_then(parse_topic_key) {
+                let mut topics = self.topics.lock().unwrap_or_else(|p| p.into_inner());
+                let set = topics.entry(connector).or_default();
+                if e.value.is_some() {
+                    set.insert(topic)
+                } else {
+                    set.remove(&topic)
+                };
+                continue;
+            }
             let Some(id) = e.key.as_deref().and_then(parse_key) else {
                 tracing::warn!(key = ?e.key.as_deref().map(String::from_utf8_lossy), "Skipping a status record with an unknown key");
                 continue;
@@ -161,6 +175,46 @@ impl StatusStore {
                     tracing::warn!(instance = %id, error = %err, "Skipping a corrupt status record")
                 }
             }
+        }
+    }
+
+    /// Records that `connector`'s task `task` used `topic` (written once per topic).
+    pub fn put_topic(&self, connector: &str, topic: &str, task: u32) {
+        let fresh = self
+            .topics
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(connector.to_owned())
+            .or_default()
+            .insert(topic.to_owned());
+        if fresh {
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis() as i64)
+                .unwrap_or(0);
+            let value = serde_json::json!({ "topic": {
+                "name": topic, "connector": connector, "task": task, "discoverTimestamp": now
+            }});
+            let record = LogRecord {
+                key: topic_key(topic, connector).into_bytes(),
+                value: Some(value.to_string().into_bytes()),
+            };
+            let _ = self.writes.send(Write::Raw(record));
+        }
+    }
+
+    /// The topics `connector` has used, sorted.
+    pub fn topics(&self, connector: &str) -> Vec<String> {
+        let topics = self.topics.lock().unwrap_or_else(|p| p.into_inner());
+        topics.get(connector).map(|s| s.iter().cloned().collect()).unwrap_or_default()
+    }
+
+    /// Forgets the topics of `connector` (tombstones).
+    pub fn reset_topics(&self, connector: &str) {
+        let removed = self.topics.lock().unwrap_or_else(|p| p.into_inner()).remove(connector);
+        for topic in removed.unwrap_or_default() {
+            let record = LogRecord { key: topic_key(&topic, connector).into_bytes(), value: None };
+            let _ = self.writes.send(Write::Raw(record));
         }
     }
 
@@ -197,6 +251,18 @@ pub fn key(id: &InstanceId) -> String {
     }
 }
 
+/// The key of a topic-tracking record.
+pub fn topic_key(topic: &str, connector: &str) -> String {
+    format!("status-topic-{topic}:connector-{connector}")
+}
+
+/// (topic, connector) of a topic-tracking key.
+pub fn parse_topic_key(key: &[u8]) -> Option<(String, String)> {
+    let rest = std::str::from_utf8(key).ok()?.strip_prefix("status-topic-")?;
+    let (topic, connector) = rest.split_once(":connector-")?;
+    Some((topic.to_owned(), connector.to_owned()))
+}
+
 /// The instance of a status-topic key; `None` for other keys (topic tracking records).
 pub fn parse_key(key: &[u8]) -> Option<InstanceId> {
     let key = std::str::from_utf8(key).ok()?;
@@ -211,6 +277,43 @@ pub fn parse_key(key: &[u8]) -> Option<InstanceId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test]
+    async fn topics_are_tracked_reset_and_read_back() {
+        use crate::store::{LogBackend, MemoryBackend, TopicSpec};
+        let backend = MemoryBackend::new();
+        let spec = TopicSpec {
+            name: "status".into(),
+            partitions: 2,
+            replication_factor: 1,
+            compacted: true,
+            single_partition: false,
+            origin: None,
+        };
+        let store = StatusStore::open(backend.topic(&spec).await.unwrap()).await.unwrap();
+        store.put_topic("c", "t1", 0);
+        store.put_topic("c", "t2", 1);
+        store.put_topic("c", "t1", 1);
+        store.put_topic("other", "t3", 0);
+        store.flush().await;
+        assert_eq!(store.topics("c"), vec!["t1".to_string(), "t2".to_string()]);
+        let reread = StatusStore::open(backend.topic(&spec).await.unwrap()).await.unwrap();
+        assert_eq!(reread.topics("c"), vec!["t1".to_string(), "t2".to_string()]);
+        store.reset_topics("c");
+        store.flush().await;
+        assert!(store.topics("c").is_empty());
+        let reread = StatusStore::open(backend.topic(&spec).await.unwrap()).await.unwrap();
+        assert!(reread.topics("c").is_empty());
+        assert_eq!(reread.topics("other"), vec!["t3".to_string()]);
+    }
+
+    #[test]
+    fn topic_keys_round_trip() {
+        let k = topic_key("my-topic", "my-conn");
+        assert_eq!(k, "status-topic-my-topic:connector-my-conn");
+        assert_eq!(parse_topic_key(k.as_bytes()), Some(("my-topic".into(), "my-conn".into())));
+        assert_eq!(parse_topic_key(b"status-connector-c"), None);
+    }
 
     #[test]
     fn keys_round_trip_with_dashes_in_names() {

@@ -30,6 +30,8 @@ use tracing_subscriber::layer::{Layer, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{Registry, fmt as tfmt, reload};
 
+use super::levels::{Entry, Levels, level_name, normalise, parse_level};
+
 /// The name of the default level.
 pub const ROOT: &str = "root";
 
@@ -65,24 +67,11 @@ pub struct Loggers {
 }
 
 struct Inner {
-    state: Mutex<State>,
+    levels: Mutex<Levels>,
     seen: Arc<Mutex<BTreeSet<String>>>,
     reload: reload::Handle<EnvFilter, Registry>,
     /// [`Loggers::for_tests`]: the subscriber, kept alive here instead of installed.
     dispatch: Option<Dispatch>,
-}
-
-#[derive(Clone, Copy)]
-struct Entry {
-    level: LevelFilter,
-    last_modified: Option<i64>,
-}
-
-struct State {
-    root: Entry,
-    explicit: BTreeMap<String, Entry>,
-    /// Start-up directives with span or field conditions, verbatim.
-    extra: Vec<String>,
 }
 
 impl Loggers {
@@ -114,16 +103,16 @@ impl Loggers {
     }
 
     fn build(spec: &str) -> (Loggers, FilterLayer, SeenTargets, Vec<String>) {
-        let (state, rejected) = State::parse(spec);
+        let (state, rejected) = Levels::parse(spec);
         let (filter, reload) = reload::Layer::new(state.filter());
         let seen = Arc::new(Mutex::new(BTreeSet::new()));
-        let inner = Inner { state: Mutex::new(state), seen: seen.clone(), reload, dispatch: None };
+        let inner = Inner { levels: Mutex::new(state), seen: seen.clone(), reload, dispatch: None };
         (Loggers { inner: Arc::new(inner) }, filter, SeenTargets(seen), rejected)
     }
 
     /// `root` and every logger with a level of its own.
     pub fn list(&self) -> BTreeMap<String, LoggerLevel> {
-        let state = lock(&self.inner.state);
+        let state = lock(&self.inner.levels);
         let named = state.explicit.iter().map(|(n, e)| (n.clone(), e.show()));
         named.chain([(ROOT.to_owned(), state.root.show())]).collect()
     }
@@ -132,7 +121,7 @@ impl Loggers {
     /// docs).
     pub fn get(&self, name: &str) -> Option<LoggerLevel> {
         let name = normalise(name).ok()?;
-        let state = lock(&self.inner.state);
+        let state = lock(&self.inner.levels);
         if let Some(entry) = state.explicit.get(&name) {
             return Some(entry.show());
         }
@@ -149,7 +138,7 @@ impl Loggers {
         let name = normalise(name)?;
         let now = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis());
         let now = i64::try_from(now).unwrap_or(i64::MAX);
-        let mut state = lock(&self.inner.state);
+        let mut state = lock(&self.inner.levels);
         let mut names = vec![name.clone()];
         if name == ROOT {
             state.root.update(parsed, now);
@@ -181,7 +170,7 @@ impl Loggers {
         };
         reloaded.map_err(|e| LoggerError::Reload(e.to_string()))?;
         drop(state);
-        tracing::info!(logger = %name, level = %level_name(parsed), "Set the log level of a namespace and its children");
+        tracing::info!(logger = %name, level = level_name(parsed), "Set a log level");
         Ok(names)
     }
 }
@@ -189,59 +178,6 @@ impl Loggers {
 impl fmt::Debug for Loggers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Loggers").field("levels", &self.list()).finish_non_exhaustive()
-    }
-}
-
-impl Entry {
-    fn show(&self) -> LoggerLevel {
-        LoggerLevel { level: level_name(self.level).to_owned(), last_modified: self.last_modified }
-    }
-
-    fn update(&mut self, level: LevelFilter, now: i64) {
-        if self.level != level {
-            *self = Entry { level, last_modified: Some(now) };
-        }
-    }
-}
-
-impl State {
-    /// Splits a `RUST_LOG`-style spec; returns the directives that do not parse.
-    fn parse(spec: &str) -> (State, Vec<String>) {
-        let root = Entry { level: LevelFilter::OFF, last_modified: None };
-        let mut state = State { root, explicit: BTreeMap::new(), extra: Vec::new() };
-        let mut rejected = Vec::new();
-        for d in spec.split(',').map(str::trim).filter(|d| !d.is_empty()) {
-            let entry = |level| Entry { level, last_modified: None };
-            if d.contains('[') && d.parse::<tracing_subscriber::filter::Directive>().is_ok() {
-                state.extra.push(d.to_owned());
-            } else if let Ok(level) = d.parse::<LevelFilter>() {
-                state.root = entry(level);
-            } else {
-                let (target, level) = d.split_once('=').unwrap_or((d, "trace"));
-                match (normalise(target), level.parse::<LevelFilter>()) {
-                    (Ok(t), Ok(level)) if t != ROOT => drop(state.explicit.insert(t, entry(level))),
-                    _ => rejected.push(d.to_owned()),
-                }
-            }
-        }
-        (state, rejected)
-    }
-
-    /// The level of the longest set name that `name` starts with, else root's.
-    fn effective(&self, name: &str) -> LevelFilter {
-        let covering = self.explicit.iter().filter(|(n, _)| name.starts_with(n.as_str()));
-        covering.max_by_key(|(n, _)| n.len()).map_or(self.root.level, |(_, e)| e.level)
-    }
-
-    fn filter(&self) -> EnvFilter {
-        let mut spec = level_name(self.root.level).to_ascii_lowercase();
-        for d in &self.extra {
-            spec = format!("{spec},{d}");
-        }
-        for (name, e) in &self.explicit {
-            spec = format!("{spec},{name}={}", level_name(e.level).to_ascii_lowercase());
-        }
-        EnvFilter::builder().parse(&spec).expect("names and levels were checked")
     }
 }
 
@@ -262,38 +198,6 @@ impl<S: Subscriber> Layer<S> for SeenTargets {
             seen.insert(metadata.target().to_owned());
         }
         Interest::always()
-    }
-}
-
-/// Maps `.` to `::` and checks the characters; `root` stays `root`.
-fn normalise(name: &str) -> Result<String, LoggerError> {
-    let ok = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.');
-    if name.is_empty() || !name.chars().all(ok) || !name.starts_with(|c: char| c != '.') {
-        return Err(LoggerError::InvalidName(name.to_owned()));
-    }
-    Ok(name.replace('.', "::"))
-}
-
-fn parse_level(level: &str) -> Result<LevelFilter, LoggerError> {
-    Ok(match level.to_ascii_uppercase().as_str() {
-        "ALL" | "TRACE" => LevelFilter::TRACE,
-        "DEBUG" => LevelFilter::DEBUG,
-        "INFO" => LevelFilter::INFO,
-        "WARN" => LevelFilter::WARN,
-        "ERROR" | "FATAL" => LevelFilter::ERROR,
-        "OFF" => LevelFilter::OFF,
-        _ => return Err(LoggerError::InvalidLevel(level.to_owned())),
-    })
-}
-
-fn level_name(level: LevelFilter) -> &'static str {
-    match level.into_level() {
-        None => "OFF",
-        Some(tracing::Level::ERROR) => "ERROR",
-        Some(tracing::Level::WARN) => "WARN",
-        Some(tracing::Level::INFO) => "INFO",
-        Some(tracing::Level::DEBUG) => "DEBUG",
-        Some(tracing::Level::TRACE) => "TRACE",
     }
 }
 

@@ -2,6 +2,7 @@
 //! namespaces and their children, and the filter actually applied.
 
 use super::*;
+use crate::telemetry::levels::{Levels, level_name};
 
 fn level(l: &Loggers, name: &str) -> Option<String> {
     l.get(name).map(|l| l.level)
@@ -14,7 +15,7 @@ fn with<T>(l: &Loggers, f: impl FnOnce() -> T) -> T {
 
 #[test]
 fn start_up_filter_is_split_into_root_names_and_extras() {
-    let (state, rejected) = State::parse("warn, a::b=debug,c.d=trace,e,[span]=info,f=loud");
+    let (state, rejected) = Levels::parse("warn, a::b=debug,c.d=trace,e,[span]=info,f=loud");
     assert_eq!(level_name(state.root.level), "WARN");
     let names: Vec<_> =
         state.explicit.iter().map(|(n, e)| (n.as_str(), level_name(e.level))).collect();
@@ -22,7 +23,7 @@ fn start_up_filter_is_split_into_root_names_and_extras() {
     assert_eq!(state.extra, ["[span]=info"]);
     assert_eq!(rejected, ["f=loud"]);
     assert_eq!(state.filter().to_string().split(',').count(), 5);
-    let (state, _) = State::parse("wasm_connect=debug");
+    let (state, _) = Levels::parse("wasm_connect=debug");
     assert_eq!(level_name(state.root.level), "OFF");
 }
 

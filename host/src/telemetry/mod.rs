@@ -1,8 +1,24 @@
 //! Telemetry: the worker's `tracing` subscriber and the handle that changes its log levels
 //! at run time.
 //!
-//! Layout: `loggers` ([`Loggers`]: subscriber set-up and KIP-495 admin loggers).
+//! Layout: `loggers` ([`Loggers`]: subscriber set-up and KIP-495 admin loggers), `levels`
+//! (the level table behind it, log4j level names).
 
+mod levels;
 mod loggers;
 
 pub use loggers::{LoggerError, LoggerLevel, Loggers, ROOT};
+
+use std::sync::OnceLock;
+
+static INSTALLED: OnceLock<Loggers> = OnceLock::new();
+
+/// Remembers the handle of the installed subscriber, for the REST API.
+pub fn set_installed(loggers: Loggers) {
+    let _ = INSTALLED.set(loggers);
+}
+
+/// The handle of the installed subscriber, if the process installed one through the CLI.
+pub fn installed() -> Option<Loggers> {
+    INSTALLED.get().cloned()
+}

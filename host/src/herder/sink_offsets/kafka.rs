@@ -139,7 +139,12 @@ impl SinkOffsets for KafkaSinkOffsets {
         self.delete_group(group).await?;
         let kept = keep.clone();
         self.with_group(group, move |c| c.commit(&kept)).await.map_err(|e| {
-            tracing::error!(group = %group, offsets = ?keep, error = %e, "Deleted a consumer group to remove offsets, but committing the offsets it keeps failed");
+            tracing::error!(
+                group = %group,
+                offsets = ?keep,
+                error = %e,
+                "Deleted a consumer group to remove offsets, but committing the offsets it keeps failed"
+            );
             SinkOffsetsError::Kafka(format!(
                 "the consumer group {group} was deleted to remove offsets, but committing the \
                  offsets it keeps failed; commit them again: {e}"

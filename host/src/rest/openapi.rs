@@ -1,0 +1,105 @@
+//! `GET /openapi.json`: an OpenAPI 3 document of the whole API, kept true by a test that
+//! compares it with the routes this module's files declare.
+
+use axum::Router;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+
+use super::RestState;
+
+/// The document, maintained by hand next to the routes.
+pub const DOCUMENT: &str = include_str!("openapi.json");
+
+/// The routes of this file.
+pub fn routes() -> Router<RestState> {
+    Router::new().route(
+        "/openapi.json",
+        get(|| async { ([(header::CONTENT_TYPE, "application/json")], DOCUMENT).into_response() }),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::DOCUMENT;
+
+    /// The sources that declare routes.
+    const SOURCES: &[&str] = &[
+        include_str!("connectors.rs"),
+        include_str!("plugins.rs"),
+        include_str!("root.rs"),
+        include_str!("topics.rs"),
+        include_str!("offsets.rs"),
+        include_str!("loggers.rs"),
+        include_str!("openapi.rs"),
+    ];
+
+    /// (method, path) of every `.route("PATH", method(..).method(..))` in the sources.
+    fn declared() -> BTreeSet<(String, String)> {
+        let mut out = BTreeSet::new();
+        for src in SOURCES {
+            let flat = src.split_whitespace().collect::<Vec<_>>().join(" ");
+            for chunk in flat.split(".route(").skip(1) {
+                let Some(chunk) = chunk.trim_start().strip_prefix('"') else { continue };
+                let Some((path, rest)) = chunk.split_once('"') else { continue };
+                if !path.starts_with('/') {
+                    continue;
+                }
+                let call = rest.split(".route(").next().unwrap_or(rest);
+                let call = call.split(" } ").next().unwrap_or(call);
+                for m in ["get", "post", "put", "patch", "delete"] {
+                    let mut found = false;
+                    for prefix in ["(", " ", "."] {
+                        if call.contains(&format!("{prefix}{m}(")) {
+                            found = true;
+                        }
+                    }
+                    if found {
+                        out.insert((m.to_string(), path.to_string()));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn documented() -> BTreeSet<(String, String)> {
+        let doc: serde_json::Value = serde_json::from_str(DOCUMENT).expect("the document is JSON");
+        let mut out = BTreeSet::new();
+        for (path, ops) in doc["paths"].as_object().expect("paths") {
+            for method in ops.as_object().expect("operations").keys() {
+                out.insert((method.clone(), path.clone()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_document_lists_exactly_the_routes() {
+        let declared = declared();
+        let documented = documented();
+        assert!(declared.len() > 20, "the route scan found too little: {declared:?}");
+        let missing: Vec<_> = declared.difference(&documented).collect();
+        let extra: Vec<_> = documented.difference(&declared).collect();
+        assert!(missing.is_empty(), "routes missing from openapi.json: {missing:?}");
+        assert!(extra.is_empty(), "openapi.json documents routes that do not exist: {extra:?}");
+    }
+
+    #[test]
+    fn every_operation_documents_its_answers() {
+        let doc: serde_json::Value = serde_json::from_str(DOCUMENT).unwrap();
+        assert_eq!(doc["openapi"], "3.0.3");
+        for (path, ops) in doc["paths"].as_object().unwrap() {
+            for (method, op) in ops.as_object().unwrap() {
+                let responses =
+                    op["responses"].as_object().unwrap_or_else(|| panic!("{method} {path}"));
+                assert!(
+                    responses.keys().any(|c| c.starts_with('2')),
+                    "{method} {path} has no success answer"
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Tests of [`serve`]: HTTPS with a self-signed certificate and a client that trusts it,
+//! plain HTTP, graceful shutdown, and the errors for missing or unusable PEM files.
+
+use std::path::Path;
+
+use axum::routing::get;
+use rustls::pki_types::ServerName;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::oneshot;
+
+use super::*;
+
+fn router() -> Router {
+    Router::new().route("/hello", get(|| async { "hello over the wire" }))
+}
+
+/// A self-signed certificate for `localhost` and its key, as PEM files in `dir`; returns
+/// the files and the certificate (DER) to trust.
+fn self_signed(dir: &Path) -> (TlsFiles, CertificateDer<'static>) {
+    let generated = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
+    let files = TlsFiles { certificate: dir.join("cert.pem"), key: dir.join("key.pem") };
+    std::fs::write(&files.certificate, generated.cert.pem()).unwrap();
+    std::fs::write(&files.key, generated.signing_key.serialize_pem()).unwrap();
+    (files, generated.cert.der().clone())
+}
+
+/// Sends `GET /hello` with `Connection: close` and returns the whole response.
+async fn get_hello(mut io: impl AsyncRead + AsyncWrite + Unpin) -> String {
+    io.write_all(b"GET /hello HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let mut response = Vec::new();
+    match io.read_to_end(&mut response).await {
+        Ok(_) => {}
+        // A peer that closes without TLS close_notify; the response is complete anyway.
+        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {}
+        Err(e) => panic!("{e}"),
+    }
+    String::from_utf8_lossy(&response).into_owned()
+}
+
+fn assert_hello(response: &str) {
+    assert!(response.starts_with("HTTP/1.1 200 OK\r\n"), "{response}");
+    assert!(response.ends_with("\r\n\r\nhello over the wire"), "{response}");
+}
+
+#[tokio::test]
+async fn https_listener_serves_tls_to_a_client_that_trusts_the_certificate() {
+    let dir = tempfile::tempdir().unwrap();
+    let (files, trusted) = self_signed(dir.path());
+    let (stop, stopped) = oneshot::channel::<()>();
+    let listener: Listener = "https://127.0.0.1:0".parse().unwrap();
+    let (addr, task) = serve(&listener, router(), Some(&files), async move {
+        let _ = stopped.await;
+    })
+    .await
+    .unwrap();
+    assert_ne!(addr.port(), 0);
+
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(trusted).unwrap();
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let client = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    let connector = tokio_rustls::TlsConnector::from(Arc::new(client));
+    let name = ServerName::try_from("localhost").unwrap();
+
+    // A client that does not finish its handshake holds up nobody.
+    let mut stalled = TcpStream::connect(addr).await.unwrap();
+    stalled.write_all(b"\x16\x03\x01").await.unwrap();
+    // Plain HTTP on the TLS port gets no HTTP answer.
+    let plain = get_hello(TcpStream::connect(addr).await.unwrap()).await;
+    assert!(!plain.starts_with("HTTP/1.1"), "{plain}");
+
+    for _ in 0..2 {
+        let tcp = TcpStream::connect(addr).await.unwrap();
+        let tls = connector.connect(name.clone(), tcp).await.unwrap();
+        assert_hello(&get_hello(tls).await);
+    }
+
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(5), task).await.unwrap().unwrap().unwrap();
+    assert!(TcpStream::connect(addr).await.is_err(), "no longer listening");
+}
+
+#[tokio::test]
+async fn http_listener_serves_plain_http_and_shuts_down() {
+    let (stop, stopped) = oneshot::channel::<()>();
+    let listener: Listener = "http://127.0.0.1:0".parse().unwrap();
+    let (addr, task) = serve(&listener, router(), None, async move {
+        let _ = stopped.await;
+    })
+    .await
+    .unwrap();
+    assert_hello(&get_hello(TcpStream::connect(addr).await.unwrap()).await);
+    stop.send(()).unwrap();
+    tokio::time::timeout(Duration::from_secs(5), task).await.unwrap().unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn https_needs_usable_pem_files() {
+    let listener: Listener = "https://127.0.0.1:0".parse().unwrap();
+    let err = serve(&listener, router(), None, std::future::pending()).await.unwrap_err();
+    assert!(matches!(err, ServeError::NoTlsFiles { .. }), "{err}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let (files, _) = self_signed(dir.path());
+    let swapped = TlsFiles { certificate: files.key.clone(), key: files.certificate.clone() };
+    let message = swapped.acceptor().err().unwrap().to_string();
+    assert_eq!(message, format!("{}: no PEM item of the expected kind found", files.key.display()));
+    let missing = TlsFiles { certificate: dir.path().join("nope.pem"), ..files.clone() };
+    let err = missing.acceptor().err().unwrap();
+    assert!(matches!(&err, ServeError::Pem { file, .. } if file.ends_with("nope.pem")), "{err}");
+    let other_dir = dir.path().join("other");
+    std::fs::create_dir(&other_dir).unwrap();
+    let (other, _) = self_signed(&other_dir);
+    let mismatched = TlsFiles { certificate: files.certificate.clone(), key: other.key };
+    assert!(matches!(mismatched.acceptor(), Err(ServeError::Tls { .. })));
+}
+
+#[tokio::test]
+async fn a_busy_port_is_a_bind_error_naming_the_listener() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let listener: Listener =
+        format!("http://127.0.0.1:{}", taken.local_addr().unwrap().port()).parse().unwrap();
+    let err = serve(&listener, router(), None, std::future::pending()).await.unwrap_err();
+    assert!(err.to_string().starts_with(&format!("cannot listen on {listener}: ")), "{err}");
+}
