@@ -90,7 +90,7 @@ async fn main() {
         let mut restarting = BTreeSet::new();
         let mut back = BTreeSet::new();
         while back.len() < TASKS as usize {
-            for e in reader.poll(Duration::from_millis(50)).await.unwrap() {
+            for e in reader.poll(Duration::from_millis(1)).await.unwrap() {
                 let key = String::from_utf8(e.key.unwrap()).unwrap();
                 let Some(task) = key.strip_prefix("status-task-bench-") else { continue };
                 let state: serde_json::Value = serde_json::from_slice(&e.value.unwrap()).unwrap();

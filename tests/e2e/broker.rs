@@ -61,6 +61,13 @@ async fn the_worker_survives_a_broker_restart() {
         "the failure took {:?}",
         started.elapsed()
     );
+    // The restart endpoint cannot record its request durably: 500, never 202.
+    let url = format!("http://{}/connectors/before/restart?includeTasks=true", app.rest_addr);
+    let resp = reqwest::Client::new().post(url).send().await.unwrap();
+    assert_eq!(resp.status(), reqwest::StatusCode::INTERNAL_SERVER_ERROR);
+    let body: serde_json::Value = resp.json().await.unwrap();
+    assert_eq!(body["error_code"], 500);
+    assert!(body["message"].as_str().unwrap().contains("restart request"), "{body}");
 
     broker.kafka(&["start"]);
     let mut created = false;

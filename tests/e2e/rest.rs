@@ -162,6 +162,44 @@ async fn root_health_and_plugins(b: Backing) {
     assert_error(code, &body, StatusCode::NOT_FOUND, "Unknown plugin NoSuchPlugin");
     let (code, body) = api.get("/no/such/path").await;
     assert_error(code, &body, StatusCode::NOT_FOUND, "Not Found");
+
+    // The OpenAPI document is served and names the restart endpoint.
+    let (code, doc) = api.get("/openapi.json").await;
+    assert_eq!(code, StatusCode::OK);
+    assert!(doc["paths"]["/connectors/{name}/restart"]["post"].is_object());
+
+    // Admin loggers (KIP-495).
+    let (code, changed) = api
+        .call(Method::PUT, "/admin/loggers/wasm_connect.herder", Some(json!({"level": "debug"})))
+        .await;
+    assert_eq!(code, StatusCode::OK, "{changed}");
+    assert_eq!(changed, json!(["wasm_connect::herder"]));
+    let (code, all) = api.get("/admin/loggers").await;
+    assert_eq!(code, StatusCode::OK);
+    assert_eq!(all["wasm_connect::herder"]["level"], "DEBUG");
+    assert!(all["wasm_connect::herder"]["last_modified"].is_i64(), "{all}");
+    assert!(all.get("root").is_some(), "{all}");
+    let (code, one) = api.get("/admin/loggers/wasm_connect::herder").await;
+    assert_eq!((code, &one["level"]), (StatusCode::OK, &json!("DEBUG")));
+    let (code, body) =
+        api.call(Method::PUT, "/admin/loggers/x", Some(json!({"level": "LOUD"}))).await;
+    assert_error(code, &body, StatusCode::NOT_FOUND, "invalid log level 'LOUD'.");
+    let (code, body) = api.call(Method::PUT, "/admin/loggers/x", Some(json!({}))).await;
+    assert_error(
+        code,
+        &body,
+        StatusCode::BAD_REQUEST,
+        "Desired 'level' parameter was not specified",
+    );
+    let (code, body) = api.get("/admin/loggers/no.such.logger").await;
+    assert_error(code, &body, StatusCode::NOT_FOUND, "not found");
+
+    // Topic tracking answers in Kafka Connect's shape, and its reset is accepted.
+    assert_eq!(api.get("/connectors/any/topics").await.1, json!({"any": {"topics": []}}));
+    assert_eq!(
+        api.call(Method::PUT, "/connectors/any/topics/reset", None).await.0,
+        StatusCode::ACCEPTED
+    );
     app.shutdown().await;
 }
 

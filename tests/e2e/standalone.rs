@@ -47,7 +47,7 @@ async fn standalone_runs_connector_files_and_stops_on_sigterm() {
     let connector = dir.path().join("cli-src.json");
     std::fs::write(
         &connector,
-        r#"{"name": "cli-src", "config": {"connector.class": "ChaosSource", "tasks.max": 2}}"#,
+        r#"{"name": "cli-src", "config": {"connector.class": "ChaosSource", "tasks.max": 2, "chaos.secret": "swordfish-42"}}"#,
     )
     .unwrap();
 
@@ -57,7 +57,7 @@ async fn standalone_runs_connector_files_and_stops_on_sigterm() {
         .arg(&connector)
         .arg("--cache-dir")
         .arg(dir.path().join("cache"))
-        .env("RUST_LOG", "warn")
+        .env("RUST_LOG", "info")
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -78,7 +78,11 @@ async fn standalone_runs_connector_files_and_stops_on_sigterm() {
         std::thread::sleep(Duration::from_millis(50));
     };
     let output = child.wait_with_output().unwrap();
-    assert!(status.success(), "exit {status:?}: {}", String::from_utf8_lossy(&output.stderr));
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(status.success(), "exit {status:?}: {log}");
+    // The config is logged, with the plugin's sensitive values hidden.
+    assert!(log.contains("chaos.secret=[hidden]"), "the connector config was not logged:\n{log}");
+    assert!(!log.contains("swordfish-42"), "a secret reached the log");
     for key in ["status-connector-cli-src", "status-task-cli-src-0", "status-task-cli-src-1"] {
         assert_eq!(last_state(&db, key).await.as_deref(), Some("UNASSIGNED"), "{key}");
     }

@@ -93,7 +93,16 @@ async fn start(shared: &Shared, name: &str, config: Config) -> Result<ConnectorI
     let class =
         config.iter().find(|(k, _)| k == "connector.class").map(|(_, v)| v.as_str()).unwrap_or("");
     let plugin = shared.registry.resolve(class).ok_or_else(|| shared.registry.not_found(class))?;
-    let full = plugin.info().config_def.with_defaults(&config);
+    let def = &plugin.info().config_def;
+    let shown: Vec<String> = config
+        .iter()
+        .map(|(k, v)| {
+            let secret = def.key(k).is_some_and(|key| key.is_secret());
+            format!("{k}={}", if secret { "[hidden]" } else { v.as_str() })
+        })
+        .collect();
+    tracing::info!(connector = %name, plugin = %plugin.info().name, config = %shown.join(", "), "Starting connector");
+    let full = def.with_defaults(&config);
     let instance = plugin
         .connector(Identity::connector(name), &config, shared.host.clone())
         .await
