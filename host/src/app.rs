@@ -91,8 +91,8 @@ impl App {
         );
         let member = Box::new(SingleMember::new(worker_id.clone(), url));
         let settings = HerderSettings {
+            reconfiguration: config.task_reconfiguration.clone(),
             shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
-            ..HerderSettings::default()
         };
         let sink_offsets = sink_offsets(config)?;
         let herder =

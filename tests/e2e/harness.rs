@@ -77,12 +77,18 @@ impl Backing {
 
     /// Starts a worker on this backing.
     pub async fn start(&self) -> App {
+        self.start_with(&[]).await
+    }
+
+    /// Starts a worker on this backing with extra worker config keys.
+    pub async fn start_with(&self, extra: &[(&str, &str)]) -> App {
         let mode = match self {
             Self::Embedded(_) => Mode::Standalone,
             Self::Kafka(..) => Mode::Distributed,
         };
-        let config =
-            WorkerConfig::from_properties(&self.properties(), mode).expect("test worker config");
+        let mut properties = self.properties();
+        properties.extend(extra.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        let config = WorkerConfig::from_properties(&properties, mode).expect("test worker config");
         App::start(&config, None).await.expect("worker starts")
     }
 

@@ -166,6 +166,7 @@ async fn restart_record_from_another_producer_runs_its_plan(b: Backing) {
     wait_state(&app, t("r", 0), State::Running).await;
     wait_state(&app, t("r", 2), State::Running).await;
     wait_state(&app, t("r", 1), State::Failed).await;
+    app.herder.flush_statuses().await;
     let statuses = b.status_topic().await;
     let mut reader = statuses.reader().await.unwrap();
     reader.read_to_end().await.unwrap();

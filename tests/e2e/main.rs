@@ -4,6 +4,7 @@
 //! misbehaving fixtures in `build/fixtures/`); a missing file fails the test with the
 //! command to run, never skips it.
 
+mod backoff;
 mod broker;
 mod cli;
 mod connectors;

@@ -414,6 +414,8 @@ async fn restart_endpoint_follows_kip_745(b: Backing) {
     assert_eq!((code, body), (StatusCode::NO_CONTENT, Value::Null));
 
     // onlyFailed + includeTasks: only the FAILED task is planned; the record is written.
+    api.wait_status("rs", "the connector back after its restart", failed_1).await;
+    app.herder.flush_statuses().await;
     let statuses = b.status_topic().await;
     let mut status_reader = statuses.reader().await.unwrap();
     status_reader.read_to_end().await.unwrap();

@@ -74,6 +74,8 @@ const TYPO_CHECKED_PREFIXES: &[&str] =
 
 /// Connector keys, which belong in connector files, not in the worker file.
 const CONNECTOR_KEYS: &[&str] = &["name", "connector.class", "tasks.max", "topics", "transforms"];
+/// Prefix of the connector-only automatic restart keys (`restart.policy` …).
+const CONNECTOR_PREFIX: &str = "restart.";
 
 /// A map of pass-through settings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,7 +128,7 @@ pub fn classify<'k>(key: &'k str, known: &[&str]) -> KeyClass<'k> {
             return KeyClass::PassThrough(target, rest);
         }
     }
-    if CONNECTOR_KEYS.contains(&key) {
+    if CONNECTOR_KEYS.contains(&key) || key.starts_with(CONNECTOR_PREFIX) {
         return KeyClass::Unknown(
             "a connector key, not a worker key: give each connector its own file".to_owned(),
         );
@@ -222,6 +224,7 @@ mod tests {
         assert_eq!(unknown("confg.provider"), "unknown key; did you mean \"config.providers\"?");
         assert_eq!(unknown("something.else"), "unknown key");
         assert!(unknown("connector.class").contains("connector key"));
+        assert!(unknown("restart.policy").contains("connector key"));
     }
 
     #[test]

@@ -5,6 +5,13 @@
 //! This module owns parsing and checking. It reads files but opens no connection, binds no
 //! port and creates no directory; every error names the file, line or key at fault.
 //! Connector configs submitted through REST do not pass through here.
+//!
+//! The task reconfiguration keys (`task.reconfiguration.backoff.*`,
+//! `task.reconfiguration.retries.max`, see [`WorkerConfig::task_reconfiguration`]) are the
+//! worker's defaults; connectors may override them. Both are read by
+//! [`RetryKeys`](crate::model::RetryKeys), so both accept the same values. The automatic
+//! restart keys (`restart.*`) are connector keys only: in a worker file they are refused as
+//! such.
 
 mod connector_file;
 mod error;

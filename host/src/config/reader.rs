@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::str::FromStr;
 use std::time::Duration;
 
-use crate::model::ConfigProblem;
+use crate::model::{ConfigProblem, RetryKeys, RetryPolicy};
 
 /// Expected form of a duration key.
 pub const MILLIS: &str = "a non-negative integer (milliseconds)";
@@ -92,6 +92,17 @@ impl<'a> Reader<'a> {
     /// A duration in milliseconds, or `default`.
     pub fn millis(&mut self, key: &'static str, default: Duration) -> Duration {
         self.number(key, MILLIS).map_or(default, Duration::from_millis)
+    }
+
+    /// A retry policy from its five keys over `base`; on a problem, the base.
+    pub fn retry_policy(&mut self, keys: &RetryKeys, base: &RetryPolicy) -> RetryPolicy {
+        let values: Vec<(&'static str, &'a str)> =
+            keys.all().into_iter().filter_map(|k| self.raw(k).map(|v| (k, v))).collect();
+        let get = |k: &'static str| values.iter().find(|(key, _)| *key == k).map(|(_, v)| *v);
+        keys.read(get, base).unwrap_or_else(|problems| {
+            self.problems.extend(problems);
+            base.clone()
+        })
     }
 
     /// A comma-separated list: entries trimmed, empty entries dropped, each checked by

@@ -14,6 +14,7 @@ use crate::config::listener::{self, Listener, Scheme};
 use crate::config::mode::{self, Mode, ModeConfig};
 use crate::config::properties;
 use crate::config::reader::Reader;
+use crate::model::{RECONFIGURATION_KEYS, RetryPolicy};
 
 /// Default `listeners`.
 pub const DEFAULT_LISTENERS: &str = "http://localhost:8083";
@@ -91,6 +92,13 @@ pub struct WorkerConfig {
     /// `wasm.store.delivery.timeout.ms`: how long a write to a Kafka-backed store may wait
     /// for the broker's acknowledgement before it fails.
     pub wasm_store_delivery_timeout: Duration,
+    /// `task.reconfiguration.backoff.initial.ms` (default 250), `….backoff.max.ms` (default
+    /// 60000), `….backoff.multiplier` (default 2), `….backoff.jitter` (default 0, a fraction
+    /// in `[0, 1]`) and `task.reconfiguration.retries.max` (default none; `-1`: none): how
+    /// failed task reconfigurations are retried. The defaults are exactly KAFKA-14732's
+    /// schedule. Each connector may override every key in its own config. Once the limit
+    /// is reached, the connector is marked FAILED with the last error.
+    pub task_reconfiguration: RetryPolicy,
     /// `producer.*`: worker-level producer settings, prefix stripped.
     pub producer_props: BTreeMap<String, String>,
     /// `consumer.*`: worker-level consumer settings, prefix stripped.
@@ -185,6 +193,7 @@ impl WorkerConfig {
                 .unwrap_or(DEFAULT_WASM_POOL_INSTANCES),
             wasm_store_delivery_timeout: r
                 .millis("wasm.store.delivery.timeout.ms", DEFAULT_WASM_STORE_DELIVERY_TIMEOUT),
+            task_reconfiguration: r.retry_policy(&RECONFIGURATION_KEYS, &RetryPolicy::default()),
             producer_props: BTreeMap::new(),
             consumer_props: BTreeMap::new(),
             admin_props: BTreeMap::new(),
@@ -254,3 +263,7 @@ mod tests;
 #[cfg(test)]
 #[path = "worker_keys_tests.rs"]
 mod key_tests;
+
+#[cfg(test)]
+#[path = "worker_retry_tests.rs"]
+mod retry_tests;

@@ -175,5 +175,6 @@ fn example_distributed_config_parses() {
         ["connect-configs", "connect-offsets", "connect-status"]
     );
     assert_eq!(d.status_storage_replication_factor, TopicCount::Exactly(1));
+    assert_eq!(c.task_reconfiguration, crate::model::RetryPolicy::default());
     assert!(c.ignored_keys.is_empty(), "{:?}", c.ignored_keys);
 }

@@ -9,9 +9,11 @@ use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use super::auto_restart::AutoRestarts;
 use super::config_log::{ConfigLog, FollowerMsg};
-use super::{Backoff, Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
-use crate::model::{InstanceId, State};
+use super::retry_chain::RetryChains;
+use super::{Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
+use crate::model::{InstanceId, RetryPolicy, State};
 use crate::store::{
     ConfigRecord, ConfigState, LogEntry, LogTopic, Status, StatusStore, StoreError,
 };
@@ -20,15 +22,16 @@ use crate::worker::{Worker, WorkerEvent};
 /// Settings of the herder.
 #[derive(Clone, Debug)]
 pub struct HerderSettings {
-    /// Back-off between failed task-config attempts (KAFKA-14732).
-    pub reconfigure_backoff: Backoff,
+    /// How failed task reconfigurations are retried (KAFKA-14732's schedule by default),
+    /// unless a connector's config overrides it.
+    pub reconfiguration: RetryPolicy,
     /// How long shutdown waits for instances to stop.
     pub shutdown_timeout: Duration,
 }
 
 impl Default for HerderSettings {
     fn default() -> Self {
-        Self { reconfigure_backoff: Backoff::default(), shutdown_timeout: Duration::from_secs(10) }
+        Self { reconfiguration: RetryPolicy::default(), shutdown_timeout: Duration::from_secs(10) }
     }
 }
 
@@ -49,12 +52,6 @@ pub(super) struct Run {
     pub restart: bool,
 }
 
-/// A pending task-config retry of one connector (one chain per connector).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Retry {
-    pub due: Instant,
-}
-
 /// Everything the herder owns.
 pub(super) struct Herder {
     pub member: Box<dyn Membership>,
@@ -71,8 +68,13 @@ pub(super) struct Herder {
     pub connectors: BTreeMap<String, Run>,
     pub tasks: BTreeMap<(String, u32), Run>,
     pub pending_restarts: BTreeMap<String, RestartRequest>,
-    pub retries: BTreeMap<String, Retry>,
-    pub attempts: BTreeMap<String, u32>,
+    /// Task reconfiguration retries, one chain per connector.
+    pub chains: RetryChains,
+    /// Restart counts and waiting restarts of the restart policies.
+    pub auto_restarts: AutoRestarts,
+    /// Instances that failed here and stay down until something restarts them (a restart
+    /// request, a restart policy, new configs, a stop and resume): never reconciled.
+    pub failed: BTreeSet<InstanceId>,
     /// Requests waiting for an instance to (re)start.
     pub waiters: BTreeMap<InstanceId, Vec<oneshot::Sender<Result<(), HerderError>>>>,
     /// Connectors whose running state must be compared with the config.
@@ -105,6 +107,7 @@ pub async fn spawn(
     let registry = worker.registry().clone();
     let (tx, rx) = mpsc::channel(256);
     let dirty = config.connectors().map(str::to_owned).collect();
+    let policy_defaults = settings.reconfiguration.clone();
     let herder = Herder {
         member,
         settings,
@@ -119,14 +122,15 @@ pub async fn spawn(
         connectors: BTreeMap::new(),
         tasks: BTreeMap::new(),
         pending_restarts: BTreeMap::new(),
-        retries: BTreeMap::new(),
-        attempts: BTreeMap::new(),
+        chains: RetryChains::default(),
+        auto_restarts: AutoRestarts::default(),
+        failed: BTreeSet::new(),
         waiters: BTreeMap::new(),
         dirty,
         shutting_down: None,
     };
     tokio::spawn(herder.run(rx));
-    Ok(HerderHandle { tx, registry, status })
+    Ok(HerderHandle { tx, registry, status, policy_defaults })
 }
 
 /// Applies config-topic entries to a state, logging and skipping records it cannot read.
@@ -158,7 +162,8 @@ impl Herder {
     async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         self.reconcile_dirty();
         loop {
-            let next_due = self.retries.values().map(|r| r.due).min();
+            let next_due =
+                [self.chains.next_due(), self.auto_restarts.next_due()].into_iter().flatten().min();
             let wake = tokio::select! {
                 c = commands.recv(), if self.shutting_down.is_none() => Wake::Command(c),
                 e = self.events.recv() => Wake::Worker(e),
@@ -171,7 +176,10 @@ impl Herder {
                 Wake::Worker(Some(e)) => self.worker_event(e).await,
                 Wake::Config(Some(m)) => self.follower_msg(m),
                 Wake::Worker(None) | Wake::Config(None) => {}
-                Wake::Due => self.run_due_retries(),
+                Wake::Due => {
+                    self.run_due_retries();
+                    self.run_due_restarts();
+                }
             }
             self.process_restarts();
             self.reconcile_dirty();
@@ -225,7 +233,15 @@ impl Herder {
             trace,
             worker_id: self.member.worker_id().to_owned(),
             generation: self.member.generation(),
+            reconfiguration: None,
+            restart: None,
         }
+    }
+
+    /// A RUNNING or RESTARTING status of `id`: its trace says so when a restart policy
+    /// restarted it.
+    pub(super) fn status_noted(&self, id: &InstanceId, state: State) -> Status {
+        self.status_of(state, self.auto_restarts.note(id))
     }
 
     /// Answers and clears the requests waiting on `id`.
@@ -240,7 +256,8 @@ impl Herder {
         tracing::info!("Herder shutting down");
         let (tx, _) = oneshot::channel();
         self.shutting_down = Some(done.unwrap_or(tx));
-        self.retries.clear();
+        self.chains.clear();
+        self.auto_restarts.cancel_all();
         for (c, t) in self.tasks.keys().cloned().collect::<Vec<_>>() {
             self.stop_task(&c, t, false);
         }

@@ -139,7 +139,9 @@ impl Herder {
             return;
         }
         let (tx, rx) = tokio::sync::oneshot::channel();
-        self.waiters.entry(InstanceId::Connector(name.to_owned())).or_default().push(tx);
+        let id = InstanceId::Connector(name.to_owned());
+        self.forget_failures(|i| *i == id);
+        self.waiters.entry(id).or_default().push(tx);
         self.stop_connector(name, true);
         tokio::spawn(async move {
             let r = rx
@@ -196,7 +198,9 @@ impl Herder {
             return;
         }
         let (tx, rx) = tokio::sync::oneshot::channel();
-        self.waiters.entry(InstanceId::Task(name.to_owned(), task)).or_default().push(tx);
+        let id = InstanceId::Task(name.to_owned(), task);
+        self.forget_failures(|i| *i == id);
+        self.waiters.entry(id).or_default().push(tx);
         self.stop_task(name, task, true);
         tokio::spawn(async move {
             let _ = reply.send(rx.await.unwrap_or(Err(HerderError::ShuttingDown)));

@@ -2,6 +2,8 @@
 //! a connector asked for reconfiguration, or a config-topic record changed the desired
 //! state. Also the execution of queued restart requests.
 
+use tokio::time::Instant;
+
 use super::HerderError;
 use super::actor::{Herder, Phase};
 use crate::model::{InstanceId, State, TargetState};
@@ -22,12 +24,14 @@ impl Herder {
                 let target = self.config.target_state(&connector);
                 let state =
                     if target == TargetState::Paused { State::Paused } else { State::Running };
-                self.status
-                    .put(InstanceId::Connector(connector.clone()), self.status_of(state, None));
+                let id = InstanceId::Connector(connector.clone());
+                self.failed.remove(&id);
+                let note = self.auto_restarts.running(&id, Instant::now());
+                self.status.put(id.clone(), self.status_of(state, note));
                 tracing::info!(connector = %connector, "Connector started");
-                self.wake_waiters(&InstanceId::Connector(connector.clone()), Ok(()));
+                self.wake_waiters(&id, Ok(()));
                 if target == TargetState::Started {
-                    self.reconfigure(&connector);
+                    self.reconfigure_fresh(&connector);
                 }
             }
             WorkerEvent::ConnectorFailed { connector, run, trace } => {
@@ -36,10 +40,10 @@ impl Herder {
                 }
                 self.connectors.remove(&connector);
                 self.worker.connector_gone(&connector, run);
-                self.retries.remove(&connector);
+                self.chains.cancel(&connector);
                 tracing::error!(connector = %connector, trace = %trace, "Connector failed");
                 let id = InstanceId::Connector(connector.clone());
-                self.status.put_safe(id.clone(), self.status_of(State::Failed, Some(trace)));
+                self.instance_failed(id.clone(), trace);
                 self.wake_waiters(
                     &id,
                     Err(HerderError::Failed(format!("Failed to start connector: {connector}"))),
@@ -55,10 +59,12 @@ impl Herder {
                 if !self.config.contains(&connector) {
                     self.status.delete(id);
                 } else if r.restart && self.shutting_down.is_none() {
-                    self.status.put(id, self.status_of(State::Restarting, None));
+                    self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
                     self.start_connector(&connector);
                 } else if self.config.target_state(&connector) == TargetState::Stopped {
                     self.status.put(id, self.status_of(State::Stopped, None));
+                } else if self.failed.contains(&id) {
+                    // Failed while running (`fail_connector`): it stays FAILED.
                 } else {
                     self.status.put_safe(id, self.status_of(State::Unassigned, None));
                 }
@@ -85,7 +91,9 @@ impl Herder {
                     _ => State::Running,
                 };
                 let id = InstanceId::Task(connector, task);
-                self.status.put(id.clone(), self.status_of(state, None));
+                self.failed.remove(&id);
+                let note = self.auto_restarts.running(&id, Instant::now());
+                self.status.put(id.clone(), self.status_of(state, note));
                 self.wake_waiters(&id, Ok(()));
             }
             WorkerEvent::TaskFailed { connector, task, run, trace } => {
@@ -97,7 +105,7 @@ impl Herder {
                 self.worker.task_gone(&connector, task, run);
                 tracing::error!(connector = %connector, task, trace = %trace, "Task failed");
                 let id = InstanceId::Task(connector.clone(), task);
-                self.status.put_safe(id.clone(), self.status_of(State::Failed, Some(trace)));
+                self.instance_failed(id.clone(), trace);
                 self.wake_waiters(
                     &id,
                     Err(HerderError::Failed(format!("Failed to start task: {connector}-{task}"))),
@@ -115,7 +123,7 @@ impl Herder {
                 if !still_wanted {
                     self.status.delete(id);
                 } else if r.restart && self.shutting_down.is_none() {
-                    self.status.put(id, self.status_of(State::Restarting, None));
+                    self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
                     self.start_task(&connector, task);
                 } else {
                     self.status.put_safe(id, self.status_of(State::Unassigned, None));
@@ -123,7 +131,10 @@ impl Herder {
                 self.dirty.insert(connector);
             }
             WorkerEvent::ReconfigurationRequested { connector } => {
-                if self.connectors.get(&connector).is_some_and(|r| r.phase == Phase::Running) {
+                // As in Kafka Connect, only a running, started connector is reconfigured.
+                if self.connectors.get(&connector).is_some_and(|r| r.phase == Phase::Running)
+                    && self.config.target_state(&connector) == TargetState::Started
+                {
                     self.reconfigure(&connector);
                 }
             }
@@ -131,11 +142,7 @@ impl Herder {
                 if self.connectors.contains_key(&connector) {
                     let trace = error.to_string();
                     tracing::error!(connector = %connector, error = %trace, "Connector raised an error");
-                    self.status.put_safe(
-                        InstanceId::Connector(connector.clone()),
-                        self.status_of(State::Failed, Some(trace)),
-                    );
-                    self.stop_connector(&connector, false);
+                    self.fail_connector(&connector, trace);
                 }
             }
         }
@@ -145,6 +152,9 @@ impl Herder {
     pub(super) fn config_event(&mut self, event: ConfigEvent) {
         match event {
             ConfigEvent::ConnectorUpdated(name) => {
+                // A new config is a new chance: the connector instance starts again.
+                let id = InstanceId::Connector(name.clone());
+                self.forget_failures(|i| *i == id);
                 if self.connectors.contains_key(&name) {
                     self.stop_connector(&name, true);
                 } else {
@@ -153,7 +163,8 @@ impl Herder {
             }
             ConfigEvent::ConnectorRemoved(name) => {
                 self.pending_restarts.remove(&name);
-                self.attempts.remove(&name);
+                self.chains.cancel(&name);
+                self.forget_failures(|i| i.connector() == name);
                 if !self.connectors.contains_key(&name) {
                     self.status.delete(InstanceId::Connector(name.clone()));
                 }
@@ -169,6 +180,8 @@ impl Herder {
             }
             ConfigEvent::TargetStateChanged(name) => self.target_changed(&name),
             ConfigEvent::TasksCommitted(name) => {
+                // New task configs restart every task, failed ones included.
+                self.forget_failures(|i| matches!(i, InstanceId::Task(c, _) if *c == name));
                 let committed = self.config.task_configs(&name).len() as u32;
                 for (c, t) in self.tasks.keys().cloned().collect::<Vec<_>>() {
                     if c == name {
@@ -200,10 +213,11 @@ impl Herder {
         tracing::info!(connector = %name, target = %target, "Target state changed");
         match target {
             TargetState::Stopped => {
-                self.retries.remove(name);
+                self.chains.cancel(name);
+                self.forget_failures(|i| i.connector() == name);
             }
             TargetState::Paused => {
-                self.retries.remove(name);
+                self.chains.cancel(name);
                 self.worker.set_target_state(name, target);
                 self.put_running_states(name, State::Paused);
             }
@@ -211,7 +225,7 @@ impl Herder {
                 self.worker.set_target_state(name, target);
                 self.put_running_states(name, State::Running);
                 if self.connectors.get(name).is_some_and(|r| r.phase == Phase::Running) {
-                    self.reconfigure(name);
+                    self.reconfigure_fresh(name);
                 }
             }
         }
@@ -250,6 +264,14 @@ impl Herder {
                 continue;
             };
             tracing::info!("{plan}");
+            // A restart by request starts the restart policy's counts over.
+            self.forget_failures(|i| {
+                i.connector() == name
+                    && match i {
+                        InstanceId::Connector(_) => plan.restart_connector,
+                        InstanceId::Task(_, t) => plan.tasks.contains(t),
+                    }
+            });
             if plan.restart_connector && self.member.owns_connector(&self.config, &name) {
                 self.stop_connector(&name, true);
             }

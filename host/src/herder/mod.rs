@@ -9,20 +9,26 @@
 //!
 //! Layout: `actor` (state and loop), `commands` (requests), `events` (worker and
 //! config-topic events), `reconcile` (desired against running), `reconfigure` (task
-//! configs and their retry), `restart` (KIP-745 plans), `offsets` (KIP-875) and
-//! `sink_offsets` (where sink offsets live), `membership`, `config_log`, `validate`,
-//! `error`.
+//! configs and their retry), `retry_chain` (the retry bookkeeping, pure), `recovery`
+//! (failed instances and restart policies), `auto_restart` (the restart-policy
+//! bookkeeping, pure), `policies` (a connector's retry and restart keys), `restart`
+//! (KIP-745 plans), `offsets` (KIP-875) and `sink_offsets` (where sink offsets live),
+//! `membership`, `config_log`, `validate`, `error`.
 
 mod actor;
+mod auto_restart;
 mod commands;
 mod config_log;
 mod error;
 mod events;
 mod membership;
 mod offsets;
+mod policies;
 mod reconcile;
 mod reconfigure;
+mod recovery;
 mod restart;
+mod retry_chain;
 mod sink_offsets;
 mod validate;
 
@@ -30,11 +36,15 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 
+pub use crate::model::{Backoff, RetryPolicy};
 pub use actor::{HerderSettings, spawn};
 pub use error::HerderError;
 pub use membership::{Assignment, Membership, SingleMember};
 pub use offsets::{ConnectorOffset, ConnectorOffsets};
-pub use reconfigure::Backoff;
+pub use policies::{
+    ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
+    RestartPolicy,
+};
 pub use restart::{RestartPlan, RestartRequest};
 pub use sink_offsets::{
     KafkaSinkOffsets, NoSinkOffsets, SinkOffsets, SinkOffsetsError, TopicPartition,
@@ -125,6 +135,8 @@ pub struct HerderHandle {
     tx: mpsc::Sender<Command>,
     registry: PluginRegistry,
     status: Arc<StatusStore>,
+    /// The worker's reconfiguration policy, which connector configs override.
+    policy_defaults: RetryPolicy,
 }
 
 impl HerderHandle {
@@ -157,7 +169,7 @@ impl HerderHandle {
     /// Validates a config against its plugin (types, required keys, the plugin's own
     /// `validate`), off the herder loop. Returns every problem.
     pub async fn validate(&self, config: &Properties) -> Result<Vec<ConfigProblem>, HerderError> {
-        validate::validate(&self.registry, config).await
+        validate::validate(&self.registry, config, &self.policy_defaults).await
     }
 
     /// Creates or replaces a connector after validating its config. `replace: false`
@@ -275,6 +287,11 @@ impl HerderHandle {
     /// Forgets the topics a connector has used.
     pub fn reset_connector_topics(&self, name: &str) {
         self.status.reset_topics(name);
+    }
+
+    /// Waits until every status written so far has reached the status topic.
+    pub async fn flush_statuses(&self) {
+        self.status.flush().await;
     }
 
     /// Stops every instance, writes their statuses and ends the loop.

@@ -22,8 +22,9 @@ impl Herder {
         let target = self.config.target_state(name);
         let wanted =
             self.member.owns_connector(&self.config, name) && target != TargetState::Stopped;
+        let failed = self.failed.contains(&InstanceId::Connector(name.to_owned()));
         match (wanted, self.connectors.get(name).map(|r| r.phase)) {
-            (true, None) => self.start_connector(name),
+            (true, None) if !failed => self.start_connector(name),
             (false, Some(Phase::Starting | Phase::Running)) => self.stop_connector(name, false),
             _ => {}
         }
@@ -42,6 +43,7 @@ impl Herder {
         for t in 0..task_count as u32 {
             if self.member.owns_task(&self.config, name, t)
                 && !self.tasks.contains_key(&(name.to_owned(), t))
+                && !self.failed.contains(&InstanceId::Task(name.to_owned(), t))
             {
                 self.start_task(name, t);
             }
@@ -58,21 +60,25 @@ impl Herder {
             .insert(name.to_owned(), Run { run, phase: Phase::Starting, restart: false });
     }
 
-    /// Stops the connector instance; with `restart`, starts it again once stopped.
+    /// Stops the connector instance; with `restart`, starts it again once stopped (a
+    /// FAILED one too).
     pub(super) fn stop_connector(&mut self, name: &str, restart: bool) {
+        let id = InstanceId::Connector(name.to_owned());
+        if restart {
+            self.failed.remove(&id);
+        }
         if let Some(r) = self.connectors.get_mut(name) {
             r.restart |= restart;
             if r.phase != Phase::Stopping {
                 r.phase = Phase::Stopping;
-                self.retries.remove(name);
+                self.chains.cancel(name);
                 if !self.worker.stop_connector(name) {
                     // The supervisor is gone already: nothing will report the stop.
                     self.connectors.remove(name);
                 }
             }
         } else if restart {
-            self.status
-                .put(InstanceId::Connector(name.into()), self.status_of(State::Restarting, None));
+            self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
             self.start_connector(name);
         }
     }
@@ -95,9 +101,13 @@ impl Herder {
             .insert((name.to_owned(), task), Run { run, phase: Phase::Starting, restart: false });
     }
 
-    /// Stops a task; with `restart`, starts it again once stopped.
+    /// Stops a task; with `restart`, starts it again once stopped (a FAILED one too).
     pub(super) fn stop_task(&mut self, name: &str, task: u32, restart: bool) {
         let key = (name.to_owned(), task);
+        let id = InstanceId::Task(name.to_owned(), task);
+        if restart {
+            self.failed.remove(&id);
+        }
         if let Some(r) = self.tasks.get_mut(&key) {
             r.restart |= restart;
             if r.phase != Phase::Stopping {
@@ -107,8 +117,7 @@ impl Herder {
                 }
             }
         } else if restart {
-            self.status
-                .put(InstanceId::Task(name.into(), task), self.status_of(State::Restarting, None));
+            self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
             self.start_task(name, task);
         }
     }

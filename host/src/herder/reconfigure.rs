@@ -1,53 +1,22 @@
 //! Task reconfiguration: ask a running connector for its task configs (off the loop),
 //! compare them with the committed ones by Kafka Connect's rules, and write the new set
 //! (task records first, the commit record last). Failures retry with capped exponential
-//! back-off (KAFKA-14732), one retry chain per connector.
-
-use std::time::Duration;
+//! back-off (KAFKA-14732), one chain per connector ([`RetryChains`]), up to the optional
+//! limit, after which the connector is FAILED with the last error. While retries fail, the
+//! connector's RUNNING status carries a `reconfiguration` object: the last error, the
+//! retry's number and when it runs.
+//!
+//! [`RetryChains`]: super::retry_chain::RetryChains
 
 use tokio::time::Instant;
 
-use super::actor::{Herder, Phase, Retry};
-use crate::model::{InstanceId, PluginKind, State};
-use crate::store::{ConfigRecord, Properties};
+use super::actor::{Herder, Phase};
+use super::policies::ConnectorPolicies;
+use super::retry_chain::AfterFailure;
+use crate::model::{InstanceId, PluginKind, State, TargetState, random_unit};
+use crate::store::{ConfigRecord, Properties, RetryInfo};
+use crate::telemetry::events::{ReconfigurationAttempted, ReconfigurationFailed};
 use crate::worker::TaskConfigsError;
-
-/// Capped exponential back-off: `initial × multiplier^attempt`, at most `max`, with an
-/// optional jitter fraction. The default is exactly KAFKA-14732's schedule: 250 ms
-/// doubling to 60 s, no jitter.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Backoff {
-    /// Delay after the first failure.
-    pub initial: Duration,
-    /// The cap.
-    pub max: Duration,
-    /// Growth per attempt.
-    pub multiplier: f64,
-    /// Each delay is multiplied by a uniform factor in `[1 - jitter, 1 + jitter]`.
-    pub jitter: f64,
-}
-
-impl Default for Backoff {
-    fn default() -> Self {
-        Self {
-            initial: Duration::from_millis(250),
-            max: Duration::from_secs(60),
-            multiplier: 2.0,
-            jitter: 0.0,
-        }
-    }
-}
-
-impl Backoff {
-    /// The delay after failed attempt number `attempt` (0 for the first failure).
-    /// `unit` is a random number in `[0, 1)` for the jitter.
-    pub fn delay(&self, attempt: u32, unit: f64) -> Duration {
-        let base = self.initial.as_secs_f64() * self.multiplier.powi(attempt.min(64) as i32);
-        let capped = base.min(self.max.as_secs_f64());
-        let factor = 1.0 + self.jitter * (2.0 * unit - 1.0);
-        Duration::from_secs_f64((capped * factor).max(0.0))
-    }
-}
 
 /// Whether new task configs differ from the committed ones (Kafka Connect's rules: the
 /// count, any config, or the connector config they were generated from).
@@ -61,18 +30,47 @@ pub fn task_configs_changed(
 }
 
 impl Herder {
-    /// Asks the running connector `name` for task configs (now, attempt 0). Any pending
-    /// retry of it is replaced: one chain per connector.
-    pub(super) fn reconfigure(&mut self, name: &str) {
-        self.retries.remove(name);
-        self.attempts.insert(name.to_owned(), 0);
+    /// The failure handling of `name`: its config over the worker's defaults. A config
+    /// that would not validate (written to the config topic by another producer) gets the
+    /// defaults, with a warning.
+    pub(super) fn policies(&self, name: &str) -> ConnectorPolicies {
+        let defaults = &self.settings.reconfiguration;
+        let Some(config) = self.config.connector_config(name) else {
+            return ConnectorPolicies { reconfiguration: defaults.clone(), restart: None };
+        };
+        ConnectorPolicies::read(config, defaults).unwrap_or_else(|problems| {
+            let keys: Vec<&str> = problems.iter().map(|p| p.key.as_str()).collect();
+            tracing::warn!(
+                connector = %name,
+                keys = ?keys,
+                "Invalid retry or restart keys; using the defaults"
+            );
+            ConnectorPolicies { reconfiguration: defaults.clone(), restart: None }
+        })
+    }
+
+    /// Asks a newly started (or resumed) connector for task configs: a fresh chain, whose
+    /// count starts at zero.
+    pub(super) fn reconfigure_fresh(&mut self, name: &str) {
+        self.chains.begin(name);
         self.request_task_configs(name);
+    }
+
+    /// The connector asked to be reconfigured: a waiting retry is replaced by an attempt
+    /// now (or right after the one in flight), in the same chain.
+    pub(super) fn reconfigure(&mut self, name: &str) {
+        if self.chains.trigger(name) {
+            self.request_task_configs(name);
+        }
     }
 
     fn request_task_configs(&mut self, name: &str) {
         let max = self.max_tasks(name);
-        if !self.worker.request_task_configs(name, max) {
+        if self.worker.request_task_configs(name, max) {
+            ReconfigurationAttempted { connector: name }.emit();
+        } else {
             tracing::debug!(connector = %name, "Skipping reconfiguration: the connector is not running");
+            self.chains.cancel(name);
         }
     }
 
@@ -84,21 +82,34 @@ impl Herder {
             .unwrap_or(1)
     }
 
-    /// Runs the retries that are due.
+    /// Runs the retries that are due. A connector no longer running or started ends its
+    /// chain silently, as in Kafka Connect.
     pub(super) fn run_due_retries(&mut self) {
-        let now = Instant::now();
-        let due: Vec<String> =
-            self.retries.iter().filter(|(_, r)| r.due <= now).map(|(n, _)| n.clone()).collect();
-        for name in due {
-            self.retries.remove(&name);
-            if self.connectors.get(&name).is_some_and(|r| r.phase == Phase::Running) {
+        for name in self.chains.take_due(Instant::now()) {
+            let running = self.connectors.get(&name).is_some_and(|r| r.phase == Phase::Running);
+            if running && self.config.target_state(&name) == TargetState::Started {
                 self.request_task_configs(&name);
+            } else {
+                self.chains.cancel(&name);
             }
         }
     }
 
     /// Handles a connector's answer to `task-configs`.
     pub(super) async fn task_configs_answer(
+        &mut self,
+        name: &str,
+        result: Result<Vec<crate::model::Config>, TaskConfigsError>,
+    ) {
+        let rerun = self.chains.answered(name);
+        self.apply_task_configs(name, result).await;
+        let running = self.connectors.get(name).is_some_and(|r| r.phase == Phase::Running);
+        if rerun && running && self.chains.get(name).is_some() {
+            self.reconfigure(name);
+        }
+    }
+
+    async fn apply_task_configs(
         &mut self,
         name: &str,
         result: Result<Vec<crate::model::Config>, TaskConfigsError>,
@@ -111,17 +122,14 @@ impl Herder {
                     c.len()
                 );
                 tracing::error!(connector = %name, "{trace}");
-                self.attempts.remove(name);
-                self.status.put_safe(
-                    InstanceId::Connector(name.to_owned()),
-                    self.status_of(State::Failed, Some(trace)),
-                );
-                self.stop_connector(name, false);
-                return;
+                return self.fail_connector(name, trace);
             }
             Ok(c) => c,
-            Err(e) if e.instance_lost => return,
-            Err(e) => return self.schedule_retry(name, &e.trace),
+            Err(e) if e.instance_lost => {
+                // The instance is gone: `ConnectorFailed` follows and ends the chain.
+                return;
+            }
+            Err(e) => return self.reconfiguration_failed(name, &e.trace),
         };
         let Some(current) = self.config.connector_config(name).cloned() else { return };
         let new: Vec<Properties> =
@@ -132,18 +140,60 @@ impl Herder {
             self.config.applied_config(name),
             &current,
         ) {
-            self.attempts.remove(name);
-            return;
+            return self.reconfiguration_succeeded(name);
         }
         match self.config_log.write(&task_records(name, &new)).await {
             Ok(()) => {
                 tracing::info!(connector = %name, tasks = new.len(), "Wrote new task configs");
-                self.attempts.remove(name);
+                self.reconfiguration_succeeded(name);
             }
-            Err(e) => self.schedule_retry(
+            Err(e) => self.reconfiguration_failed(
                 name,
                 &format!("Error writing task configurations to the config topic: {e}"),
             ),
+        }
+    }
+
+    /// Resets the chain; a status that showed failing retries shows RUNNING plainly again.
+    fn reconfiguration_succeeded(&mut self, name: &str) {
+        if self.chains.succeeded(name) {
+            tracing::info!(connector = %name, "Task reconfiguration succeeded after failures");
+            let id = InstanceId::Connector(name.to_owned());
+            let status = self.status_noted(&id, State::Running);
+            self.status.put(id, status);
+        }
+    }
+
+    /// Schedules the next attempt of `name`'s chain and shows it in the status, or fails
+    /// the connector once the retry limit is reached.
+    fn reconfiguration_failed(&mut self, name: &str, error: &str) {
+        let policy = self.policies(name).reconfiguration;
+        let outcome = self.chains.failed(name, Instant::now(), error, &policy, random_unit());
+        match outcome {
+            AfterFailure::Retry { retry, delay, .. } => {
+                let event = ReconfigurationFailed {
+                    connector: name,
+                    attempt: retry,
+                    next_delay: Some(delay),
+                    error,
+                };
+                event.emit();
+                let id = InstanceId::Connector(name.to_owned());
+                let mut status = self.status_noted(&id, State::Running);
+                let info = RetryInfo::after(retry, policy.max_retries, delay, Some(error.into()));
+                status.reconfiguration = Some(Box::new(info));
+                self.status.put(id, status);
+            }
+            AfterFailure::GiveUp { failures } => {
+                let event = ReconfigurationFailed {
+                    connector: name,
+                    attempt: failures,
+                    next_delay: None,
+                    error,
+                };
+                event.emit();
+                self.fail_connector(name, gave_up_trace(error, failures));
+            }
         }
     }
 
@@ -172,21 +222,15 @@ impl Herder {
         let _ = name;
         p
     }
+}
 
-    /// Schedules the next attempt of `name`'s chain.
-    pub(super) fn schedule_retry(&mut self, name: &str, trace: &str) {
-        let attempt = self.attempts.get(name).copied().unwrap_or(0);
-        let delay = self.settings.reconfigure_backoff.delay(attempt, rand_unit());
-        tracing::error!(
-            connector = %name,
-            attempt = attempt + 1,
-            next_delay_ms = delay.as_millis() as u64,
-            error = %trace,
-            "Failed to reconfigure connector's tasks, retrying after backoff"
-        );
-        self.attempts.insert(name.to_owned(), attempt + 1);
-        self.retries.insert(name.to_owned(), Retry { due: Instant::now() + delay });
-    }
+/// The trace of a connector failed by the retry limit: the last error, then why.
+fn gave_up_trace(error: &str, failures: u32) -> String {
+    format!(
+        "{error}\n\nTask reconfiguration failed {failures} times; no more retries \
+         (task.reconfiguration.retries.max = {}).",
+        failures - 1
+    )
 }
 
 /// The records of a task-config write: every task, then the commit.
@@ -206,29 +250,9 @@ fn task_records(name: &str, configs: &[Properties]) -> Vec<ConfigRecord> {
         .collect()
 }
 
-fn rand_unit() -> f64 {
-    use std::hash::{BuildHasher, RandomState};
-    (RandomState::new().hash_one(std::time::SystemTime::now()) % 1_000_000) as f64 / 1_000_000.0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_default_schedule_is_kafka_14732() {
-        let b = Backoff::default();
-        let ms: Vec<u128> = (0..11).map(|a| b.delay(a, 0.5).as_millis()).collect();
-        assert_eq!(ms, vec![250, 500, 1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000]);
-    }
-
-    #[test]
-    fn jitter_stays_within_its_fraction() {
-        let b = Backoff { jitter: 0.2, ..Backoff::default() };
-        assert_eq!(b.delay(2, 0.0).as_millis(), 800);
-        assert_eq!(b.delay(2, 1.0).as_millis(), 1200);
-        assert_eq!(b.delay(20, 1.0).as_millis(), 72000);
-    }
 
     #[test]
     fn change_rules() {
@@ -239,6 +263,15 @@ mod tests {
         assert!(task_configs_changed(&[c("a")], &[c("b")], Some(&current), &current));
         assert!(task_configs_changed(&[c("a")], &[c("a")], Some(&c("old")), &current));
         assert!(task_configs_changed(&[], &[], None, &current));
+    }
+
+    #[test]
+    fn the_limit_trace_starts_with_the_last_error() {
+        let t = gave_up_trace("no database", 3);
+        assert!(t.starts_with("no database\n\n"), "{t}");
+        assert!(
+            t.ends_with("failed 3 times; no more retries (task.reconfiguration.retries.max = 2).")
+        );
     }
 
     #[test]

@@ -1,9 +1,10 @@
 //! Config validation before a write: the framework's keys (`connector.class`,
-//! `tasks.max`), the plugin's config definition, then the plugin's own `validate`. Runs in
-//! the caller's task, never on the herder loop, because it calls plugin code.
+//! `tasks.max`, the retry and restart keys), the plugin's config definition, then the
+//! plugin's own `validate`. Runs in the caller's task, never on the herder loop, because
+//! it calls plugin code.
 
-use super::HerderError;
-use crate::model::{ConfigProblem, PluginKind};
+use super::{ConnectorPolicies, HerderError};
+use crate::model::{ConfigProblem, PluginKind, RetryPolicy};
 use crate::store::Properties;
 use crate::worker::PluginRegistry;
 
@@ -27,10 +28,11 @@ pub fn check_name(name: &str, config: &mut Properties) -> Result<(), HerderError
     }
 }
 
-/// Every problem with `config`.
+/// Every problem with `config`; `defaults` is the worker's reconfiguration policy.
 pub async fn validate(
     registry: &PluginRegistry,
     config: &Properties,
+    defaults: &RetryPolicy,
 ) -> Result<Vec<ConfigProblem>, HerderError> {
     let problem = |key: &str, message: String| ConfigProblem { key: key.into(), message };
     let Some(class) = config.get("connector.class") else {
@@ -60,6 +62,9 @@ pub async fn validate(
             }
         }
         PluginKind::Source => {}
+    }
+    if let Err(policy_problems) = ConnectorPolicies::read(config, defaults) {
+        problems.extend(policy_problems);
     }
     let pairs: Vec<(String, String)> = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     problems.extend(plugin.info().config_def.check(&pairs));

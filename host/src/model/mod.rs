@@ -1,17 +1,25 @@
 //! Domain types shared by every module: plugin descriptions, config definitions, connector
-//! errors and the small value types the contract speaks in.
+//! errors, retry schedules (back-off, limits and their keys) and the small value types the
+//! contract speaks in.
 //!
 //! This module owns no state and does no I/O. It must not depend on wasmtime, Kafka or
 //! HTTP types: the runtime converts its generated bindings into these at its boundary.
 
+mod backoff;
 mod config_def;
 mod error;
 mod plugin;
+mod retry_keys;
 mod state;
 
+pub use backoff::{
+    Backoff, DEFAULT_BACKOFF_INITIAL, DEFAULT_BACKOFF_JITTER, DEFAULT_BACKOFF_MAX,
+    DEFAULT_BACKOFF_MULTIPLIER, RetryPolicy, random_unit,
+};
 pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
 pub use error::ConnectorError;
 pub use plugin::{Language, PluginInfo, PluginKind};
+pub use retry_keys::{RECONFIGURATION_KEYS, RESTART_KEYS, RetryKeys};
 pub use state::{InstanceId, State, TargetState};
 
 /// A Kafka topic-partition.

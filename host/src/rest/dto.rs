@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::error::ApiError;
 use crate::herder::{ConnectorInfo, ConnectorStatus};
 use crate::model::{PluginKind, TargetState};
-use crate::store::{Properties, Status};
+use crate::store::{Properties, RetryInfo, Status};
 
 /// `POST /connectors`.
 #[derive(Debug, Deserialize)]
@@ -105,6 +105,12 @@ pub struct InstanceState {
     /// Failure trace, omitted when empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<String>,
+    /// Ours: the pending retry of failed task reconfigurations (connector only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reconfiguration: Option<Box<RetryInfo>>,
+    /// Ours: the automatic restart scheduled by the connector's restart policy.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restart: Option<Box<RetryInfo>>,
 }
 
 impl InstanceState {
@@ -115,6 +121,8 @@ impl InstanceState {
             state: s.state.as_str(),
             worker_id: s.worker_id,
             trace: s.trace.filter(|t| !t.is_empty()),
+            reconfiguration: s.reconfiguration,
+            restart: s.restart,
         }
     }
 }
@@ -160,7 +168,7 @@ mod tests {
 
     #[test]
     fn state_info_has_kafka_connect_shape() {
-        let st = |state| Status { state, trace: None, worker_id: "w:1".into(), generation: 1 };
+        let st = |state| Status::new(state, None, "w:1".into(), 1);
         let info = StateInfo::from(ConnectorStatus {
             name: "c".into(),
             connector: st(State::Running),
@@ -174,6 +182,45 @@ mod tests {
                 "connector": {"state": "RUNNING", "worker_id": "w:1"},
                 "tasks": [{"id": 0, "state": "FAILED", "worker_id": "w:1", "trace": "boom"}],
                 "type": "sink"
+            })
+        );
+    }
+
+    #[test]
+    fn retry_info_is_added_beside_the_kafka_connect_fields() {
+        let retry = RetryInfo {
+            retry: 3,
+            retries_max: Some(5),
+            next_retry_at: 1_767_000_000_000,
+            next_retry_delay_ms: 1000,
+            last_error: Some("no database".into()),
+        };
+        let connector = Status {
+            reconfiguration: Some(Box::new(retry.clone())),
+            ..Status::new(State::Running, None, "w:1".into(), 1)
+        };
+        let task = Status {
+            restart: Some(Box::new(RetryInfo { last_error: None, ..retry })),
+            ..Status::new(State::Failed, Some("boom".into()), "w:1".into(), 1)
+        };
+        let info = StateInfo::from(ConnectorStatus {
+            name: "c".into(),
+            connector,
+            tasks: vec![(0, task)],
+            kind: Some(PluginKind::Source),
+        });
+        let retry = serde_json::json!({"retry": 3, "retries_max": 5,
+            "next_retry_at": 1_767_000_000_000_i64, "next_retry_delay_ms": 1000});
+        let mut with_error = retry.clone();
+        with_error["last_error"] = "no database".into();
+        assert_eq!(
+            serde_json::to_value(info).unwrap(),
+            serde_json::json!({
+                "name": "c",
+                "connector": {"state": "RUNNING", "worker_id": "w:1", "reconfiguration": with_error},
+                "tasks": [{"id": 0, "state": "FAILED", "worker_id": "w:1", "trace": "boom",
+                    "restart": retry}],
+                "type": "source"
             })
         );
     }

@@ -29,4 +29,4 @@ pub use kafka::KafkaBackend;
 pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec};
 pub use memory::MemoryBackend;
 pub use offsets::OffsetStore;
-pub use status::{Status, StatusStore};
+pub use status::{RetryInfo, Status, StatusStore};

@@ -29,6 +29,61 @@ pub struct Status {
     pub worker_id: String,
     /// The group generation of that worker at the time.
     pub generation: i64,
+    /// Ours, not Kafka Connect's (whose readers ignore unknown fields): while failed task
+    /// reconfigurations are being retried, the connector's last error and next attempt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reconfiguration: Option<Box<RetryInfo>>,
+    /// Ours: the automatic restart the connector's restart policy has scheduled for this
+    /// FAILED instance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart: Option<Box<RetryInfo>>,
+}
+
+impl Status {
+    /// A status with Kafka Connect's four fields only.
+    pub fn new(state: State, trace: Option<String>, worker_id: String, generation: i64) -> Self {
+        Self { state, trace, worker_id, generation, reconfiguration: None, restart: None }
+    }
+}
+
+/// A scheduled retry, as statuses show it:
+/// `{"retry": 2, "retries_max": 5, "next_retry_at": 1767000000750, "next_retry_delay_ms": 500,
+/// "last_error": "..."}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetryInfo {
+    /// The number of the scheduled retry, from 1; also the number of failures so far.
+    pub retry: u32,
+    /// The retry limit, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retries_max: Option<u32>,
+    /// When the retry runs: milliseconds since the Unix epoch, like Kafka Connect's
+    /// timestamps.
+    pub next_retry_at: i64,
+    /// The back-off delay before it, in milliseconds.
+    pub next_retry_delay_ms: u64,
+    /// The last failure, when the status's `trace` does not hold it already.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_error: Option<String>,
+}
+
+impl RetryInfo {
+    /// Retry `retry` after `delay` from now (wall clock).
+    pub fn after(
+        retry: u32,
+        retries_max: Option<u32>,
+        delay: Duration,
+        last_error: Option<String>,
+    ) -> Self {
+        let now =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        Self {
+            retry,
+            retries_max,
+            next_retry_at: (now + delay).as_millis() as i64,
+            next_retry_delay_ms: delay.as_millis() as u64,
+            last_error,
+        }
+    }
 }
 
 enum Write {
@@ -326,12 +381,7 @@ mod tests {
 
     #[test]
     fn values_have_kafka_connect_field_names() {
-        let s = Status {
-            state: State::Failed,
-            trace: Some("boom".into()),
-            worker_id: "h:1".into(),
-            generation: 3,
-        };
+        let s = Status::new(State::Failed, Some("boom".into()), "h:1".into(), 3);
         assert_eq!(
             serde_json::to_string(&s).unwrap(),
             r#"{"state":"FAILED","trace":"boom","worker_id":"h:1","generation":3}"#
@@ -340,5 +390,32 @@ mod tests {
             serde_json::from_str(r#"{"state":"RUNNING","worker_id":"h:1","generation":0}"#)
                 .unwrap();
         assert_eq!(s.trace, None);
+        assert_eq!((s.reconfiguration, s.restart), (None, None));
+    }
+
+    #[test]
+    fn retry_info_is_extra_fields_kafka_connect_readers_skip() {
+        let info = RetryInfo {
+            retry: 2,
+            retries_max: None,
+            next_retry_at: 1_767_000_000_750,
+            next_retry_delay_ms: 500,
+            last_error: Some("no database".into()),
+        };
+        let s = Status {
+            reconfiguration: Some(Box::new(info.clone())),
+            ..Status::new(State::Running, None, "h:1".into(), 3)
+        };
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({"state": "RUNNING", "worker_id": "h:1", "generation": 3,
+                "reconfiguration": {"retry": 2, "next_retry_at": 1_767_000_000_750_i64,
+                    "next_retry_delay_ms": 500, "last_error": "no database"}})
+        );
+        assert_eq!(serde_json::from_value::<Status>(json).unwrap(), s);
+        let later = RetryInfo::after(1, Some(3), Duration::from_secs(1), None);
+        assert_eq!((later.retry, later.retries_max, later.next_retry_delay_ms), (1, Some(3), 1000));
+        assert!(later.next_retry_at > 1_700_000_000_000);
     }
 }

@@ -1,9 +1,11 @@
-//! Telemetry: the worker's `tracing` subscriber and the handle that changes its log levels
-//! at run time.
+//! Telemetry: the worker's `tracing` subscriber, the handle that changes its log levels
+//! at run time, and the events (log line plus metric) the herder emits.
 //!
 //! Layout: `loggers` ([`Loggers`]: subscriber set-up and KIP-495 admin loggers), `levels`
-//! (the level table behind it, log4j level names).
+//! (the level table behind it, log4j level names), `events` (one type per event, with
+//! its metric through the `metrics` facade).
 
+pub mod events;
 mod levels;
 mod loggers;
 

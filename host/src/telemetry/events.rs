@@ -1,0 +1,173 @@
+//! Telemetry events of the herder's failure handling: one type per event, each emitting
+//! its log line and its metric, so names and labels live in one place.
+//!
+//! Metrics go through the `metrics` facade only. No recorder is installed yet, so they
+//! cost next to nothing and are dropped; an exporter (Prometheus) comes with a later
+//! change and will see them as they are named here.
+//!
+//! | metric | labels | counts |
+//! |---|---|---|
+//! | `wasm_connect_reconfiguration_attempts_total` | `connector` | every request of task configs, first tries and retries |
+//! | `wasm_connect_reconfiguration_failures_total` | `connector` | failed attempts |
+//! | `wasm_connect_automatic_restarts_total` | `connector`, `instance` (`connector` or `task`) | restarts made by a restart policy |
+
+use std::time::Duration;
+
+use crate::model::InstanceId;
+
+/// Metric: requests of task configs.
+pub const RECONFIGURATION_ATTEMPTS: &str = "wasm_connect_reconfiguration_attempts_total";
+/// Metric: failed requests of task configs.
+pub const RECONFIGURATION_FAILURES: &str = "wasm_connect_reconfiguration_failures_total";
+/// Metric: restarts made by a restart policy.
+pub const AUTOMATIC_RESTARTS: &str = "wasm_connect_automatic_restarts_total";
+
+/// The herder asked a connector for its task configs.
+pub struct ReconfigurationAttempted<'a> {
+    /// The connector.
+    pub connector: &'a str,
+}
+
+impl ReconfigurationAttempted<'_> {
+    /// Counts the attempt.
+    pub fn emit(&self) {
+        tracing::debug!(connector = %self.connector, "Requesting task configs");
+        metrics::counter!(RECONFIGURATION_ATTEMPTS, "connector" => self.connector.to_owned())
+            .increment(1);
+    }
+}
+
+/// A task reconfiguration attempt failed: one log line per attempt.
+pub struct ReconfigurationFailed<'a> {
+    /// The connector.
+    pub connector: &'a str,
+    /// The number of the failed attempt, from 1.
+    pub attempt: u32,
+    /// The delay before the next attempt; `None` when the limit is reached.
+    pub next_delay: Option<Duration>,
+    /// What went wrong.
+    pub error: &'a str,
+}
+
+impl ReconfigurationFailed<'_> {
+    /// Logs the line and counts the failure.
+    pub fn emit(&self) {
+        match self.next_delay {
+            Some(delay) => tracing::error!(
+                connector = %self.connector,
+                attempt = self.attempt,
+                next_delay_ms = delay.as_millis() as u64,
+                error = %self.error,
+                "Failed to reconfigure connector's tasks, retrying after backoff"
+            ),
+            None => tracing::error!(
+                connector = %self.connector,
+                attempt = self.attempt,
+                error = %self.error,
+                "Failed to reconfigure connector's tasks, giving up: the retry limit is reached"
+            ),
+        }
+        metrics::counter!(RECONFIGURATION_FAILURES, "connector" => self.connector.to_owned())
+            .increment(1);
+    }
+}
+
+/// A restart policy restarted a FAILED instance.
+pub struct AutomaticRestart<'a> {
+    /// The instance.
+    pub instance: &'a InstanceId,
+    /// The restart's number since the count last reset, from 1.
+    pub attempt: u32,
+}
+
+impl AutomaticRestart<'_> {
+    /// Logs and counts the restart.
+    pub fn emit(&self) {
+        let kind = match self.instance {
+            InstanceId::Connector(_) => "connector",
+            InstanceId::Task(..) => "task",
+        };
+        tracing::info!(
+            instance = %self.instance,
+            attempt = self.attempt,
+            "Restarting a failed instance automatically"
+        );
+        metrics::counter!(
+            AUTOMATIC_RESTARTS,
+            "connector" => self.instance.connector().to_owned(),
+            "instance" => kind
+        )
+        .increment(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use metrics::{
+        Counter, Gauge, Histogram, Key, KeyName, Metadata, Recorder, SharedString, Unit,
+    };
+
+    use super::*;
+
+    /// Keeps counters by their rendered key (`name{label=value,...}`).
+    #[derive(Default)]
+    struct Counters(Mutex<BTreeMap<String, Arc<AtomicU64>>>);
+
+    impl Counters {
+        fn get(&self, key: &str) -> u64 {
+            let map = self.0.lock().unwrap();
+            map.get(key).map_or(0, |c| c.load(Ordering::Relaxed))
+        }
+    }
+
+    impl Recorder for Counters {
+        fn describe_counter(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+        fn describe_gauge(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+        fn describe_histogram(&self, _: KeyName, _: Option<Unit>, _: SharedString) {}
+        fn register_counter(&self, key: &Key, _: &Metadata<'_>) -> Counter {
+            let labels: Vec<String> =
+                key.labels().map(|l| format!("{}={}", l.key(), l.value())).collect();
+            let name = format!("{}{{{}}}", key.name(), labels.join(","));
+            Counter::from_arc(self.0.lock().unwrap().entry(name).or_default().clone())
+        }
+        fn register_gauge(&self, _: &Key, _: &Metadata<'_>) -> Gauge {
+            Gauge::noop()
+        }
+        fn register_histogram(&self, _: &Key, _: &Metadata<'_>) -> Histogram {
+            Histogram::noop()
+        }
+    }
+
+    #[test]
+    fn events_count_under_their_names_and_labels() {
+        let counters = Counters::default();
+        metrics::with_local_recorder(&counters, || {
+            ReconfigurationAttempted { connector: "c" }.emit();
+            ReconfigurationAttempted { connector: "c" }.emit();
+            let failed = |next_delay| ReconfigurationFailed {
+                connector: "c",
+                attempt: 1,
+                next_delay,
+                error: "boom",
+            };
+            failed(Some(Duration::from_millis(250))).emit();
+            failed(None).emit();
+            AutomaticRestart { instance: &InstanceId::Task("c".into(), 2), attempt: 1 }.emit();
+            AutomaticRestart { instance: &InstanceId::Connector("c".into()), attempt: 1 }.emit();
+        });
+        assert_eq!(counters.get("wasm_connect_reconfiguration_attempts_total{connector=c}"), 2);
+        assert_eq!(counters.get("wasm_connect_reconfiguration_failures_total{connector=c}"), 2);
+        assert_eq!(
+            counters.get("wasm_connect_automatic_restarts_total{connector=c,instance=task}"),
+            1
+        );
+        assert_eq!(
+            counters.get("wasm_connect_automatic_restarts_total{connector=c,instance=connector}"),
+            1
+        );
+    }
+}
