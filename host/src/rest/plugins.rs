@@ -102,6 +102,92 @@ fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
             "Converter class for record values; the worker's when unset.",
         ),
     ];
+    keys.extend([
+        key(
+            "task.reconfiguration.backoff.initial.ms",
+            ConfigType::Long,
+            Some("250"),
+            Importance::Low,
+            "Delay before the first retry of a failed task-configs call; the worker's when unset.",
+        ),
+        key(
+            "task.reconfiguration.backoff.max.ms",
+            ConfigType::Long,
+            Some("60000"),
+            Importance::Low,
+            "Cap of the task-configs retry delay.",
+        ),
+        key(
+            "task.reconfiguration.backoff.multiplier",
+            ConfigType::Double,
+            Some("2"),
+            Importance::Low,
+            "Growth of the task-configs retry delay per attempt.",
+        ),
+        key(
+            "task.reconfiguration.backoff.jitter",
+            ConfigType::Double,
+            Some("0"),
+            Importance::Low,
+            "Fraction of random spread on each task-configs retry delay.",
+        ),
+        key(
+            "task.reconfiguration.retries.max",
+            ConfigType::Int,
+            Some("-1"),
+            Importance::Low,
+            "Task-configs retries before the connector fails; -1 retries forever.",
+        ),
+        key(
+            "restart.policy",
+            ConfigType::String,
+            Some("none"),
+            Importance::Medium,
+            "none, or on-failure to restart FAILED instances automatically.",
+        ),
+        key(
+            "restart.backoff.initial.ms",
+            ConfigType::Long,
+            Some("250"),
+            Importance::Low,
+            "Delay before the first automatic restart.",
+        ),
+        key(
+            "restart.backoff.max.ms",
+            ConfigType::Long,
+            Some("60000"),
+            Importance::Low,
+            "Cap of the automatic restart delay.",
+        ),
+        key(
+            "restart.backoff.multiplier",
+            ConfigType::Double,
+            Some("2"),
+            Importance::Low,
+            "Growth of the automatic restart delay.",
+        ),
+        key(
+            "restart.backoff.jitter",
+            ConfigType::Double,
+            Some("0"),
+            Importance::Low,
+            "Fraction of random spread on each automatic restart delay.",
+        ),
+        key(
+            "restart.retries.max",
+            ConfigType::Int,
+            Some("-1"),
+            Importance::Low,
+            "Automatic restarts before giving up; -1 has no limit.",
+        ),
+        key(
+            "restart.healthy.after.ms",
+            ConfigType::Long,
+            Some("60000"),
+            Importance::Low,
+            "Running time after which the restart count resets.",
+        ),
+    ]);
     if kind == PluginKind::Sink {
         keys.push(key(
             "topics",
