@@ -13,26 +13,6 @@ use wasm_connect::store::{LogEntry, LogReader, Properties};
 
 use crate::harness::{Backing, eventually, props, wait_state};
 
-/// Runs a scenario on both backends.
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn embedded() {
-                let dir = tempfile::tempdir().unwrap();
-                super::$name(Backing::embedded(&dir)).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn kafka() {
-                super::$name(Backing::kafka()).await;
-            }
-        }
-    )*};
-}
-
 on_both_backends!(
     failing_task_configs_are_retried_on_kafka_14732s_schedule,
     the_retry_limit_fails_the_connector_with_the_last_error,

@@ -171,3 +171,24 @@ pub async fn wait_state(app: &App, id: InstanceId, want: State) {
     })
     .await
 }
+
+/// Runs each named scenario (`async fn name(b: Backing)`) twice: on the embedded SQLite
+/// backend and on the real Kafka broker.
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn embedded() {
+                let dir = tempfile::tempdir().unwrap();
+                super::$name($crate::harness::Backing::embedded(&dir)).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn kafka() {
+                super::$name($crate::harness::Backing::kafka()).await;
+            }
+        }
+    )*};
+}

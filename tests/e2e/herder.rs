@@ -7,26 +7,6 @@ use wasm_connect::store::{ConfigRecord, LogEntry, LogRecord, Properties};
 
 use crate::harness::{Backing, eventually, props, state, wait_state};
 
-/// Runs a scenario on both backends.
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn embedded() {
-                let dir = tempfile::tempdir().unwrap();
-                super::$name(Backing::embedded(&dir)).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn kafka() {
-                super::$name(Backing::kafka()).await;
-            }
-        }
-    )*};
-}
-
 on_both_backends!(
     lifecycle_pause_resume_stop_delete,
     config_survives_a_worker_restart,

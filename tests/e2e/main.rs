@@ -4,13 +4,15 @@
 //! misbehaving fixtures in `build/fixtures/`); a missing file fails the test with the
 //! command to run, never skips it.
 
+#[macro_use]
+mod harness;
+
 mod backoff;
 mod broker;
 mod cli;
 mod connectors;
 mod containment;
 mod fuzz;
-mod harness;
 mod herder;
 mod offsets;
 mod rest;

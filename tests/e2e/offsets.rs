@@ -10,26 +10,6 @@ use wasm_connect::store::{ConfigRecord, Properties, TopicSpec};
 
 use crate::harness::{Backing, eventually, props, wait_state};
 
-/// Runs a scenario on both backends.
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn embedded() {
-                let dir = tempfile::tempdir().unwrap();
-                super::$name(Backing::embedded(&dir)).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn kafka() {
-                super::$name(Backing::kafka()).await;
-            }
-        }
-    )*};
-}
-
 on_both_backends!(
     unknown_connectors_are_not_found,
     offsets_change_only_while_stopped,

@@ -10,25 +10,6 @@ use wasm_connect::store::LogEntry;
 
 use crate::harness::{Backing, eventually};
 
-macro_rules! on_both_backends {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn embedded() {
-                let dir = tempfile::tempdir().unwrap();
-                super::$name(Backing::embedded(&dir)).await;
-            }
-
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn kafka() {
-                super::$name(Backing::kafka()).await;
-            }
-        }
-    )*};
-}
-
 on_both_backends!(
     root_health_and_plugins,
     connector_crud_and_lifecycle,
