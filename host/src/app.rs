@@ -15,7 +15,7 @@ use crate::config::{Mode, ModeConfig, WorkerConfig};
 use crate::herder::{
     self, HerderHandle, HerderSettings, KafkaSinkOffsets, NoSinkOffsets, SingleMember, SinkOffsets,
 };
-use crate::rest::{self, DEFAULT_REQUEST_TIMEOUT, RestState};
+use crate::rest::{self, RestState};
 use crate::runtime::{PoolSize, Runtime, RuntimeOptions};
 use crate::store::{
     EmbeddedBackend, KafkaBackend, LogBackend, OffsetStore, StatusStore, TopicOrigin, TopicSpec,
@@ -104,7 +104,7 @@ impl App {
         let state = RestState {
             herder: herder.clone(),
             kafka_cluster_id: None,
-            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            request_timeout: config.rest_request_timeout,
             loggers,
         };
         let mut router = rest::router(state);

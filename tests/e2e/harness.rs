@@ -177,8 +177,6 @@ pub async fn wait_state(app: &App, id: InstanceId, want: State) {
 macro_rules! on_both_backends {
     ($($name:ident),* $(,)?) => {$(
         mod $name {
-            use super::*;
-
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn embedded() {
                 let dir = tempfile::tempdir().unwrap();

@@ -24,6 +24,8 @@ pub const DEFAULT_CONVERTER: &str = "org.apache.kafka.connect.json.JsonConverter
 pub const DEFAULT_TASK_SHUTDOWN_GRACEFUL_TIMEOUT: Duration = Duration::from_millis(5_000);
 /// Default `offset.flush.interval.ms` (Kafka Connect's).
 pub const DEFAULT_OFFSET_FLUSH_INTERVAL: Duration = Duration::from_millis(60_000);
+/// Default `rest.request.timeout.ms`: Kafka Connect's fixed 90 s REST request timeout.
+pub const DEFAULT_REST_REQUEST_TIMEOUT: Duration = Duration::from_millis(90_000);
 /// Default `offset.flush.timeout.ms` (Kafka Connect's).
 pub const DEFAULT_OFFSET_FLUSH_TIMEOUT: Duration = Duration::from_millis(5_000);
 /// Default `wasm.pool.instances`: room for 1,000 concurrent instances, the runtime's
@@ -78,6 +80,9 @@ pub struct WorkerConfig {
     /// `task.shutdown.graceful.timeout.ms`: time given to all tasks together to stop
     /// before they are abandoned.
     pub task_shutdown_graceful_timeout: Duration,
+    /// `rest.request.timeout.ms`: how long a REST request may wait for the herder before it
+    /// answers 500 `Request timed out` (Kafka Connect fixes this at 90 s).
+    pub rest_request_timeout: Duration,
     /// `offset.flush.interval.ms`: how often source tasks commit offsets.
     pub offset_flush_interval: Duration,
     /// `offset.flush.timeout.ms`: how long an offset commit may wait for outstanding
@@ -184,6 +189,7 @@ impl WorkerConfig {
                 "task.shutdown.graceful.timeout.ms",
                 DEFAULT_TASK_SHUTDOWN_GRACEFUL_TIMEOUT,
             ),
+            rest_request_timeout: r.millis("rest.request.timeout.ms", DEFAULT_REST_REQUEST_TIMEOUT),
             offset_flush_interval: r
                 .millis("offset.flush.interval.ms", DEFAULT_OFFSET_FLUSH_INTERVAL),
             offset_flush_timeout: r.millis("offset.flush.timeout.ms", DEFAULT_OFFSET_FLUSH_TIMEOUT),

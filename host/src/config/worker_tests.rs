@@ -50,6 +50,7 @@ fn standalone_minimal_takes_every_default() {
     assert_eq!(c.value_converter, DEFAULT_CONVERTER);
     assert_eq!(c.task_shutdown_graceful_timeout, Duration::from_secs(5));
     assert_eq!(c.offset_flush_interval, Duration::from_secs(60));
+    assert_eq!(c.rest_request_timeout, Duration::from_secs(90));
     assert_eq!(c.offset_flush_timeout, Duration::from_secs(5));
     assert_eq!(c.wasm_pool_instances, 1_000);
     assert_eq!(c.wasm_store_delivery_timeout, Duration::from_secs(30));

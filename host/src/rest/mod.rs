@@ -38,8 +38,6 @@ use crate::herder::{HerderError, HerderHandle};
 
 /// The largest request body accepted.
 pub const MAX_BODY: usize = 1 << 20;
-/// Kafka Connect's request timeout.
-pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(90);
 
 /// What every handler gets.
 #[derive(Clone)]
