@@ -106,6 +106,7 @@ impl App {
             kafka_cluster_id: None,
             request_timeout: config.rest_request_timeout,
             loggers,
+            metrics: crate::telemetry::prometheus::handle(),
         };
         let mut router = rest::router(state);
         if let Some(file) = &config.rest_basic_auth_credentials_file {

@@ -175,6 +175,22 @@ async fn root_health_and_plugins(b: Backing) {
     let (code, body) = api.get("/admin/loggers/no.such.logger").await;
     assert_error(code, &body, StatusCode::NOT_FOUND, "not found");
 
+    // Metrics in Prometheus text format, with the reconfiguration attempts of a
+    // connector whose task-configs failed once.
+    let name = format!("metered-{}", std::process::id());
+    let body = source(
+        &name,
+        &[("chaos.task.configs.failures", "1"), ("task.reconfiguration.backoff.initial.ms", "10")],
+    );
+    assert_eq!(api.call(Method::POST, "/connectors", Some(body)).await.0, StatusCode::CREATED);
+    api.wait_status(&name, "the metered connector running", all_running(2)).await;
+    let resp = Client::new().get(format!("http://{}/metrics", app.rest_addr)).send().await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/plain"));
+    let text = resp.text().await.unwrap();
+    let line = format!("wasm_connect_reconfiguration_attempts_total{{connector=\"{name}\"}}");
+    assert!(text.contains(&line), "{line} missing from:\n{text}");
+
     // Topic tracking answers in Kafka Connect's shape, and its reset is accepted.
     assert_eq!(api.get("/connectors/any/topics").await.1, json!({"any": {"topics": []}}));
     assert_eq!(

@@ -7,8 +7,8 @@
 //! problem, every request is logged with method, path, status and duration, bodies over
 //! 1 MiB are refused, and every herder call is bounded by the request timeout.
 //!
-//! Layout: `connectors`, `plugins`, `offsets`, `topics`, `loggers`, `root`, `openapi` (one
-//! file per resource), `auth` (basic authentication), `tls` (listeners), `dto` (bodies),
+//! Layout: `connectors`, `plugins`, `offsets`, `topics`, `loggers`, `metrics`, `root`,
+//! `openapi` (one file per resource), `auth` (basic authentication), `tls` (listeners), `dto` (bodies),
 //! `extract` (extractors with [`ApiError`] rejections), `error`.
 
 pub mod auth;
@@ -17,6 +17,7 @@ mod dto;
 mod error;
 mod extract;
 mod loggers;
+mod metrics;
 mod offsets;
 mod openapi;
 mod plugins;
@@ -50,6 +51,8 @@ pub struct RestState {
     pub request_timeout: Duration,
     /// Log levels (`/admin/loggers`).
     pub loggers: crate::telemetry::Loggers,
+    /// The Prometheus recorder (`/metrics`), when this process installed it.
+    pub metrics: Option<metrics_exporter_prometheus::PrometheusHandle>,
 }
 
 impl RestState {
@@ -78,6 +81,7 @@ pub fn router(state: RestState) -> Router {
         .merge(offsets::routes())
         .merge(openapi::routes())
         .merge(loggers::routes())
+        .merge(metrics::routes())
         .fallback(|| async { ApiError::not_found("HTTP 404 Not Found") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED, "HTTP 405 Method Not Allowed")

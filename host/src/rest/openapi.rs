@@ -33,6 +33,7 @@ mod tests {
         include_str!("topics.rs"),
         include_str!("offsets.rs"),
         include_str!("loggers.rs"),
+        include_str!("metrics.rs"),
         include_str!("openapi.rs"),
     ];
 

@@ -3,11 +3,13 @@
 //!
 //! Layout: `loggers` ([`Loggers`]: subscriber set-up and KIP-495 admin loggers), `levels`
 //! (the level table behind it, log4j level names), `events` (one type per event, with
-//! its metric through the `metrics` facade).
+//! its metric through the `metrics` facade), `prometheus` (the recorder behind
+//! `GET /metrics`).
 
 pub mod events;
 mod levels;
 mod loggers;
+pub mod prometheus;
 
 pub use loggers::{LoggerError, LoggerLevel, Loggers, ROOT};
 
