@@ -11,7 +11,7 @@ use wasm_connect::app::App;
 use wasm_connect::model::{InstanceId, State};
 use wasm_connect::store::{LogEntry, LogReader, Properties};
 
-use crate::harness::{Backing, eventually, props, wait_state};
+use crate::harness::{Backing, c, chaos_source, eventually, props, t, wait_state};
 
 on_both_backends!(
     failing_task_configs_are_retried_on_kafka_14732s_schedule,
@@ -35,21 +35,6 @@ embedded_only!(
     pausing_cancels_the_retries_and_resuming_starts_over,
     the_restart_policy_restarts_a_failing_connector_up_to_its_limit,
 );
-
-fn chaos_source(extra: &[(&str, &str)]) -> Properties {
-    let mut p =
-        props(&[("connector.class", "ChaosSource"), ("tasks.max", "2"), ("chaos.mode", "ok")]);
-    p.extend(props(extra));
-    p
-}
-
-fn c(name: &str) -> InstanceId {
-    InstanceId::Connector(name.into())
-}
-
-fn t(name: &str, task: u32) -> InstanceId {
-    InstanceId::Task(name.into(), task)
-}
 
 /// The values written under `key`, in order (tombstones as `null`).
 fn history(seen: &[LogEntry], key: &str) -> Vec<Value> {

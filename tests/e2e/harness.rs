@@ -172,6 +172,24 @@ pub async fn wait_state(app: &App, id: InstanceId, want: State) {
     .await
 }
 
+/// A `ChaosSource` connector config (2 tasks, healthy) plus `extra` keys.
+pub fn chaos_source(extra: &[(&str, &str)]) -> wasm_connect::store::Properties {
+    let mut p =
+        props(&[("connector.class", "ChaosSource"), ("tasks.max", "2"), ("chaos.mode", "ok")]);
+    p.extend(props(extra));
+    p
+}
+
+/// The connector instance of `name`.
+pub fn c(name: &str) -> InstanceId {
+    InstanceId::Connector(name.into())
+}
+
+/// Task `task` of `name`.
+pub fn t(name: &str, task: u32) -> InstanceId {
+    InstanceId::Task(name.into(), task)
+}
+
 /// Runs each named scenario (`async fn name(b: Backing)`) twice: on the embedded SQLite
 /// backend and on the real Kafka broker.
 macro_rules! on_both_backends {

@@ -5,7 +5,7 @@ use wasm_connect::herder::{HerderError, RestartOutcome};
 use wasm_connect::model::{InstanceId, State, TargetState};
 use wasm_connect::store::{ConfigRecord, LogEntry, LogRecord, Properties};
 
-use crate::harness::{Backing, eventually, props, state, wait_state};
+use crate::harness::{Backing, c, chaos_source, eventually, props, state, t, wait_state};
 
 on_both_backends!(
     lifecycle_pause_resume_stop_delete,
@@ -16,21 +16,6 @@ on_both_backends!(
     corrupt_config_records_are_skipped,
     restarts_requested_through_the_handle,
 );
-
-fn chaos_source(extra: &[(&str, &str)]) -> Properties {
-    let mut p =
-        props(&[("connector.class", "ChaosSource"), ("tasks.max", "2"), ("chaos.mode", "ok")]);
-    p.extend(props(extra));
-    p
-}
-
-fn c(name: &str) -> InstanceId {
-    InstanceId::Connector(name.into())
-}
-
-fn t(name: &str, task: u32) -> InstanceId {
-    InstanceId::Task(name.into(), task)
-}
 
 async fn lifecycle_pause_resume_stop_delete(b: Backing) {
     let app = b.start().await;
