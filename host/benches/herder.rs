@@ -87,14 +87,8 @@ async fn kafka(tag: &str) -> Setup {
 }
 
 async fn measure(setup: Setup, n: usize, target: TargetState) -> (Duration, Duration) {
-    let spec = TopicSpec {
-        name: setup.config_topic.clone(),
-        partitions: 1,
-        replication_factor: 1,
-        compacted: true,
-        single_partition: true,
-        origin: None,
-    };
+    let spec =
+        TopicSpec { single_partition: true, ..TopicSpec::new(setup.config_topic.clone(), 1, true) };
     let topic = setup.backend.topic(&spec).await.unwrap();
     for chunk in records(n, target).chunks(5_000) {
         topic.send(chunk.iter().map(ConfigRecord::to_log_record).collect()).await.unwrap();

@@ -46,14 +46,7 @@ async fn main() {
     );
 
     let backend = EmbeddedBackend::open(&db).unwrap();
-    let spec = TopicSpec {
-        name: "connect-status".into(),
-        partitions: 1,
-        replication_factor: 1,
-        compacted: true,
-        single_partition: false,
-        origin: None,
-    };
+    let spec = TopicSpec::new("connect-status", 1, true);
     let mut reader = backend.topic(&spec).await.unwrap().reader().await.unwrap();
     // Wait until every task runs.
     let running = |v: &serde_json::Value| {

@@ -8,8 +8,8 @@ use std::time::Duration;
 use serde_json::Value;
 use tokio::time::Instant;
 use wasm_connect::app::App;
-use wasm_connect::model::{InstanceId, State};
-use wasm_connect::store::{LogEntry, LogReader, Properties};
+use wasm_connect::model::State;
+use wasm_connect::store::{LogEntry, LogReader};
 
 use crate::harness::{Backing, c, chaos_source, eventually, props, t, wait_state};
 

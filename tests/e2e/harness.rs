@@ -118,12 +118,8 @@ impl Backing {
             Self::Kafka(prefix, _) => format!("{prefix}-{which}"),
         };
         let spec = TopicSpec {
-            name,
-            partitions: if single { 1 } else { -1 },
-            replication_factor: 1,
-            compacted: true,
             single_partition: single,
-            origin: None,
+            ..TopicSpec::new(name, if single { 1 } else { -1 }, true)
         };
         self.backend().await.topic(&spec).await.unwrap()
     }

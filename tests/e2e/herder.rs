@@ -2,8 +2,8 @@
 //! SQLite backend and once on the real Kafka broker, with real guest components.
 
 use wasm_connect::herder::{HerderError, RestartOutcome};
-use wasm_connect::model::{InstanceId, State, TargetState};
-use wasm_connect::store::{ConfigRecord, LogEntry, LogRecord, Properties};
+use wasm_connect::model::{State, TargetState};
+use wasm_connect::store::{ConfigRecord, LogEntry, LogRecord};
 
 use crate::harness::{Backing, c, chaos_source, eventually, props, state, t, wait_state};
 

@@ -204,14 +204,7 @@ async fn kafka_sink_offsets_are_the_consumer_groups() {
     let b = Backing::kafka();
     let Backing::Kafka(prefix, _) = &b else { unreachable!() };
     let topic = format!("{prefix}-sink-in");
-    let spec = TopicSpec {
-        name: topic.clone(),
-        partitions: 3,
-        replication_factor: 1,
-        compacted: false,
-        single_partition: false,
-        origin: None,
-    };
+    let spec = TopicSpec::new(topic.clone(), 3, false);
     b.backend().await.topic(&spec).await.unwrap();
     let app = b.start().await;
     // Consumer groups outlive the test's topics: the connector's name is unique per run.
@@ -301,14 +294,7 @@ async fn kafka_sink_offsets_refuse_changes_while_the_group_has_members() {
     let b = Backing::kafka();
     let Backing::Kafka(prefix, bootstrap) = &b else { unreachable!() };
     let topic = format!("{prefix}-zombie-in");
-    let spec = TopicSpec {
-        name: topic.clone(),
-        partitions: 1,
-        replication_factor: 1,
-        compacted: false,
-        single_partition: false,
-        origin: None,
-    };
+    let spec = TopicSpec::new(topic.clone(), 1, false);
     b.backend().await.topic(&spec).await.unwrap();
     let app = b.start().await;
     let name = format!("{prefix}-zombie");

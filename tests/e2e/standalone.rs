@@ -11,14 +11,7 @@ use crate::harness::eventually;
 use crate::support::root;
 
 fn status_spec() -> TopicSpec {
-    TopicSpec {
-        name: "connect-status".into(),
-        partitions: 1,
-        replication_factor: 1,
-        compacted: true,
-        single_partition: false,
-        origin: None,
-    }
+    TopicSpec::new("connect-status", 1, true)
 }
 
 async fn last_state(db: &std::path::Path, key: &str) -> Option<String> {

@@ -66,6 +66,21 @@ pub struct TopicSpec {
     pub origin: Option<TopicOrigin>,
 }
 
+impl TopicSpec {
+    /// A topic of `partitions` partitions (`-1`: the broker default) with the broker's
+    /// default replication, compacted or not, any partition count accepted when it exists.
+    pub fn new(name: impl Into<String>, partitions: i32, compacted: bool) -> Self {
+        Self {
+            name: name.into(),
+            partitions,
+            replication_factor: -1,
+            compacted,
+            single_partition: false,
+            origin: None,
+        }
+    }
+}
+
 /// Where a topic name came from, for refusal messages worded as Kafka Connect words them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TopicOrigin {

@@ -337,14 +337,7 @@ mod tests {
     async fn topics_are_tracked_reset_and_read_back() {
         use crate::store::{LogBackend, MemoryBackend, TopicSpec};
         let backend = MemoryBackend::new();
-        let spec = TopicSpec {
-            name: "status".into(),
-            partitions: 2,
-            replication_factor: 1,
-            compacted: true,
-            single_partition: false,
-            origin: None,
-        };
+        let spec = TopicSpec::new("status", 2, true);
         let store = StatusStore::open(backend.topic(&spec).await.unwrap()).await.unwrap();
         store.put_topic("c", "t1", 0);
         store.put_topic("c", "t2", 1);
