@@ -10,6 +10,7 @@ mod connector;
 mod host;
 mod plugins;
 mod task;
+pub mod topics;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
