@@ -63,6 +63,8 @@ pub async fn validate(
         }
         PluginKind::Source => {}
     }
+    problems
+        .extend(crate::worker::errors::problems(config, plugin.info().kind == PluginKind::Sink));
     if let Err(policy_problems) = ConnectorPolicies::read(config, defaults) {
         problems.extend(policy_problems);
     }

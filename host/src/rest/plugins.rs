@@ -188,6 +188,7 @@ fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
             "Running time after which the restart count resets.",
         ),
     ]);
+    keys.extend(crate::worker::errors::keys::config_keys(kind == PluginKind::Sink));
     if kind == PluginKind::Sink {
         keys.push(key(
             "topics",

@@ -10,6 +10,8 @@
 //! | `wasm_connect_reconfiguration_attempts_total` | `connector` | every request of task configs, first tries and retries |
 //! | `wasm_connect_reconfiguration_failures_total` | `connector` | failed attempts |
 //! | `wasm_connect_automatic_restarts_total` | `connector`, `instance` (`connector` or `task`) | restarts made by a restart policy |
+//! | `wasm_connect_record_errors_tolerated_total` | `connector`, `stage` | failed records skipped under `errors.tolerance=all` |
+//! | `wasm_connect_deadletterqueue_records_total` | `connector` | records written to a dead letter queue |
 
 use std::time::Duration;
 
@@ -21,6 +23,10 @@ pub const RECONFIGURATION_ATTEMPTS: &str = "wasm_connect_reconfiguration_attempt
 pub const RECONFIGURATION_FAILURES: &str = "wasm_connect_reconfiguration_failures_total";
 /// Metric: restarts made by a restart policy.
 pub const AUTOMATIC_RESTARTS: &str = "wasm_connect_automatic_restarts_total";
+/// Metric: failed records skipped under `errors.tolerance=all`.
+pub const RECORD_ERRORS_TOLERATED: &str = "wasm_connect_record_errors_tolerated_total";
+/// Metric: records written to a dead letter queue.
+pub const DEAD_LETTER_QUEUE_RECORDS: &str = "wasm_connect_deadletterqueue_records_total";
 
 /// The herder asked a connector for its task configs.
 pub struct ReconfigurationAttempted<'a> {
@@ -101,6 +107,43 @@ impl AutomaticRestart<'_> {
     }
 }
 
+/// A task skipped failed records of one stage (`errors.tolerance=all`). The errors log
+/// line of each record is `errors.log.enable`'s, written by `worker::errors`.
+pub struct RecordErrorsTolerated<'a> {
+    /// The connector.
+    pub connector: &'a str,
+    /// Kafka Connect's stage name, e.g. `VALUE_CONVERTER`.
+    pub stage: &'a str,
+    /// Records skipped (or failed operations without records).
+    pub records: u64,
+    /// Of those, records written to the dead letter queue.
+    pub dead_lettered: u64,
+}
+
+impl RecordErrorsTolerated<'_> {
+    /// Counts the skipped and dead-lettered records.
+    pub fn emit(&self) {
+        tracing::debug!(
+            connector = %self.connector,
+            stage = %self.stage,
+            records = self.records,
+            dead_lettered = self.dead_lettered,
+            "Skipped failed records, as errors.tolerance=all allows"
+        );
+        let connector = self.connector.to_owned();
+        metrics::counter!(
+            RECORD_ERRORS_TOLERATED,
+            "connector" => connector.clone(),
+            "stage" => self.stage.to_owned()
+        )
+        .increment(self.records);
+        if self.dead_lettered > 0 {
+            metrics::counter!(DEAD_LETTER_QUEUE_RECORDS, "connector" => connector)
+                .increment(self.dead_lettered);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -158,7 +201,20 @@ mod tests {
             failed(None).emit();
             AutomaticRestart { instance: &InstanceId::Task("c".into(), 2), attempt: 1 }.emit();
             AutomaticRestart { instance: &InstanceId::Connector("c".into()), attempt: 1 }.emit();
+            let tolerated = |records, dead_lettered| RecordErrorsTolerated {
+                connector: "c",
+                stage: "TASK_PUT",
+                records,
+                dead_lettered,
+            };
+            tolerated(3, 2).emit();
+            tolerated(1, 0).emit();
         });
+        assert_eq!(
+            counters.get("wasm_connect_record_errors_tolerated_total{connector=c,stage=TASK_PUT}"),
+            4
+        );
+        assert_eq!(counters.get("wasm_connect_deadletterqueue_records_total{connector=c}"), 2);
         assert_eq!(counters.get("wasm_connect_reconfiguration_attempts_total{connector=c}"), 2);
         assert_eq!(counters.get("wasm_connect_reconfiguration_failures_total{connector=c}"), 2);
         assert_eq!(
