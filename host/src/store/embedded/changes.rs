@@ -10,7 +10,8 @@ use std::collections::HashMap;
 
 use tokio::sync::watch;
 
-/// Counters of this process's data writes, as seen through [`EmbeddedBackend::data_changes`](super::EmbeddedBackend::data_changes).
+/// Counters of this process's data writes, as seen through
+/// [`EmbeddedBackend::data_changes`](super::EmbeddedBackend::data_changes).
 #[derive(Clone, Debug, Default)]
 pub struct DataChanges {
     /// Committed appends per topic.

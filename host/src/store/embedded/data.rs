@@ -189,13 +189,13 @@ fn append_batches(
             db.error(&format!("cannot append {count} records to data topics"), e)
         }
     };
-    if batches.len() > 1 {
-        if let Ok(appended) = append_data(conn, sticky, batches.iter().flatten()) {
-            let mut positions = appended.positions.into_iter();
-            let results =
-                batches.iter().map(|b| Ok(positions.by_ref().take(b.len()).collect())).collect();
-            return (results, appended.topics, appended.created);
-        }
+    if batches.len() > 1
+        && let Ok(appended) = append_data(conn, sticky, batches.iter().flatten())
+    {
+        let mut positions = appended.positions.into_iter();
+        let results =
+            batches.iter().map(|b| Ok(positions.by_ref().take(b.len()).collect())).collect();
+        return (results, appended.topics, appended.created);
     }
     let (mut results, mut topics, mut created) = (Vec::new(), Vec::new(), Vec::new());
     for batch in batches {

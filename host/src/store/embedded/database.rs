@@ -1,6 +1,6 @@
 //! The database file of the embedded backend: opening connections with the settings every
-//! connection needs (WAL, `synchronous=FULL`, a busy timeout), the schema, running blocking
-//! work off the async threads, and errors that name the file.
+//! connection needs (WAL, `synchronous=FULL`, a busy timeout), bringing the schema up to
+//! date at open, running blocking work off the async threads, and errors that name the file.
 //!
 //! It knows the file, not topics: the tables are `schema.rs`'s, and the SQL of topics and
 //! records lives in `writer.rs`, `reader.rs`, `data_writer.rs`, `data_reader.rs`,

@@ -152,12 +152,18 @@ impl RecordConsumer for EmbeddedConsumer {
                     for tp in &revoked {
                         self.positions.remove(tp);
                     }
-                    tracing::info!(group = %self.group, client = %self.client_id, partitions = ?revoked, "Partitions revoked");
+                    tracing::info!(
+                        group = %self.group, client = %self.client_id, partitions = ?revoked,
+                        "Partitions revoked"
+                    );
                     return Ok(Some(ConsumerEvent::Revoked(revoked)));
                 }
                 Step::Assign(gained) => {
                     self.position(&gained).await?;
-                    tracing::info!(group = %self.group, client = %self.client_id, partitions = ?gained, "Partitions assigned");
+                    tracing::info!(
+                        group = %self.group, client = %self.client_id, partitions = ?gained,
+                        "Partitions assigned"
+                    );
                     return Ok(Some(ConsumerEvent::Assigned(gained)));
                 }
                 Step::Idle { retry_at } => retry_at,

@@ -139,7 +139,10 @@ impl DataTopics for EmbeddedTopics {
                 TopicError::Create { topic: topic.name.clone(), reason: e.to_string() }
             })?;
         if created {
-            tracing::info!(topic = %topic.name, partitions = topic.partitions, "Created an embedded data topic");
+            tracing::info!(
+                topic = %topic.name, partitions = topic.partitions,
+                "Created an embedded data topic"
+            );
         }
         Ok(created)
     }

@@ -90,7 +90,10 @@ async fn write_loop(
                         .collect()
                 })
                 .map_err(|e| {
-                    tracing::warn!(producer = %client_id, topic = %topic, error = %e, "Cannot write records");
+                    tracing::warn!(
+                        producer = %client_id, topic = %topic, error = %e,
+                        "Cannot write records"
+                    );
                     TopicError::Produce { topic, reason: e.to_string() }
                 });
             // The caller may have stopped waiting; the records are written all the same.
