@@ -23,7 +23,9 @@ mod conformance;
 
 pub use config_record::{ConfigRecord, Properties, RecordError};
 pub use config_state::{ConfigEvent, ConfigState};
-pub use embedded::EmbeddedBackend;
+pub use embedded::{
+    DataChanges, DataEntry, DataReader, DataRecord, EmbeddedBackend, Position, TopicInfo,
+};
 pub use error::StoreError;
 pub use kafka::KafkaBackend;
 pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec};

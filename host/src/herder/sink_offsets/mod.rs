@@ -9,6 +9,9 @@
 //!
 //! Layout: this file (the trait, its error, [`NoSinkOffsets`]), `kafka` ([`KafkaSinkOffsets`]).
 
+// EmbeddedSinkOffsets: constructed once app.rs wires it into standalone mode.
+#[allow(dead_code)]
+mod embedded;
 mod kafka;
 
 use async_trait::async_trait;

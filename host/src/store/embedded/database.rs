@@ -1,9 +1,10 @@
 //! The database file of the embedded backend: opening connections with the settings every
-//! connection needs (WAL, `synchronous=FULL`, a busy timeout), the schema, running blocking
-//! work off the async threads, and errors that name the file.
+//! connection needs (WAL, `synchronous=FULL`, a busy timeout), bringing the schema up to
+//! date at open, running blocking work off the async threads, and errors that name the file.
 //!
-//! It knows tables, not topics: the SQL of topics and records lives in `topics.rs`,
-//! `reader.rs` and `compaction.rs`.
+//! It knows the file, not topics: the tables are `schema.rs`'s, and the SQL of topics and
+//! records lives in `writer.rs`, `reader.rs`, `data_writer.rs`, `data_reader.rs`,
+//! `group_offsets.rs` and `compaction.rs`.
 
 use std::fmt::Display;
 use std::path::{Path, PathBuf};
@@ -12,44 +13,13 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags};
 
+use super::schema::{SCHEMA_VERSION, migrate};
 use crate::store::StoreError;
 
 /// How long a connection waits for another connection (or process) holding the write lock
 /// before failing with "database is locked". Writes are short transactions, so waiting
 /// this long means something is wrong.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Schema version written to `PRAGMA user_version`; a file with a newer one is refused.
-const SCHEMA_VERSION: i64 = 1;
-
-/// The tables. `records` is keyed by position; `records_by_key` makes compaction a range
-/// scan per key instead of a scan per record. `key` is nullable so keyless records (data
-/// topics of standalone mode) fit; `partitions.next_offset` survives compaction removing
-/// the last records of a partition.
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS topics (
-    id INTEGER PRIMARY KEY,
-    name TEXT NOT NULL UNIQUE,
-    partitions INTEGER NOT NULL,
-    compacted INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS partitions (
-    topic_id INTEGER NOT NULL REFERENCES topics (id),
-    partition_no INTEGER NOT NULL,
-    next_offset INTEGER NOT NULL,
-    PRIMARY KEY (topic_id, partition_no)
-);
-CREATE TABLE IF NOT EXISTS records (
-    topic_id INTEGER NOT NULL REFERENCES topics (id),
-    partition_no INTEGER NOT NULL,
-    record_offset INTEGER NOT NULL,
-    key BLOB,
-    value BLOB,
-    timestamp_ms INTEGER NOT NULL,
-    PRIMARY KEY (topic_id, partition_no, record_offset)
-);
-CREATE INDEX IF NOT EXISTS records_by_key ON records (topic_id, partition_no, key, record_offset);
-";
 
 /// One database file and its writer connection.
 #[derive(Debug)]
@@ -78,20 +48,14 @@ impl Database {
                 return Err(db.error("cannot switch to WAL mode", format!("journal mode {mode}")));
             }
             configure(conn).map_err(|e| db.error("cannot configure the connection", e))?;
-            let version: i64 = conn
-                .pragma_query_value(None, "user_version", |row| row.get(0))
-                .map_err(|e| db.error("cannot read the schema version", e))?;
-            if version > SCHEMA_VERSION {
-                return Err(db.error(
-                    "cannot use the database",
-                    format!(
-                        "schema version {version} is newer than this worker's {SCHEMA_VERSION}"
-                    ),
-                ));
+            let found = migrate(conn).map_err(|e| db.error("cannot prepare the schema", e))?;
+            if found != 0 && found != SCHEMA_VERSION {
+                tracing::info!(
+                    file = %db.path.display(), from = found, to = SCHEMA_VERSION,
+                    "Migrated the embedded database schema"
+                );
             }
-            conn.execute_batch(SCHEMA).map_err(|e| db.error("cannot create the schema", e))?;
-            conn.pragma_update(None, "user_version", SCHEMA_VERSION)
-                .map_err(|e| db.error("cannot write the schema version", e))
+            Ok(())
         })?;
         Ok(db)
     }

@@ -18,16 +18,35 @@
 //! `poll`s) and another process's writes to the same file within a quarter of a second (a
 //! waiting `poll` re-reads periodically).
 //!
-//! Layout: `database.rs` (the file, connections, schema, errors), `writer.rs` (create or
-//! check a topic, append), `compaction.rs`, `topic.rs` (the [`LogTopic`] handle),
-//! `reader.rs` (the [`LogReader`](super::LogReader)).
+//! Data topics (standalone mode's source and sink records) live in the same tables,
+//! through the methods of `data.rs`: appends with headers, timestamps and explicit
+//! partitions that return positions, reads of partition ranges, and consumer groups'
+//! committed offsets (`group_offsets`), which survive a restart. Group membership is not
+//! this module's: `worker/topics/embedded` coordinates it in process.
+//!
+//! Layout: `database.rs` (the file, connections, errors), `schema.rs` (tables, versions,
+//! migration), `writer.rs` (create or check a topic, append), `compaction.rs`, `topic.rs`
+//! (the [`LogTopic`] handle), `reader.rs` (the [`LogReader`](super::LogReader)); for data
+//! topics `data.rs` (the backend's data API), `data_record.rs` (its values),
+//! `data_writer.rs`, `data_reader.rs` ([`DataReader`]), `headers.rs` (the headers
+//! column's encoding), `group_offsets.rs`, `changes.rs` ([`DataChanges`]).
 
+mod changes;
 mod compaction;
+mod data;
+mod data_reader;
+mod data_record;
+mod data_writer;
 mod database;
+mod group_offsets;
+mod headers;
 mod reader;
+mod schema;
 mod topic;
 mod writer;
 
+#[cfg(test)]
+mod data_tests;
 #[cfg(test)]
 mod tests;
 
@@ -37,7 +56,13 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
+use tokio::sync::watch;
 
+pub use self::changes::DataChanges;
+pub use self::data_reader::DataReader;
+pub use self::data_record::{DataEntry, DataRecord, Position, TopicInfo};
+
+use self::data_writer::StickyPartitions;
 use self::database::Database;
 use self::reader::FOREIGN_WRITE_CHECK;
 use self::topic::{EmbeddedTopic, TopicState};
@@ -52,6 +77,10 @@ pub struct EmbeddedBackend {
     topics: Arc<Mutex<HashMap<String, Arc<TopicState>>>>,
     /// How often a waiting `poll` re-reads for another process's writes.
     foreign_write_check: Duration,
+    /// The sticky partition of keyless data records, per topic.
+    sticky: Arc<Mutex<StickyPartitions>>,
+    /// Wakes data readers after this process's appends and topic creations.
+    changes: Arc<watch::Sender<DataChanges>>,
 }
 
 impl EmbeddedBackend {
@@ -68,7 +97,13 @@ impl EmbeddedBackend {
         foreign_write_check: Duration,
     ) -> Result<Self, StoreError> {
         let db = Database::open(path.as_ref())?;
-        Ok(Self { db: Arc::new(db), topics: Arc::default(), foreign_write_check })
+        Ok(Self {
+            db: Arc::new(db),
+            topics: Arc::default(),
+            foreign_write_check,
+            sticky: Arc::default(),
+            changes: Arc::new(watch::channel(DataChanges::default()).0),
+        })
     }
 
     /// The database file.

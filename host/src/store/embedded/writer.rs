@@ -6,7 +6,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
+use rusqlite::{Connection, OptionalExtension, Transaction, TransactionBehavior, params};
 
 use super::compaction::compact;
 use super::database::Database;
@@ -34,14 +34,7 @@ pub(super) fn open_topic(
 ) -> Result<TopicRow, StoreError> {
     let failed = |e: rusqlite::Error| db.error(&format!("cannot open topic '{}'", spec.name), e);
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate).map_err(failed)?;
-    let existing = tx
-        .query_row(
-            "SELECT id, partitions, compacted FROM topics WHERE name = ?1",
-            [&spec.name],
-            |row| Ok(TopicRow { id: row.get(0)?, partitions: row.get(1)?, compacted: row.get(2)? }),
-        )
-        .optional()
-        .map_err(failed)?;
+    let existing = find_topic(&tx, &spec.name).map_err(failed)?;
     let topic = match existing {
         Some(topic) => {
             check_partitions(spec, topic.partitions)?;
@@ -50,27 +43,13 @@ pub(super) fn open_topic(
         }
         None => {
             let partitions = local_partitions(spec)?;
-            tx.execute(
-                "INSERT INTO topics (name, partitions, compacted) VALUES (?1, ?2, ?3)",
-                params![spec.name, partitions, spec.compacted],
-            )
-            .map_err(failed)?;
-            let id = tx.last_insert_rowid();
-            let mut insert = tx
-                .prepare(
-                    "INSERT INTO partitions (topic_id, partition_no, next_offset) \
-                     VALUES (?1, ?2, 0)",
-                )
-                .map_err(failed)?;
-            for partition in 0..partitions {
-                insert.execute(params![id, partition]).map_err(failed)?;
-            }
-            drop(insert);
+            let topic =
+                insert_topic(&tx, &spec.name, partitions, spec.compacted).map_err(failed)?;
             tracing::info!(
                 topic = %spec.name, partitions, compacted = spec.compacted,
                 file = %db.path().display(), "Created an embedded topic"
             );
-            TopicRow { id, partitions, compacted: spec.compacted }
+            topic
         }
     };
     if topic.compacted {
@@ -86,6 +65,36 @@ pub(super) fn open_topic(
     Ok(topic)
 }
 
+/// Looks up topic `name`.
+pub(super) fn find_topic(conn: &Connection, name: &str) -> rusqlite::Result<Option<TopicRow>> {
+    conn.prepare_cached("SELECT id, partitions, compacted FROM topics WHERE name = ?1")?
+        .query_row([name], |row| {
+            Ok(TopicRow { id: row.get(0)?, partitions: row.get(1)?, compacted: row.get(2)? })
+        })
+        .optional()
+}
+
+/// Inserts topic `name` with `partitions` partitions (at least 1), each at offset 0.
+pub(super) fn insert_topic(
+    tx: &Transaction<'_>,
+    name: &str,
+    partitions: i32,
+    compacted: bool,
+) -> rusqlite::Result<TopicRow> {
+    tx.execute(
+        "INSERT INTO topics (name, partitions, compacted) VALUES (?1, ?2, ?3)",
+        params![name, partitions, compacted],
+    )?;
+    let id = tx.last_insert_rowid();
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO partitions (topic_id, partition_no, next_offset) VALUES (?1, ?2, 0)",
+    )?;
+    for partition in 0..partitions {
+        insert.execute(params![id, partition])?;
+    }
+    Ok(TopicRow { id, partitions, compacted })
+}
+
 /// Appends `records` to `topic` in one transaction: each goes to its key's partition at the
 /// partition's next offset. Durable (`synchronous=FULL`) once this returns `Ok`.
 pub(super) fn append(
@@ -93,9 +102,7 @@ pub(super) fn append(
     topic: TopicRow,
     records: &[LogRecord],
 ) -> rusqlite::Result<()> {
-    let timestamp_ms = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |now| i64::try_from(now.as_millis()).unwrap_or(i64::MAX));
+    let timestamp_ms = now_ms();
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     {
         let mut read_next = tx.prepare_cached(
@@ -134,4 +141,11 @@ pub(super) fn append(
         }
     }
     tx.commit()
+}
+
+/// Milliseconds since the epoch, the timestamp of records written without one.
+pub(super) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |now| i64::try_from(now.as_millis()).unwrap_or(i64::MAX))
 }

@@ -11,12 +11,15 @@
 //! `kafka_consumer.rs`, `embedded.rs` (both roles over SQLite, with an in-process group
 //! coordinator).
 
+mod embedded;
+
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
 use async_trait::async_trait;
 
+pub use embedded::{EmbeddedTopics, REVOKE_TIMEOUT};
 pub use wasm_connect_batch::Header;
 
 use crate::model::{TopicPartition, TopicPartitionOffset};

@@ -1,0 +1,82 @@
+//! The tables of the embedded database file and their versions: creating them in a new
+//! file, migrating an older file in place, refusing a file newer than this worker.
+//!
+//! Version 1 had `topics`, `partitions` and `records`; version 2 adds `records.headers` (see
+//! `headers.rs` for its encoding) and `group_offsets`, the committed offsets of consumer
+//! groups reading data topics. It must not hold the SQL of topics or records: only DDL.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+/// Schema version written to `PRAGMA user_version`; a file with a newer one is refused.
+pub(super) const SCHEMA_VERSION: i64 = 2;
+
+/// The tables. `records` is keyed by position; `records_by_key` makes compaction a range
+/// scan per key instead of a scan per record. `key` is nullable so keyless records (data
+/// topics of standalone mode) fit; `partitions.next_offset` survives compaction removing
+/// the last records of a partition. `group_offsets` holds, per consumer group and
+/// partition, the next offset to consume.
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS topics (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    partitions INTEGER NOT NULL,
+    compacted INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS partitions (
+    topic_id INTEGER NOT NULL REFERENCES topics (id),
+    partition_no INTEGER NOT NULL,
+    next_offset INTEGER NOT NULL,
+    PRIMARY KEY (topic_id, partition_no)
+);
+CREATE TABLE IF NOT EXISTS records (
+    topic_id INTEGER NOT NULL REFERENCES topics (id),
+    partition_no INTEGER NOT NULL,
+    record_offset INTEGER NOT NULL,
+    key BLOB,
+    value BLOB,
+    timestamp_ms INTEGER NOT NULL,
+    headers BLOB,
+    PRIMARY KEY (topic_id, partition_no, record_offset)
+);
+CREATE INDEX IF NOT EXISTS records_by_key ON records (topic_id, partition_no, key, record_offset);
+CREATE TABLE IF NOT EXISTS group_offsets (
+    group_id TEXT NOT NULL,
+    topic_id INTEGER NOT NULL REFERENCES topics (id),
+    partition_no INTEGER NOT NULL,
+    next_offset INTEGER NOT NULL,
+    PRIMARY KEY (group_id, topic_id, partition_no)
+);
+";
+
+/// Why the schema could not be brought to [`SCHEMA_VERSION`].
+#[derive(Debug, thiserror::Error)]
+pub(super) enum SchemaError {
+    /// The file was written by a newer worker.
+    #[error("schema version {found} is newer than this worker's {SCHEMA_VERSION}")]
+    Newer {
+        /// The file's version.
+        found: i64,
+    },
+    /// SQLite failed.
+    #[error(transparent)]
+    Sql(#[from] rusqlite::Error),
+}
+
+/// Creates the tables of a new file, or migrates an older file to [`SCHEMA_VERSION`], in
+/// one transaction (SQLite's DDL is transactional: a failed migration leaves the file as
+/// it was). Returns the version the file had.
+pub(super) fn migrate(conn: &mut Connection) -> Result<i64, SchemaError> {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let found: i64 = tx.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if found > SCHEMA_VERSION {
+        return Err(SchemaError::Newer { found });
+    }
+    if found == 1 {
+        // Version 1 → 2: `records` gains `headers`; `group_offsets` is created below.
+        tx.execute_batch("ALTER TABLE records ADD COLUMN headers BLOB")?;
+    }
+    tx.execute_batch(SCHEMA)?;
+    tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    tx.commit()?;
+    Ok(found)
+}
