@@ -7,6 +7,7 @@
 //! statuses: it reports.
 
 mod connector;
+pub mod convert;
 mod host;
 mod plugins;
 mod task;
