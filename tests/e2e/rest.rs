@@ -129,6 +129,12 @@ async fn root_health_and_plugins(b: Backing) {
     let sinks_first = list.iter().position(|p| p["type"] == "sink")
         < list.iter().position(|p| p["type"] == "source");
     assert!(sinks_first, "Kafka Connect lists sinks first: {plugins}");
+    assert!(list.iter().all(|p| p["type"] != "converter"), "connectors only: {plugins}");
+    let (code, all) = api.get("/connector-plugins?connectorsOnly=false").await;
+    assert_eq!(code, StatusCode::OK);
+    let converter = |c: &str| all.as_array().unwrap().iter().find(|p| p["class"] == c).cloned();
+    let json_converter = converter("org.apache.kafka.connect.json.JsonConverter");
+    assert_eq!(json_converter.map(|p| p["type"].clone()), Some(json!("converter")), "{all}");
 
     let (code, keys) = api.get("/connector-plugins/FileStreamSource/config").await;
     assert_eq!(code, StatusCode::OK);

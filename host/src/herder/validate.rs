@@ -68,6 +68,7 @@ pub async fn validate(
     if let Err(policy_problems) = ConnectorPolicies::read(config, defaults) {
         problems.extend(policy_problems);
     }
+    problems.extend(crate::worker::convert::problems(config));
     let pairs: Vec<(String, String)> = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     problems.extend(plugin.info().config_def.check(&pairs));
     if let Err(e) = plugin.limits_for(&pairs) {

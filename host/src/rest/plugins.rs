@@ -1,6 +1,7 @@
-//! `/connector-plugins`: the installed plugins, their config definitions, and config
-//! validation answered in Kafka Connect's `ConfigInfos` shape, filled from the plugin's own
-//! definition and `validate` call. Sensitive values show as `[hidden]`.
+//! `/connector-plugins`: the installed plugins (and, with `connectorsOnly=false`, the
+//! built-in converters), their config definitions, and config validation answered in
+//! Kafka Connect's `ConfigInfos` shape, filled from the plugin's own definition and
+//! `validate` call. Sensitive values show as `[hidden]`.
 
 use std::collections::BTreeMap;
 
@@ -17,6 +18,7 @@ use super::error::ApiError;
 use super::extract::{Body, QueryParams};
 use crate::model::{ConfigKey, ConfigType, Importance, PluginKind};
 use crate::runtime::Plugin;
+use crate::worker::{PluginRegistry, convert};
 
 type Result<T> = std::result::Result<T, ApiError>;
 
@@ -29,15 +31,25 @@ pub fn routes() -> Router<RestState> {
 }
 
 async fn list(State(s): State<RestState>, q: QueryParams) -> Result<Response> {
-    q.bool("connectorsOnly", true)?;
-    let mut plugins: Vec<&Plugin> = s.herder.plugins().plugins().collect();
-    // Kafka Connect lists sinks before sources.
+    let connectors_only = q.bool("connectorsOnly", true)?;
+    Ok(axum::Json(listing(s.herder.plugins(), connectors_only)).into_response())
+}
+
+/// `GET /connector-plugins`: the connectors (sinks before sources, as Kafka Connect lists
+/// them), then with `connectorsOnly=false` the converters, typed `converter`.
+fn listing(registry: &PluginRegistry, connectors_only: bool) -> Vec<Value> {
+    let mut plugins: Vec<&Plugin> = registry.plugins().collect();
     plugins.sort_by_key(|p| (p.info().kind != PluginKind::Sink, p.info().name.clone()));
-    let out: Vec<Value> = plugins
+    let mut out: Vec<Value> = plugins
         .iter()
         .map(|p| json!({ "class": p.info().name, "type": dto::kind(Some(p.info().kind)), "version": p.info().version }))
         .collect();
-    Ok(axum::Json(out).into_response())
+    if !connectors_only {
+        out.extend(convert::CLASSES.iter().map(|class| {
+            json!({ "class": class, "type": "converter", "version": env!("CARGO_PKG_VERSION") })
+        }));
+    }
+    out
 }
 
 fn find<'a>(s: &'a RestState, name: &str) -> Result<&'a Plugin> {
@@ -298,4 +310,23 @@ async fn validate(
         "configs": configs,
     });
     Ok((StatusCode::OK, axum::Json(body)).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converters_are_listed_only_when_asked_for() {
+        let registry = PluginRegistry::default();
+        assert!(listing(&registry, true).is_empty());
+        let all = listing(&registry, false);
+        let classes: Vec<&str> = all.iter().map(|p| p["class"].as_str().unwrap()).collect();
+        assert_eq!(classes, convert::CLASSES);
+        assert!(classes.contains(&"org.apache.kafka.connect.json.JsonConverter"));
+        for p in &all {
+            assert_eq!(p["type"], "converter");
+            assert_eq!(p["version"], env!("CARGO_PKG_VERSION"));
+        }
+    }
 }

@@ -7,6 +7,7 @@
 //! statuses: it reports.
 
 mod connector;
+pub mod convert;
 pub mod errors;
 mod host;
 mod plugins;

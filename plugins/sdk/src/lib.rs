@@ -55,7 +55,7 @@
 //!             return Ok(Vec::new());
 //!         }
 //!         Ok(vec![SourceRecord::new(&self.topic, json!({"hello": 1}), json!({"sent": true}))
-//!             .value("hello, world")])
+//!             .string_value("hello, world")])
 //!     }
 //!     fn stop(&mut self) {}
 //! }
@@ -70,6 +70,7 @@
 //!
 //! Layout: the traits [`Connector`], [`SourceTask`], [`SinkTask`]; the values
 //! [`Config`], [`ConfigDef`] / [`ConfigKey`], [`Error`], [`SourceRecord`] / [`SinkRecord`]
+//! (with the [`Kind`] of their keys and values, and [`RecordText`] to read them as text)
 //! and the positions in `position`; the host calls [`log`] (with [`info!`] and friends),
 //! [`request_task_reconfiguration`], [`raise_error`] and [`offsets`]; the macros
 //! [`export_source!`] and [`export_sink!`]. The hidden modules `bindings` (generated code)
@@ -90,6 +91,7 @@ mod host;
 mod log;
 mod position;
 mod record;
+mod record_text;
 mod sink;
 mod source;
 
@@ -100,7 +102,8 @@ pub use error::{Error, Result};
 pub use host::{offsets, raise_error, request_task_reconfiguration};
 pub use log::{Level, log};
 pub use position::{RecordAck, RecordFailure, TopicPartition, TopicPartitionOffset};
-pub use record::{Header, SinkRecord, SourceRecord};
+pub use record::{Header, Kind, SinkRecord, SourceRecord};
+pub use record_text::RecordText;
 pub use serde_json;
 pub use sink::SinkTask;
 pub use source::SourceTask;

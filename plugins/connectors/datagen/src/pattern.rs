@@ -1,8 +1,8 @@
-//! [`Pattern`]: the deterministic key and value bytes of a record, derived from its
+//! [`Pattern`]: the deterministic key and value text of a record, derived from its
 //! sequence number alone, so that any run (and any consumer) can recompute them.
 //!
-//! Key: the sequence as zero-padded decimal, `key.size` bytes (the low digits if it does
-//! not fit). Value: `value.size` bytes of the alphabet `a-z0-9`, starting at the letter
+//! Key: the sequence as zero-padded decimal, `key.size` characters (the low digits if it does
+//! not fit). Value: `value.size` characters of the alphabet `a-z0-9`, starting at the letter
 //! `sequence % 36`. Both are one copy from a precomputed buffer; nothing else here.
 
 const ALPHABET: &[u8; 36] = b"abcdefghijklmnopqrstuvwxyz0123456789";
@@ -13,29 +13,34 @@ pub struct Pattern {
     key_size: usize,
     value_size: usize,
     /// The alphabet repeated over `value_size + 36` bytes.
-    values: Vec<u8>,
+    values: String,
 }
 
 impl Pattern {
     /// A pattern for keys of `key_size` and values of `value_size` bytes.
     pub fn new(key_size: usize, value_size: usize) -> Self {
-        let values = ALPHABET.iter().copied().cycle().take(value_size + ALPHABET.len()).collect();
+        let values = ALPHABET
+            .iter()
+            .map(|&b| char::from(b))
+            .cycle()
+            .take(value_size + ALPHABET.len())
+            .collect();
         Self { key_size, value_size, values }
     }
 
     /// The key of record `sequence`, or `None` (a null key) when keys are 0 bytes.
-    pub fn key(&self, sequence: u64) -> Option<Vec<u8>> {
+    pub fn key(&self, sequence: u64) -> Option<String> {
         if self.key_size == 0 {
             return None;
         }
         let digits = format!("{sequence:0width$}", width = self.key_size);
-        Some(digits.as_bytes()[digits.len() - self.key_size..].to_vec())
+        Some(digits[digits.len() - self.key_size..].to_owned())
     }
 
     /// The value of record `sequence`.
-    pub fn value(&self, sequence: u64) -> Vec<u8> {
+    pub fn value(&self, sequence: u64) -> String {
         let start = (sequence % ALPHABET.len() as u64) as usize;
-        self.values[start..start + self.value_size].to_vec()
+        self.values[start..start + self.value_size].to_owned()
     }
 }
 
@@ -46,11 +51,11 @@ mod tests {
     #[test]
     fn keys_are_padded_decimal_and_values_rotate() {
         let p = Pattern::new(4, 5);
-        assert_eq!(p.key(42).unwrap(), b"0042");
-        assert_eq!(p.key(123_456).unwrap(), b"3456");
-        assert_eq!(p.value(0), b"abcde");
-        assert_eq!(p.value(37), b"bcdef");
-        assert_eq!(p.value(35), b"9abcd");
+        assert_eq!(p.key(42).unwrap(), "0042");
+        assert_eq!(p.key(123_456).unwrap(), "3456");
+        assert_eq!(p.value(0), "abcde");
+        assert_eq!(p.value(37), "bcdef");
+        assert_eq!(p.value(35), "9abcd");
         assert_eq!(Pattern::new(0, 0).key(1), None);
         assert!(Pattern::new(0, 0).value(7).is_empty());
     }

@@ -74,14 +74,16 @@ impl SourceTask for DatagenTask {
         }
         let records = (s.next..s.next + n)
             .map(|seq| {
-                let mut record = SourceRecord::new(
+                let record = SourceRecord::new(
                     &s.settings.topic,
                     s.partition.clone(),
                     json!({ "seq": seq }),
                 )
-                .value(s.pattern.value(seq));
-                record.key = s.pattern.key(seq);
-                record
+                .string_value(s.pattern.value(seq));
+                match s.pattern.key(seq) {
+                    Some(key) => record.string_key(key),
+                    None => record,
+                }
             })
             .collect();
         s.next += n;

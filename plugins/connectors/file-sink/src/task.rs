@@ -1,14 +1,18 @@
 //! [`FileStreamSinkTask`]: appends each record's value and a newline to the file, like
-//! Kafka Connect's `FileStreamSinkTask` (a null value is written as `null`).
+//! Kafka Connect's `FileStreamSinkTask`, which prints the converted value: text as it is,
+//! a JSON string bare, other JSON (or a Connect envelope's payload) as compact JSON, raw
+//! bytes as they are, and a null value as `null`.
 //!
 //! This module owns the buffered file handle. Writes are buffered and flushed in
 //! `pre_commit`, so a committed consumer offset never runs ahead of the file.
 
+use std::borrow::Cow;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 
 use wasm_connect_sdk::{
-    Config, Error, RecordFailure, Result, SinkRecord, SinkTask, TopicPartitionOffset, info,
+    Config, Error, Kind, RecordFailure, RecordText, Result, SinkRecord, SinkTask,
+    TopicPartitionOffset, info,
 };
 
 use crate::config;
@@ -31,6 +35,19 @@ impl FileStreamSinkTask {
     }
 }
 
+/// What one record writes, before its newline: the value as Kafka Connect prints the
+/// converted value (`null` for a null), raw bytes as they are.
+fn line(record: &SinkRecord) -> Cow<'_, [u8]> {
+    match (record.value_kind, &record.value) {
+        (Kind::Bytes, Some(bytes)) => Cow::Borrowed(bytes),
+        _ => match record.value_text() {
+            Some(Cow::Borrowed(text)) => Cow::Borrowed(text.as_bytes()),
+            Some(Cow::Owned(text)) => Cow::Owned(text.into_bytes()),
+            None => Cow::Borrowed(b"null"),
+        },
+    }
+}
+
 impl SinkTask for FileStreamSinkTask {
     fn start(&mut self, config: Config) -> Result<()> {
         self.path = config.require(config::FILE)?.trim().to_owned();
@@ -49,8 +66,7 @@ impl SinkTask for FileStreamSinkTask {
         let path = self.path.clone();
         let out = self.out()?;
         for record in records {
-            let value = record.value.as_deref().unwrap_or(b"null");
-            out.write_all(value)
+            out.write_all(&line(record))
                 .and_then(|()| out.write_all(b"\n"))
                 .map_err(|e| Error::fatal(format!("cannot write to {path}: {e}")))?;
         }
@@ -70,5 +86,30 @@ impl SinkTask for FileStreamSinkTask {
             let _ = self.flush();
         }
         self.out = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(kind: Kind, value: Option<&str>) -> SinkRecord {
+        SinkRecord { value_kind: kind, value: value.map(Into::into), ..SinkRecord::default() }
+    }
+
+    #[test]
+    fn lines_print_the_converted_value() {
+        let line = |kind, value| String::from_utf8(line(&record(kind, value)).into_owned());
+        assert_eq!(line(Kind::String, Some("a line")).unwrap(), "a line");
+        assert_eq!(line(Kind::Json, Some(r#""bare""#)).unwrap(), "bare");
+        assert_eq!(line(Kind::Json, Some("{ \"a\": [1, 2] }")).unwrap(), r#"{"a":[1,2]}"#);
+        let envelope = r#"{"schema":{"type":"string","optional":false},"payload":"text"}"#;
+        assert_eq!(line(Kind::ConnectJson, Some(envelope)).unwrap(), "text");
+        let envelope = r#"{"schema":{"type":"int64","optional":false},"payload":42}"#;
+        assert_eq!(line(Kind::ConnectJson, Some(envelope)).unwrap(), "42");
+        assert_eq!(line(Kind::Bytes, None).unwrap(), "null");
+        assert_eq!(line(Kind::Json, Some("null")).unwrap(), "null");
+        let raw = SinkRecord { value: Some(vec![0xff, b'\n']), ..SinkRecord::default() };
+        assert_eq!(&*super::line(&raw), &[0xff, b'\n']);
     }
 }

@@ -95,7 +95,7 @@ impl SourceTask for FileStreamSourceTask {
                         self.partition.clone(),
                         json!({ "position": position }),
                     )
-                    .value(value),
+                    .string_value(value),
                 );
                 continue;
             }

@@ -90,8 +90,8 @@ fn encode(records: &[SourceRecord], cache: &mut Option<(Value, Vec<u8>)>) -> Res
             r.partition,
             None,
             r.timestamp,
-            r.key.as_deref(),
-            r.value.as_deref(),
+            (r.key_kind, r.key.as_deref()),
+            (r.value_kind, r.value.as_deref()),
             r.headers.iter().map(|h| (h.key.as_str(), h.value.as_deref())),
             Some(partition),
             Some(&offset),
@@ -109,12 +109,16 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::Kind;
 
     #[test]
     fn encodes_json_source_fields_and_reuses_the_partition_text() {
         let records = vec![
             SourceRecord::new("t", json!({"f": "a"}), json!({"p": 1})).value("x"),
-            SourceRecord::new("t", json!({"f": "a"}), json!({"p": 2})).key("k").header("h", "v"),
+            SourceRecord::new("t", json!({"f": "a"}), json!({"p": 2}))
+                .string_key("k")
+                .json_value(&json!([1]))
+                .header("h", "v"),
         ];
         let mut cache = None;
         let batch = encode(&records, &mut cache).unwrap();
@@ -123,6 +127,8 @@ mod tests {
         assert_eq!(decoded[0].source_partition.as_deref(), Some(&br#"{"f":"a"}"#[..]));
         assert_eq!(decoded[1].source_offset.as_deref(), Some(&br#"{"p":2}"#[..]));
         assert_eq!(decoded[1].key.as_deref(), Some(&b"k"[..]));
+        assert_eq!((decoded[0].key_kind, decoded[0].value_kind), (Kind::Bytes, Kind::Bytes));
+        assert_eq!((decoded[1].key_kind, decoded[1].value_kind), (Kind::String, Kind::Json));
         assert_eq!(decoded[0].offset, None);
         assert_eq!(cache.unwrap().0, json!({"f": "a"}));
     }

@@ -1,0 +1,56 @@
+//! Kafka Connect converters: between the typed data a plugin produces or consumes and
+//! the bytes on a topic, one [`Converter`] per side (key, value) of a connector.
+//!
+//! Plugins tag each key and value with a [`Kind`] (`bytes`, `string`, `json`,
+//! `connect-json`, see the `record-batch` docs in `wit/types.wit`); a converter maps
+//! that data to topic bytes on the source side ([`Converter::from_plugin`]) and topic
+//! bytes back to plugin data on the sink side ([`Converter::to_plugin`]), as Kafka
+//! Connect's `StringConverter`, `JsonConverter` and `ByteArrayConverter` do.
+//!
+//! This module owns converter selection ([`for_connector`], [`problems`]) and the
+//! conversions. It must not do I/O or know about tasks, topics' clients or error
+//! tolerance: the task loops call converters and decide what a [`ConvertError`] costs.
+//!
+//! Layout: `select` (which converter a connector uses), `class` (names and settings),
+//! `string`, `json`, `byte_array` (one converter each), `json_text` (JSON text helpers),
+//! `schema` (envelope schema checks), `error`.
+
+mod byte_array;
+mod class;
+mod error;
+mod json;
+mod json_text;
+mod schema;
+mod select;
+mod string;
+
+pub use class::CLASSES;
+pub use error::ConvertError;
+pub use select::{Side, for_connector, problems};
+pub use wasm_connect_batch::Kind;
+
+/// Converts one side (key or value) of records between plugin data and topic bytes.
+/// Converters are stateless and shared by a connector's tasks.
+pub trait Converter: Send + Sync + 'static {
+    /// Source side: plugin data of `kind` to the bytes written to `topic`. `None` (a
+    /// null) stays `None`; some data converts to `None` too (JSON `null`).
+    // Named like Kafka's `Converter.fromConnectData`: from the plugin's side.
+    #[allow(clippy::wrong_self_convention)]
+    fn from_plugin(
+        &self,
+        topic: &str,
+        kind: Kind,
+        data: Option<&[u8]>,
+    ) -> Result<Option<Vec<u8>>, ConvertError>;
+
+    /// Sink side: bytes read from `topic` to plugin data and its kind. `None` (a null)
+    /// stays `None`.
+    fn to_plugin(
+        &self,
+        topic: &str,
+        data: Option<&[u8]>,
+    ) -> Result<(Kind, Option<Vec<u8>>), ConvertError>;
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,216 @@
+//! [`Schema`]: what a converter needs to know of a Kafka Connect schema in an envelope,
+//! after checking it as Kafka's `JsonConverter.asConnectSchema` does.
+//!
+//! This module owns that check and its messages (`Schema must contain 'type' field`,
+//! `Unknown schema type: ...`). It does not check a payload against its schema beyond a
+//! top-level null: the plugin (or the next converter) gets the data as it is.
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::{ConvertError, Kind};
+
+/// The schema types of Kafka Connect's JSON schemas.
+const TYPES: &[&str] = &[
+    "boolean", "int8", "int16", "int32", "int64", "float", "double", "bytes", "string", "array",
+    "map", "struct",
+];
+
+/// A checked envelope schema.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Schema {
+    /// `null`: schemaless data.
+    Null,
+    /// Any other schema.
+    Typed {
+        /// The schema type, as written (`string`, `struct`, ...).
+        ty: String,
+        /// `Some(Kind::String | Kind::Bytes)` when the schema is exactly Kafka Connect's
+        /// plain STRING or BYTES schema (only `type` and `optional`): the data then
+        /// converts to that kind without losing anything.
+        plain: Option<Kind>,
+        /// `"optional": true`.
+        optional: bool,
+        /// Whether the schema has a (non-null) `default`.
+        has_default: bool,
+    },
+}
+
+impl Schema {
+    /// Reads and checks a schema.
+    pub fn parse(schema: &RawValue) -> Result<Self, ConvertError> {
+        if schema.get() == "null" {
+            return Ok(Self::Null);
+        }
+        let value: Value = serde_json::from_str(schema.get())
+            .map_err(|e| ConvertError::data(format!("Invalid schema: {e}")))?;
+        check(&value)?;
+        let ty = value["type"].as_str().unwrap_or_default().to_owned();
+        let only_type_and_optional =
+            value.as_object().is_some_and(|o| o.keys().all(|k| k == "type" || k == "optional"));
+        let plain = match ty.as_str() {
+            "string" if only_type_and_optional => Some(Kind::String),
+            "bytes" if only_type_and_optional => Some(Kind::Bytes),
+            _ => None,
+        };
+        Ok(Self::Typed {
+            optional: value["optional"] == Value::Bool(true),
+            has_default: !value["default"].is_null(),
+            plain,
+            ty,
+        })
+    }
+
+    /// Checks a top-level payload against the schema's nullability, as Kafka Connect does
+    /// when it reads (`to_plugin`) or writes (`from_plugin`) the data: a null payload
+    /// needs an optional schema or a default.
+    pub fn check_null(&self, payload: &RawValue, reading: bool) -> Result<(), ConvertError> {
+        match self {
+            Self::Typed { ty, optional: false, has_default: false, .. }
+                if payload.get() == "null" =>
+            {
+                Err(ConvertError::data(if reading {
+                    format!("Invalid null value for required {} field", ty.to_uppercase())
+                } else {
+                    "Conversion error: null value for field that is required and has no default \
+                     value"
+                        .to_owned()
+                }))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+/// Checks a (non-null) schema and the schemas nested in it.
+fn check(schema: &Value) -> Result<(), ConvertError> {
+    let Some(ty) = schema.get("type").and_then(Value::as_str) else {
+        return Err(ConvertError::data("Schema must contain 'type' field"));
+    };
+    if !TYPES.contains(&ty) {
+        return Err(ConvertError::data(format!("Unknown schema type: {ty}")));
+    }
+    let nested = |field: &str, message: &str| match schema.get(field) {
+        None | Some(Value::Null) => Err(ConvertError::data(message)),
+        Some(s) => check(s),
+    };
+    match ty {
+        "array" => nested("items", "Array schema did not specify the element type")?,
+        "map" => {
+            nested("keys", "Map schema did not specify the key type")?;
+            nested("values", "Map schema did not specify the value type")?;
+        }
+        "struct" => {
+            let Some(fields) = schema.get("fields").and_then(Value::as_array) else {
+                return Err(ConvertError::data(
+                    "Struct schema's \"fields\" argument is not an array.",
+                ));
+            };
+            for field in fields {
+                if !field.get("field").is_some_and(Value::is_string) {
+                    return Err(ConvertError::data(
+                        "Struct schema's field name not specified properly",
+                    ));
+                }
+                check(field)?;
+            }
+        }
+        _ => {}
+    }
+    if let Some(params) = schema.get("parameters").and_then(Value::as_object)
+        && !params.values().all(Value::is_string)
+    {
+        return Err(ConvertError::data("Schema parameters must have string values."));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(json: &str) -> Result<Schema, ConvertError> {
+        Schema::parse(&serde_json::from_str::<Box<RawValue>>(json).unwrap())
+    }
+
+    fn message(json: &str) -> String {
+        parse(json).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn plain_string_and_bytes_schemas_map_to_kinds() {
+        let typed = |ty: &str, plain, optional| Schema::Typed {
+            ty: ty.into(),
+            plain,
+            optional,
+            has_default: false,
+        };
+        assert_eq!(parse("null").unwrap(), Schema::Null);
+        assert_eq!(
+            parse(r#"{"type":"string","optional":false}"#).unwrap(),
+            typed("string", Some(Kind::String), false)
+        );
+        assert_eq!(
+            parse(r#"{"type":"bytes","optional":true}"#).unwrap(),
+            typed("bytes", Some(Kind::Bytes), true)
+        );
+        assert_eq!(parse(r#"{"type":"string","doc":"d"}"#).unwrap(), typed("string", None, false));
+        let decimal = r#"{"type":"bytes","name":"org.apache.kafka.connect.data.Decimal"}"#;
+        assert_eq!(parse(decimal).unwrap(), typed("bytes", None, false));
+        assert_eq!(parse(r#"{"type":"int64"}"#).unwrap(), typed("int64", None, false));
+        let with_default = parse(r#"{"type":"int32","default":3}"#).unwrap();
+        assert!(matches!(with_default, Schema::Typed { has_default: true, .. }));
+    }
+
+    #[test]
+    fn bad_schemas_fail_with_kafkas_messages() {
+        assert_eq!(message("{}"), "Schema must contain 'type' field");
+        assert_eq!(message("3"), "Schema must contain 'type' field");
+        assert_eq!(message(r#"{"type":"text"}"#), "Unknown schema type: text");
+        assert_eq!(message(r#"{"type":"array"}"#), "Array schema did not specify the element type");
+        assert_eq!(
+            message(r#"{"type":"map","keys":{"type":"string"}}"#),
+            "Map schema did not specify the value type"
+        );
+        assert_eq!(
+            message(r#"{"type":"struct","fields":{}}"#),
+            "Struct schema's \"fields\" argument is not an array."
+        );
+        assert_eq!(
+            message(r#"{"type":"struct","fields":[{"type":"int8"}]}"#),
+            "Struct schema's field name not specified properly"
+        );
+        assert_eq!(
+            message(r#"{"type":"struct","fields":[{"field":"f","type":"nope"}]}"#),
+            "Unknown schema type: nope"
+        );
+        assert_eq!(
+            message(r#"{"type":"int8","parameters":{"a":1}}"#),
+            "Schema parameters must have string values."
+        );
+        let nested = r#"{"type":"array","items":{"type":"map","keys":{"type":"string"},
+            "values":{"type":"struct","fields":[{"field":"x","type":"int8"}]}}}"#;
+        assert!(parse(nested).is_ok());
+    }
+
+    #[test]
+    fn null_payloads_need_an_optional_schema_or_a_default() {
+        let null = serde_json::from_str::<Box<RawValue>>("null").unwrap();
+        let one = serde_json::from_str::<Box<RawValue>>("1").unwrap();
+        let required = parse(r#"{"type":"string"}"#).unwrap();
+        assert_eq!(
+            required.check_null(&null, true).unwrap_err().to_string(),
+            "Invalid null value for required STRING field"
+        );
+        assert_eq!(
+            required.check_null(&null, false).unwrap_err().to_string(),
+            "Conversion error: null value for field that is required and has no default value"
+        );
+        assert!(required.check_null(&one, true).is_ok());
+        assert!(
+            parse(r#"{"type":"string","optional":true}"#).unwrap().check_null(&null, true).is_ok()
+        );
+        assert!(parse(r#"{"type":"int8","default":1}"#).unwrap().check_null(&null, true).is_ok());
+        assert!(Schema::Null.check_null(&null, true).is_ok());
+    }
+}

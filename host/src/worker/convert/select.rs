@@ -1,0 +1,99 @@
+//! Which converter a connector uses for its keys and its values: [`for_connector`], and
+//! [`problems`] for config validation.
+//!
+//! This module owns Kafka Connect's precedence rule: a connector's own `key.converter` /
+//! `value.converter` wins over the worker's, and a converter's settings (`key.converter.*`)
+//! come from the same config as its class. Name resolution and settings parsing are
+//! `class`'s.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::class::ConverterClass;
+use super::{ConvertError, Converter};
+use crate::model::ConfigProblem;
+use crate::store::Properties;
+
+/// Which side of a record a converter handles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// Record keys (`key.converter`).
+    Key,
+    /// Record values (`value.converter`).
+    Value,
+}
+
+impl Side {
+    /// Both sides, keys first.
+    pub const BOTH: [Side; 2] = [Side::Key, Side::Value];
+
+    /// The config key naming this side's converter class: `key.converter` or
+    /// `value.converter`; its settings are the keys under `<this>.`.
+    pub fn config_key(self) -> &'static str {
+        match self {
+            Side::Key => "key.converter",
+            Side::Value => "value.converter",
+        }
+    }
+}
+
+/// The converter for `side` of a connector: the connector config's `key.converter` /
+/// `value.converter` (with its `key.converter.*` / `value.converter.*` settings) when
+/// set, else the worker's class with the worker's settings (`worker_props`, prefix
+/// already stripped, as in `WorkerConfig::key_converter_props`).
+pub fn for_connector(
+    side: Side,
+    connector: &[(String, String)],
+    worker_class: &str,
+    worker_props: &BTreeMap<String, String>,
+) -> Result<Arc<dyn Converter>, ConvertError> {
+    let key = side.config_key();
+    match connector.iter().find(|(k, _)| k == key) {
+        Some((_, class)) => build(key, class, settings(key, connector.iter().map(|(k, v)| (k, v)))),
+        None => {
+            let props = worker_props.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+            build(key, worker_class, props)
+        }
+    }
+}
+
+/// Every problem with a connector's own converter keys: an unknown class, a bad setting.
+/// Settings without a class at the same level are not checked: they are not used.
+pub fn problems(connector: &Properties) -> Vec<ConfigProblem> {
+    Side::BOTH
+        .into_iter()
+        .filter_map(|side| {
+            let key = side.config_key();
+            let class = connector.get(key)?;
+            build(key, class, settings(key, connector.iter())).err()
+        })
+        .map(|e| ConfigProblem {
+            key: e.config_key().unwrap_or_default().to_owned(),
+            message: e.to_string(),
+        })
+        .collect()
+}
+
+/// The `<key>.*` settings among `config`, prefix stripped.
+fn settings<'a>(
+    key: &str,
+    config: impl Iterator<Item = (&'a String, &'a String)>,
+) -> BTreeMap<&'a str, &'a str> {
+    config
+        .filter_map(|(k, v)| {
+            let name = k.strip_prefix(key)?.strip_prefix('.')?;
+            Some((name, v.as_str()))
+        })
+        .collect()
+}
+
+fn build(
+    key: &str,
+    class: &str,
+    settings: BTreeMap<&str, &str>,
+) -> Result<Arc<dyn Converter>, ConvertError> {
+    let Some(converter) = ConverterClass::resolve(class) else {
+        return Err(ConvertError::UnknownClass { key: key.to_owned(), class: class.to_owned() });
+    };
+    converter.build(key, &settings)
+}

@@ -1,0 +1,147 @@
+//! Converter selection, config problems, and behaviour common to every converter.
+
+use std::collections::BTreeMap;
+
+use super::*;
+use crate::store::Properties;
+
+const JSON: &str = "org.apache.kafka.connect.json.JsonConverter";
+
+fn pairs(config: &[(&str, &str)]) -> Vec<(String, String)> {
+    config.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+}
+
+/// What the converter `side` of a connector writes for the string `x`.
+fn writes(
+    side: Side,
+    connector: &[(&str, &str)],
+    worker_class: &str,
+    worker: &[(&str, &str)],
+) -> Result<String, ConvertError> {
+    let worker: BTreeMap<String, String> =
+        worker.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    let converter = for_connector(side, &pairs(connector), worker_class, &worker)?;
+    let bytes = converter.from_plugin("t", Kind::String, Some(b"x"))?.unwrap();
+    Ok(String::from_utf8(bytes).unwrap())
+}
+
+const ENVELOPE: &str = r#"{"schema":{"type":"string","optional":false},"payload":"x"}"#;
+
+#[test]
+fn the_worker_converter_applies_when_the_connector_sets_none() {
+    let off = [("schemas.enable", "false")];
+    assert_eq!(writes(Side::Value, &[], JSON, &off).unwrap(), r#""x""#);
+    assert_eq!(writes(Side::Key, &[], JSON, &[]).unwrap(), ENVELOPE);
+    assert_eq!(writes(Side::Value, &[], "StringConverter", &[]).unwrap(), "x");
+    // Settings without a class at the connector level are not used.
+    let stray = [("value.converter.schemas.enable", "false")];
+    assert_eq!(writes(Side::Value, &stray, JSON, &[]).unwrap(), ENVELOPE);
+}
+
+#[test]
+fn a_connector_converter_wins_with_its_own_settings() {
+    let off = [("schemas.enable", "false")];
+    // The connector's class without settings: the worker's settings do not carry over.
+    let own = [("value.converter", JSON)];
+    assert_eq!(writes(Side::Value, &own, JSON, &off).unwrap(), ENVELOPE);
+    let own = [("value.converter", "JsonConverter"), ("value.converter.schemas.enable", "false")];
+    assert_eq!(writes(Side::Value, &own, JSON, &[]).unwrap(), r#""x""#);
+    // Each side reads its own keys.
+    let key_only = [("key.converter", "StringConverter"), ("key.converter.schemas.enable", "x")];
+    assert_eq!(writes(Side::Key, &key_only, JSON, &off).unwrap(), "x");
+    assert_eq!(writes(Side::Value, &key_only, JSON, &off).unwrap(), r#""x""#);
+    let prefix_lookalike = [("value.converterx", "StringConverter")];
+    assert_eq!(writes(Side::Value, &prefix_lookalike, JSON, &off).unwrap(), r#""x""#);
+}
+
+#[test]
+fn unknown_classes_and_bad_settings_name_their_key() {
+    let err = writes(Side::Value, &[("value.converter", "AvroConverter")], JSON, &[]).unwrap_err();
+    assert_eq!(err.config_key(), Some("value.converter"));
+    assert_eq!(
+        err.to_string(),
+        "Invalid value AvroConverter for configuration value.converter: Class AvroConverter could \
+         not be found. Available converters are: \
+         org.apache.kafka.connect.converters.ByteArrayConverter, \
+         org.apache.kafka.connect.json.JsonConverter, \
+         org.apache.kafka.connect.storage.StringConverter"
+    );
+    let err = writes(Side::Key, &[], "com.example.Nope", &[]).unwrap_err();
+    assert_eq!(err.config_key(), Some("key.converter"));
+    let err = writes(Side::Key, &[], JSON, &[("schemas.enable", "1")]).unwrap_err();
+    assert_eq!(err.config_key(), Some("key.converter.schemas.enable"));
+}
+
+#[test]
+fn problems_report_the_connectors_own_converter_keys() {
+    let config = |pairs: &[(&str, &str)]| -> Properties {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    };
+    assert!(problems(&config(&[("connector.class", "FileStreamSink")])).is_empty());
+    let fine = config(&[
+        ("key.converter", "org.apache.kafka.connect.storage.StringConverter"),
+        ("value.converter", "JsonConverter"),
+        ("value.converter.schemas.enable", "FALSE"),
+    ]);
+    assert!(problems(&fine).is_empty());
+    let bad = config(&[
+        ("key.converter", "Nope"),
+        ("value.converter", "JsonConverter"),
+        ("value.converter.schemas.enable", "maybe"),
+    ]);
+    let found = problems(&bad);
+    let keys: Vec<&str> = found.iter().map(|p| p.key.as_str()).collect();
+    assert_eq!(keys, ["key.converter", "value.converter.schemas.enable"]);
+    assert!(found[0].message.contains("Class Nope could not be found"), "{}", found[0].message);
+    assert_eq!(
+        found[1].message,
+        "Invalid value maybe for configuration value.converter.schemas.enable: Expected value to \
+         be either true or false"
+    );
+    // Settings with no class at the connector level are unused, so not checked.
+    assert!(problems(&config(&[("value.converter.schemas.enable", "maybe")])).is_empty());
+}
+
+#[test]
+fn classes_are_kafkas_full_names() {
+    assert_eq!(CLASSES.len(), 3);
+    for class in CLASSES {
+        assert!(
+            for_connector(
+                Side::Value,
+                &pairs(&[("value.converter", class)]),
+                JSON,
+                &BTreeMap::new()
+            )
+            .is_ok()
+        );
+    }
+}
+
+#[test]
+fn string_data_round_trips_through_every_text_converter() {
+    let worker = BTreeMap::new();
+    for class in ["StringConverter", "JsonConverter"] {
+        let c = for_connector(Side::Value, &[], class, &worker).unwrap();
+        for text in ["", "plain", "ünïcödé \"quoted\"\n"] {
+            let topic = c.from_plugin("t", Kind::String, Some(text.as_bytes())).unwrap();
+            let back = c.to_plugin("t", topic.as_deref()).unwrap();
+            assert_eq!(back, (Kind::String, Some(text.as_bytes().to_vec())), "{class}: {text}");
+        }
+    }
+    let c = for_connector(Side::Value, &[], "ByteArrayConverter", &worker).unwrap();
+    let topic = c.from_plugin("t", Kind::Bytes, Some(&[0, 1, 255])).unwrap();
+    assert_eq!(c.to_plugin("t", topic.as_deref()).unwrap(), (Kind::Bytes, Some(vec![0, 1, 255])));
+}
+
+#[test]
+fn nulls_stay_null_everywhere() {
+    let worker = BTreeMap::new();
+    for class in CLASSES {
+        let c = for_connector(Side::Key, &[], class, &worker).unwrap();
+        for kind in Kind::ALL {
+            assert_eq!(c.from_plugin("t", kind, None).unwrap(), None, "{class} {kind}");
+        }
+        assert_eq!(c.to_plugin("t", None).unwrap().1, None, "{class}");
+    }
+}
