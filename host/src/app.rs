@@ -13,14 +13,25 @@ use anyhow::Context;
 
 use crate::config::{Mode, ModeConfig, WorkerConfig};
 use crate::herder::{
-    self, HerderHandle, HerderSettings, KafkaSinkOffsets, NoSinkOffsets, SingleMember, SinkOffsets,
+    self, EmbeddedSinkOffsets, HerderHandle, HerderSettings, KafkaSinkOffsets, SingleMember,
+    SinkOffsets,
 };
 use crate::rest::{self, RestState};
 use crate::runtime::{PoolSize, Runtime, RuntimeOptions};
 use crate::store::{
     EmbeddedBackend, KafkaBackend, LogBackend, OffsetStore, StatusStore, TopicOrigin, TopicSpec,
 };
-use crate::worker::{PluginRegistry, Worker, WorkerSettings};
+use crate::worker::topics::{DataTopics, EmbeddedTopics, KafkaClientSettings, KafkaTopics};
+use crate::worker::{DataPlane, PluginRegistry, Worker, WorkerSettings};
+
+/// Records asked of one source `poll`: large enough that the per-call cost of crossing
+/// into the sandbox is amortised (BENCHMARKS.md: ~90 % of the peak rate at 100, the peak
+/// by 1,000).
+const SOURCE_MAX_POLL_RECORDS: u32 = 1000;
+
+/// Records handed to one sink `put` unless `consumer.max.poll.records` says otherwise
+/// (Kafka's consumer default).
+const SINK_MAX_RECORDS: usize = 500;
 
 /// Internal topic names of the embedded backend (standalone mode).
 const EMBEDDED_TOPICS: [&str; 3] = ["connect-configs", "connect-offsets", "connect-status"];
@@ -61,7 +72,7 @@ impl App {
             tracing::warn!(key = %key, "Worker config key is accepted but has no effect here");
         }
 
-        let (backend, specs) = backend(config).await?;
+        let (backend, specs, embedded) = backend(config).await?;
         let [config_spec, offsets_spec, status_spec] = specs;
         let config_topic = backend.topic(&config_spec).await.context("opening the config topic")?;
         let status_topic = backend.topic(&status_spec).await.context("opening the status topic")?;
@@ -79,6 +90,7 @@ impl App {
         let worker_id = format!("{host}:{port}");
         let url = format!("{}://{host}:{port}", listener.scheme);
 
+        let (data, embedded_topics) = data_plane(config, embedded)?;
         let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
         let worker = Worker::new(
             registry,
@@ -87,6 +99,7 @@ impl App {
                 task_shutdown_timeout: config.task_shutdown_graceful_timeout,
                 ..WorkerSettings::default()
             },
+            data,
             events_tx,
         );
         let member = Box::new(SingleMember::new(worker_id.clone(), url));
@@ -94,7 +107,7 @@ impl App {
             reconfiguration: config.task_reconfiguration.clone(),
             shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
         };
-        let sink_offsets = sink_offsets(config)?;
+        let sink_offsets = sink_offsets(config, embedded_topics)?;
         let herder =
             herder::spawn(config_topic, status, worker, sink_offsets, events_rx, member, settings)
                 .await
@@ -164,12 +177,15 @@ impl App {
     }
 }
 
-/// Where sink connectors' offsets live: their consumer groups in the cluster (distributed
-/// mode), or nowhere yet (standalone mode's embedded topics).
-fn sink_offsets(config: &WorkerConfig) -> anyhow::Result<Arc<dyn SinkOffsets>> {
-    Ok(match &config.mode {
-        ModeConfig::Standalone(_) => Arc::new(NoSinkOffsets),
-        ModeConfig::Distributed(_) => {
+/// Where sink connectors' offsets live: their consumer groups in the embedded store when
+/// the data topics are there, else in the Kafka cluster.
+fn sink_offsets(
+    config: &WorkerConfig,
+    embedded: Option<EmbeddedTopics>,
+) -> anyhow::Result<Arc<dyn SinkOffsets>> {
+    Ok(match embedded {
+        Some(topics) => Arc::new(EmbeddedSinkOffsets::new(topics)),
+        None => {
             let props: Vec<(String, String)> =
                 config.client_props.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
             Arc::new(
@@ -185,7 +201,54 @@ fn sink_offsets(config: &WorkerConfig) -> anyhow::Result<Arc<dyn SinkOffsets>> {
 }
 
 /// The backend and the specs of the three internal topics (configs, offsets, status).
-async fn backend(config: &WorkerConfig) -> anyhow::Result<(Arc<dyn LogBackend>, [TopicSpec; 3])> {
+/// What tasks' data path shares: data topics in Kafka when `bootstrap.servers` is set, else
+/// in the embedded store (standalone mode only), and the worker's converters.
+/// The embedded topics are returned too: the sink offsets API must share their consumer
+/// groups.
+fn data_plane(
+    config: &WorkerConfig,
+    embedded: Option<EmbeddedBackend>,
+) -> anyhow::Result<(DataPlane, Option<EmbeddedTopics>)> {
+    let embedded =
+        embedded.filter(|_| config.bootstrap_servers.is_empty()).map(EmbeddedTopics::new);
+    let topics: Arc<dyn DataTopics> = match &embedded {
+        Some(topics) => Arc::new(topics.clone()),
+        None => Arc::new(
+            KafkaTopics::new(KafkaClientSettings {
+                bootstrap_servers: config.bootstrap_servers.join(","),
+                common: config.client_props.clone(),
+                producer: config.producer_props.clone(),
+                consumer: config.consumer_props.clone(),
+                admin: config.admin_props.clone(),
+            })
+            .context("creating the Kafka clients for data topics")?,
+        ),
+    };
+    let sink_max_records = config
+        .consumer_props
+        .get("max.poll.records")
+        .map(|v| v.trim().parse::<usize>())
+        .transpose()
+        .context("consumer.max.poll.records: not a positive integer")?
+        .unwrap_or(SINK_MAX_RECORDS);
+    let plane = DataPlane {
+        topics,
+        key_converter: config.key_converter.clone(),
+        key_converter_props: config.key_converter_props.clone(),
+        value_converter: config.value_converter.clone(),
+        value_converter_props: config.value_converter_props.clone(),
+        offset_flush_interval: config.offset_flush_interval,
+        source_max_poll_records: SOURCE_MAX_POLL_RECORDS,
+        sink_max_records: sink_max_records.max(1),
+    };
+    Ok((plane, embedded))
+}
+
+/// The backend, the specs of the three internal topics (configs, offsets, status), and the
+/// embedded backend itself in standalone mode.
+async fn backend(
+    config: &WorkerConfig,
+) -> anyhow::Result<(Arc<dyn LogBackend>, [TopicSpec; 3], Option<EmbeddedBackend>)> {
     let spec = |name: &str, partitions: i32, replication: i16, single: bool| TopicSpec {
         name: name.to_owned(),
         partitions,
@@ -209,8 +272,9 @@ async fn backend(config: &WorkerConfig) -> anyhow::Result<(Arc<dyn LogBackend>, 
             })?;
             let [c, o, st] = EMBEDDED_TOPICS;
             Ok((
-                Arc::new(backend),
+                Arc::new(backend.clone()),
                 [spec(c, 1, 1, true), spec(o, 1, 1, false), spec(st, 1, 1, false)],
+                Some(backend),
             ))
         }
         ModeConfig::Distributed(d) => {
@@ -258,6 +322,7 @@ async fn backend(config: &WorkerConfig) -> anyhow::Result<(Arc<dyn LogBackend>, 
                         "connector and task statuses",
                     ),
                 ],
+                None,
             ))
         }
     }

@@ -11,13 +11,15 @@ use wasm_connect::model::{InstanceId, State};
 use crate::harness::{Backing, props, wait_state};
 use crate::support::root;
 
-/// A broker of this test's own, stopped when dropped.
-struct PrivateBroker {
-    port: u16,
+/// A broker of a test's own, stopped when dropped.
+pub struct PrivateBroker {
+    /// Its port.
+    pub port: u16,
 }
 
 impl PrivateBroker {
-    fn kafka(&self, args: &[&str]) {
+    /// Runs `scripts/kafka.sh` with `args` for this broker.
+    pub fn kafka(&self, args: &[&str]) {
         let status = Command::new(root().join("scripts/kafka.sh"))
             .args(args)
             .env("KAFKA_PORT", self.port.to_string())
@@ -26,7 +28,8 @@ impl PrivateBroker {
         assert!(status.success(), "scripts/kafka.sh {args:?} failed");
     }
 
-    fn start(port: u16) -> Self {
+    /// Starts a broker on `port` (and `port + 1` for its controller).
+    pub fn start(port: u16) -> Self {
         let b = Self { port };
         b.kafka(&["start"]);
         b

@@ -12,6 +12,8 @@ mod broker;
 mod cli;
 mod connectors;
 mod containment;
+mod data_path;
+mod delivery;
 mod fuzz;
 mod herder;
 mod offsets;

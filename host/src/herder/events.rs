@@ -130,6 +130,11 @@ impl Herder {
                 }
                 self.dirty.insert(connector);
             }
+            WorkerEvent::TopicActive { connector, task, topic } => {
+                if self.config.contains(&connector) {
+                    self.status.put_topic(&connector, &topic, task);
+                }
+            }
             WorkerEvent::ReconfigurationRequested { connector } => {
                 // As in Kafka Connect, only a running, started connector is reconfigured.
                 if self.connectors.get(&connector).is_some_and(|r| r.phase == Phase::Running)

@@ -47,7 +47,8 @@ pub use policies::{
 };
 pub use restart::{RestartPlan, RestartRequest};
 pub use sink_offsets::{
-    KafkaSinkOffsets, NoSinkOffsets, SinkOffsets, SinkOffsetsError, TopicPartition,
+    EmbeddedSinkOffsets, KafkaSinkOffsets, NoSinkOffsets, SinkOffsets, SinkOffsetsError,
+    TopicPartition,
 };
 
 use crate::model::{ConfigProblem, PluginKind, TargetState};

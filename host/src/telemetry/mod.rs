@@ -6,6 +6,7 @@
 //! its metric through the `metrics` facade), `prometheus` (the recorder behind
 //! `GET /metrics`).
 
+pub mod data;
 pub mod events;
 mod levels;
 mod loggers;

@@ -11,7 +11,10 @@ pub mod convert;
 pub mod errors;
 mod host;
 mod plugins;
+mod sink_task;
+mod source_task;
 mod task;
+pub mod topic_creation;
 pub mod topics;
 
 use std::collections::BTreeMap;
@@ -22,6 +25,7 @@ use tokio::sync::mpsc;
 
 pub use host::WorkerHost;
 pub use plugins::PluginRegistry;
+use topics::DataTopics;
 
 use crate::model::{Config, ConnectorError, TargetState};
 use crate::store::OffsetStore;
@@ -95,6 +99,15 @@ pub enum WorkerEvent {
         /// Connector.
         connector: String,
     },
+    /// A task started writing to or reading from a topic (KIP-558 topic tracking).
+    TopicActive {
+        /// Connector.
+        connector: String,
+        /// Task.
+        task: u32,
+        /// Topic.
+        topic: String,
+    },
     /// A connector instance reported a background failure.
     ErrorRaised {
         /// Connector.
@@ -133,11 +146,34 @@ impl Default for WorkerSettings {
     }
 }
 
+/// What the data path of every task shares: where topics live, the worker's converters,
+/// and the worker-level data settings.
+#[derive(Clone)]
+pub struct DataPlane {
+    /// Where data topics live (Kafka, or the embedded store).
+    pub topics: Arc<dyn DataTopics>,
+    /// The worker's `key.converter` class.
+    pub key_converter: String,
+    /// The worker's `key.converter.*` settings.
+    pub key_converter_props: BTreeMap<String, String>,
+    /// The worker's `value.converter` class.
+    pub value_converter: String,
+    /// The worker's `value.converter.*` settings.
+    pub value_converter_props: BTreeMap<String, String>,
+    /// `offset.flush.interval.ms`: how often tasks commit offsets.
+    pub offset_flush_interval: Duration,
+    /// Most records asked of one source `poll`.
+    pub source_max_poll_records: u32,
+    /// Most records handed to one sink `put` (the consumer's `max.poll.records`).
+    pub sink_max_records: usize,
+}
+
 pub(crate) struct Shared {
     pub registry: PluginRegistry,
     pub events: mpsc::UnboundedSender<WorkerEvent>,
     pub host: Arc<WorkerHost>,
     pub settings: WorkerSettings,
+    pub data: DataPlane,
 }
 
 /// Runs instances; owned by the herder.
@@ -153,11 +189,12 @@ impl Worker {
         registry: PluginRegistry,
         offsets: Arc<OffsetStore>,
         settings: WorkerSettings,
+        data: DataPlane,
         events: mpsc::UnboundedSender<WorkerEvent>,
     ) -> Self {
         let host = Arc::new(WorkerHost { events: events.clone(), offsets });
         Self {
-            shared: Arc::new(Shared { registry, events, host, settings }),
+            shared: Arc::new(Shared { registry, events, host, settings, data }),
             connectors: BTreeMap::new(),
             tasks: BTreeMap::new(),
         }

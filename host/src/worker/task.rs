@@ -1,20 +1,40 @@
-//! The supervisor of one task instance: creates it, starts it, follows pause and resume,
-//! and stops it within the graceful timeout, reporting each outcome as a [`WorkerEvent`].
-//!
-//! The data path (polling sources into topics, delivering topics to sinks) is not here
-//! yet: a started task is instantiated and started, and idles until it is stopped.
+//! The supervisor of one task instance: creates it and its clients (producer or consumer,
+//! converters, error reporter), starts it, runs its data path (`source_task.rs` or
+//! `sink_task.rs`) until it is stopped or fails, and reports each outcome as a
+//! [`WorkerEvent`].
 
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
+use tracing::Instrument;
 
+use super::convert;
+use super::errors::{ErrorPolicy, ErrorReporter};
+use super::sink_task::SinkTask;
+use super::source_task::SourceTask;
+use super::topic_creation::TopicCreation;
+use super::topics::Subscription;
 use super::{Shared, TaskSpec, WorkerEvent};
 use crate::model::{PluginKind, TargetState};
-use crate::runtime::{Identity, SinkTaskInstance, SourceTaskInstance};
+use crate::runtime::Identity;
+use crate::telemetry::data::TaskLifecycle;
 
-enum Cmd {
+/// What the herder tells a running task.
+pub(super) enum Cmd {
+    /// Pause or resume.
     SetTarget(TargetState),
+    /// Stop (commit what can be committed first).
     Stop,
+}
+
+/// How a task's data path ended.
+pub(super) enum Exit {
+    /// Stopped on request.
+    Stopped,
+    /// The handle was dropped (the herder replaced or abandoned the task): nothing to report.
+    Dropped,
+    /// Failed, with this trace.
+    Failed(String),
 }
 
 /// The herder's handle on a task supervisor.
@@ -35,20 +55,6 @@ impl Handle {
     pub fn abandon(self) {}
 }
 
-enum Running {
-    Source(SourceTaskInstance),
-    Sink(SinkTaskInstance),
-}
-
-impl Running {
-    async fn stop(self) {
-        let _ = match self {
-            Self::Source(s) => s.stop().await,
-            Self::Sink(s) => s.stop().await,
-        };
-    }
-}
-
 pub(super) fn spawn(
     shared: Arc<Shared>,
     connector: String,
@@ -57,7 +63,8 @@ pub(super) fn spawn(
     run: u64,
 ) -> Handle {
     let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(supervise(shared, connector, task, spec, run, rx));
+    let span = tracing::info_span!("task", connector = %connector, task);
+    tokio::spawn(supervise(shared, connector, task, spec, run, rx).instrument(span));
     Handle { tx, run }
 }
 
@@ -72,57 +79,171 @@ async fn supervise(
     let emit = |e| {
         let _ = shared.events.send(e);
     };
-    let instance = match start(&shared, &connector, task, &spec).await {
-        Ok(i) => i,
+    let running = match start(&shared, &connector, task, &spec).await {
+        Ok(r) => r,
         Err(trace) => return emit(WorkerEvent::TaskFailed { connector, task, run, trace }),
     };
+    TaskLifecycle { connector: &connector, task, failed: false }.emit();
     emit(WorkerEvent::TaskStarted { connector: connector.clone(), task, run });
-    let mut target = spec.target;
-    let stopped = loop {
-        match rx.recv().await {
-            Some(Cmd::SetTarget(t)) => {
-                tracing::debug!(connector = %connector, task, from = %target, to = %t, "Task target state changed");
-                target = t;
-            }
-            Some(Cmd::Stop) => break true,
-            None => break false,
-        }
+    let exit = match running {
+        Running::Source(t) => t.run(&mut rx).await,
+        Running::Sink(t) => t.run(&mut rx).await,
     };
-    let timeout = shared.settings.task_shutdown_timeout;
-    if tokio::time::timeout(timeout, instance.stop()).await.is_err() {
-        tracing::warn!(connector = %connector, task, "The task did not stop in time and was abandoned");
-    }
-    if stopped {
-        emit(WorkerEvent::TaskStopped { connector, task, run });
+    match exit {
+        Exit::Stopped => emit(WorkerEvent::TaskStopped { connector, task, run }),
+        Exit::Dropped => {}
+        Exit::Failed(trace) => {
+            TaskLifecycle { connector: &connector, task, failed: true }.emit();
+            tracing::error!(connector = %connector, task, error = %trace, "Task failed");
+            emit(WorkerEvent::TaskFailed { connector, task, run, trace })
+        }
     }
 }
 
+enum Running {
+    Source(Box<SourceTask>),
+    Sink(Box<SinkTask>),
+}
+
+/// Creates and starts the instance and its clients.
 async fn start(
     shared: &Shared,
     connector: &str,
     task: u32,
     spec: &TaskSpec,
 ) -> Result<Running, String> {
-    let class = spec
-        .connector_config
-        .iter()
-        .find(|(k, _)| k == "connector.class")
-        .map(|(_, v)| v.as_str())
-        .unwrap_or("");
+    let class = get(&spec.connector_config, "connector.class").unwrap_or("");
     let plugin = shared.registry.resolve(class).ok_or_else(|| shared.registry.not_found(class))?;
+    let data = &shared.data;
     let ident = Identity::task(connector, task);
     let host = shared.host.clone();
     let config = spec.task_config.clone();
+    let framework = &spec.connector_config;
+    let key_converter = convert::for_connector(
+        convert::Side::Key,
+        framework,
+        &data.key_converter,
+        &data.key_converter_props,
+    )
+    .map_err(|e| e.to_string())?;
+    let value_converter = convert::for_connector(
+        convert::Side::Value,
+        framework,
+        &data.value_converter,
+        &data.value_converter_props,
+    )
+    .map_err(|e| e.to_string())?;
+    let sink = plugin.info().kind == PluginKind::Sink;
+    let policy = ErrorPolicy::from_config(framework, sink).map_err(problems_trace)?;
+    let client_id =
+        format!("connector-{}-{connector}-{task}", if sink { "consumer" } else { "producer" });
     Ok(match plugin.info().kind {
         PluginKind::Source => {
-            let t = plugin.source_task(ident, &config, host).await.map_err(|e| e.trace())?;
-            t.start(config).await.map_err(|e| e.trace())?;
-            Running::Source(t)
+            let creation = TopicCreation::from_config(framework).map_err(problems_trace)?;
+            let producer = data
+                .topics
+                .producer(&client_id, &overrides(framework, "producer.override."))
+                .map_err(|e| e.to_string())?;
+            let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, None);
+            let instance = plugin.source_task(ident, &config, host).await.map_err(|e| e.trace())?;
+            instance.start(config).await.map_err(|e| e.trace())?;
+            Running::Source(Box::new(SourceTask {
+                connector: connector.to_owned(),
+                task,
+                instance,
+                producer,
+                topics: data.topics.clone(),
+                creation,
+                key_converter,
+                value_converter,
+                reporter,
+                offsets: shared.host.offsets.clone(),
+                events: shared.events.clone(),
+                flush_interval: data.offset_flush_interval,
+                max_poll_records: data.source_max_poll_records,
+                shutdown_timeout: shared.settings.task_shutdown_timeout,
+                target: spec.target,
+            }))
         }
         PluginKind::Sink => {
-            let t = plugin.sink_task(ident, &config, host).await.map_err(|e| e.trace())?;
-            t.start(config).await.map_err(|e| e.trace())?;
-            Running::Sink(t)
+            let subscription = subscription(&spec.task_config)
+                .or_else(|| subscription(framework))
+                .ok_or("Must configure one of topics or topics.regex")?;
+            let dlq = match &policy.dlq {
+                Some(_) => Some(
+                    data.topics
+                        .producer(
+                            &format!("connector-dlq-producer-{connector}-{task}"),
+                            &overrides(framework, "producer.override."),
+                        )
+                        .map_err(|e| e.to_string())?,
+                ),
+                None => None,
+            };
+            if let Some(settings) = &policy.dlq {
+                // Kafka Connect creates the dead-letter queue topic when the task starts.
+                data.topics.create_topic(&settings.new_topic()).await.map_err(|e| e.to_string())?;
+            }
+            let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, dlq);
+            let instance = plugin.sink_task(ident, &config, host).await.map_err(|e| e.trace())?;
+            instance.start(config).await.map_err(|e| e.trace())?;
+            let consumer = data
+                .topics
+                .consumer(
+                    &format!("connect-{connector}"),
+                    &client_id,
+                    &subscription,
+                    &overrides(framework, "consumer.override."),
+                )
+                .await;
+            let consumer = match consumer {
+                Ok(c) => c,
+                Err(e) => {
+                    let _ = instance.stop().await;
+                    return Err(e.to_string());
+                }
+            };
+            Running::Sink(Box::new(SinkTask {
+                connector: connector.to_owned(),
+                task,
+                instance,
+                consumer,
+                key_converter,
+                value_converter,
+                reporter,
+                events: shared.events.clone(),
+                flush_interval: data.offset_flush_interval,
+                max_records: data.sink_max_records,
+                shutdown_timeout: shared.settings.task_shutdown_timeout,
+                target: spec.target,
+            }))
         }
     })
+}
+
+fn get<'a>(config: &'a [(String, String)], key: &str) -> Option<&'a str> {
+    config.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+}
+
+/// `producer.override.*` or `consumer.override.*` keys, prefix stripped.
+fn overrides(config: &[(String, String)], prefix: &str) -> Vec<(String, String)> {
+    config
+        .iter()
+        .filter_map(|(k, v)| Some((k.strip_prefix(prefix)?.to_owned(), v.clone())))
+        .collect()
+}
+
+/// A sink's `topics` or `topics.regex`.
+fn subscription(config: &[(String, String)]) -> Option<Subscription> {
+    if let Some(topics) = get(config, "topics").filter(|t| !t.trim().is_empty()) {
+        let list = topics.split(',').map(str::trim).filter(|t| !t.is_empty()).map(String::from);
+        return Some(Subscription::Topics(list.collect()));
+    }
+    get(config, "topics.regex")
+        .filter(|t| !t.trim().is_empty())
+        .map(|p| Subscription::Pattern(p.trim().to_owned()))
+}
+
+fn problems_trace(problems: Vec<crate::model::ConfigProblem>) -> String {
+    problems.iter().map(|p| format!("{}: {}", p.key, p.message)).collect::<Vec<_>>().join("; ")
 }

@@ -2,20 +2,20 @@
 //! (`connect-<name>`), behind [`SinkOffsets`] so the herder's offsets API does not depend
 //! on the sink data path or on Kafka.
 //!
-//! Two implementations: [`KafkaSinkOffsets`] (distributed mode: the consumer group in the
-//! Kafka cluster) and [`NoSinkOffsets`] (standalone mode, whose embedded topics have no
-//! consumer groups until the sink data path exists: reads answer with nothing, writes are
-//! refused).
+//! Implementations: [`KafkaSinkOffsets`] (data topics in a Kafka cluster: the consumer group
+//! there), [`EmbeddedSinkOffsets`] (standalone mode's embedded topics: the groups in the
+//! SQLite file) and [`NoSinkOffsets`] (no consumer groups at all: reads answer with
+//! nothing, writes are refused; for tests).
 //!
-//! Layout: this file (the trait, its error, [`NoSinkOffsets`]), `kafka` ([`KafkaSinkOffsets`]).
+//! Layout: this file (the trait, its error, [`NoSinkOffsets`]), `kafka`
+//! ([`KafkaSinkOffsets`]), `embedded` ([`EmbeddedSinkOffsets`]).
 
-// EmbeddedSinkOffsets: constructed once app.rs wires it into standalone mode.
-#[allow(dead_code)]
 mod embedded;
 mod kafka;
 
 use async_trait::async_trait;
 
+pub use embedded::EmbeddedSinkOffsets;
 pub use kafka::KafkaSinkOffsets;
 
 /// A Kafka topic-partition.

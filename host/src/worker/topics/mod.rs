@@ -24,6 +24,12 @@ pub use wasm_connect_batch::Header;
 
 use crate::model::{TopicPartition, TopicPartitionOffset};
 
+mod kafka;
+mod kafka_consumer;
+mod kafka_producer;
+
+pub use kafka::{KafkaClientSettings, KafkaTopics};
+
 /// A record to write to a data topic, after conversion.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OutRecord {

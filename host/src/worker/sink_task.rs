@@ -1,0 +1,390 @@
+//! The data path of a sink task: consume in the connector's group (`connect-<name>`),
+//! convert, `put` to the plugin, and commit the group's offsets only after the plugin's
+//! `pre-commit` said they are safe. Runs in the task's supervisor; plugin calls run on the
+//! instance's own thread.
+//!
+//! Delivery is at-least-once: an offset is committed only after the records before it
+//! were put and the plugin flushed them (`pre-commit`), every `offset.flush.interval.ms`,
+//! when partitions are revoked, and at stop. Partitions assigned and revoked by the group
+//! become the plugin's `open` and `close`. Pausing the connector pauses the consumer.
+//!
+//! It must not decide restarts or write statuses: it returns how the task ended.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+use wasm_connect_batch::Record;
+
+use super::WorkerEvent;
+use super::convert::Converter;
+use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
+use super::task::{Cmd, Exit};
+use super::topics::{ConsumerEvent, InRecord, RecordConsumer};
+use crate::model::{ConnectorError, TargetState, TopicPartition, TopicPartitionOffset};
+use crate::runtime::{InstanceError, SinkTaskInstance};
+use crate::telemetry::data as metrics;
+
+/// Longest wait for a consumer event before commands and the flush timer are looked at.
+const EVENT_WAIT: Duration = Duration::from_millis(100);
+
+/// Everything a sink task's data path needs.
+pub(super) struct SinkTask {
+    pub connector: String,
+    pub task: u32,
+    pub instance: SinkTaskInstance,
+    pub consumer: Box<dyn RecordConsumer>,
+    pub key_converter: Arc<dyn Converter>,
+    pub value_converter: Arc<dyn Converter>,
+    pub reporter: ErrorReporter,
+    pub events: mpsc::UnboundedSender<WorkerEvent>,
+    pub flush_interval: Duration,
+    pub max_records: usize,
+    pub shutdown_timeout: Duration,
+    pub target: TargetState,
+}
+
+#[derive(Default)]
+struct State {
+    assigned: BTreeSet<TopicPartition>,
+    /// Next offset to read, per partition, after what was put.
+    consumed: BTreeMap<TopicPartition, i64>,
+    /// Last committed offset per partition.
+    committed: BTreeMap<TopicPartition, i64>,
+    /// Whether the consumer is paused.
+    paused: bool,
+    topics: BTreeSet<String>,
+}
+
+impl SinkTask {
+    /// Runs until stopped or failed.
+    pub(super) async fn run(mut self, commands: &mut mpsc::UnboundedReceiver<Cmd>) -> Exit {
+        let mut state = State::default();
+        let mut next_flush = tokio::time::Instant::now() + self.flush_interval;
+        let exit = loop {
+            if let Some(exit) = self.take_stop(commands) {
+                break exit;
+            }
+            if let Err(trace) = self.follow_target(&mut state).await {
+                break Exit::Failed(trace);
+            }
+            if tokio::time::Instant::now() >= next_flush {
+                if let Err(trace) = self.commit(&mut state, None).await {
+                    break Exit::Failed(trace);
+                }
+                next_flush = tokio::time::Instant::now() + self.flush_interval;
+            }
+            let event = match self.consumer.next(EVENT_WAIT, self.max_records).await {
+                Ok(event) => event,
+                Err(e) => {
+                    tracing::warn!(connector = %self.connector, task = self.task, error = %e, "Consumer error");
+                    tokio::time::sleep(EVENT_WAIT).await;
+                    continue;
+                }
+            };
+            let handled = match event {
+                None => Ok(()),
+                Some(ConsumerEvent::Assigned(tps)) => self.assigned(&mut state, tps).await,
+                Some(ConsumerEvent::Revoked(tps)) => self.revoked(&mut state, tps).await,
+                Some(ConsumerEvent::Records(records)) => self.deliver(&mut state, records).await,
+            };
+            if let Err(trace) = handled {
+                break Exit::Failed(trace);
+            }
+        };
+        if !matches!(exit, Exit::Failed(_)) {
+            let timeout = self.shutdown_timeout;
+            let finish = async {
+                self.commit(&mut state, None).await?;
+                let open: Vec<TopicPartition> = state.assigned.iter().cloned().collect();
+                if !open.is_empty() {
+                    self.instance.close(&open).await.map_err(|e| e.trace())?;
+                }
+                Ok::<(), String>(())
+            };
+            match tokio::time::timeout(timeout, finish).await {
+                Ok(Ok(())) => {}
+                Ok(Err(trace)) => {
+                    tracing::warn!(connector = %self.connector, task = self.task, error = %trace, "Could not commit offsets at stop")
+                }
+                Err(_) => {
+                    tracing::warn!(connector = %self.connector, task = self.task, "Committing offsets at stop timed out")
+                }
+            }
+        }
+        self.consumer.close().await;
+        let _ = self.instance.stop().await;
+        exit
+    }
+
+    fn take_stop(&mut self, commands: &mut mpsc::UnboundedReceiver<Cmd>) -> Option<Exit> {
+        loop {
+            match commands.try_recv() {
+                Ok(Cmd::SetTarget(t)) => {
+                    tracing::debug!(connector = %self.connector, task = self.task, to = %t, "Task target state changed");
+                    self.target = t;
+                }
+                Ok(Cmd::Stop) => return Some(Exit::Stopped),
+                Err(mpsc::error::TryRecvError::Empty) => return None,
+                Err(mpsc::error::TryRecvError::Disconnected) => return Some(Exit::Dropped),
+            }
+        }
+    }
+
+    /// Pauses or resumes the consumer to match the target state.
+    async fn follow_target(&mut self, state: &mut State) -> Result<(), String> {
+        let want_paused = self.target != TargetState::Started;
+        if want_paused == state.paused {
+            return Ok(());
+        }
+        let result =
+            if want_paused { self.consumer.pause().await } else { self.consumer.resume().await };
+        match result {
+            Ok(()) => {
+                state.paused = want_paused;
+                Ok(())
+            }
+            Err(e) => {
+                tracing::warn!(connector = %self.connector, task = self.task, error = %e, "Could not pause or resume the consumer; trying again");
+                Ok(())
+            }
+        }
+    }
+
+    async fn assigned(
+        &mut self,
+        state: &mut State,
+        tps: Vec<TopicPartition>,
+    ) -> Result<(), String> {
+        tracing::info!(connector = %self.connector, task = self.task, partitions = ?tps, "Partitions assigned");
+        for tp in &tps {
+            if state.topics.insert(tp.topic.clone()) {
+                let _ = self.events.send(WorkerEvent::TopicActive {
+                    connector: self.connector.clone(),
+                    task: self.task,
+                    topic: tp.topic.clone(),
+                });
+            }
+        }
+        state.assigned.extend(tps.iter().cloned());
+        self.instance.open(&tps).await.map_err(|e| e.trace())
+    }
+
+    async fn revoked(&mut self, state: &mut State, tps: Vec<TopicPartition>) -> Result<(), String> {
+        tracing::info!(connector = %self.connector, task = self.task, partitions = ?tps, "Partitions revoked");
+        self.commit(state, Some(&tps)).await?;
+        for tp in &tps {
+            state.assigned.remove(tp);
+            state.consumed.remove(tp);
+            state.committed.remove(tp);
+        }
+        self.instance.close(&tps).await.map_err(|e| e.trace())
+    }
+
+    /// Converts and puts one batch, routing failed records by the error policy.
+    async fn deliver(&mut self, state: &mut State, records: Vec<InRecord>) -> Result<(), String> {
+        let started = Instant::now();
+        let records: Vec<InRecord> =
+            records.into_iter().filter(|r| state.assigned.contains(&r.topic_partition())).collect();
+        if records.is_empty() {
+            return Ok(());
+        }
+        metrics::RecordsConsumed {
+            connector: &self.connector,
+            task: self.task,
+            count: records.len(),
+        }
+        .emit();
+        let mut batch = Vec::with_capacity(records.len());
+        let mut origin = Vec::with_capacity(records.len());
+        let mut failures = Vec::new();
+        for (i, r) in records.iter().enumerate() {
+            let key = self.key_converter.to_plugin(&r.topic, r.key.as_deref());
+            let value = self.value_converter.to_plugin(&r.topic, r.value.as_deref());
+            match (key, value) {
+                (Ok((key_kind, key)), Ok((value_kind, value))) => {
+                    batch.push(Record {
+                        topic: r.topic.clone(),
+                        partition: Some(r.partition),
+                        offset: Some(r.offset),
+                        timestamp: r.timestamp,
+                        key_kind,
+                        key,
+                        value_kind,
+                        value,
+                        headers: r.headers.clone(),
+                        source_partition: None,
+                        source_offset: None,
+                    });
+                    origin.push(i);
+                }
+                (Err(e), _) => failures.push(Failure {
+                    stage: Stage::KeyConverter,
+                    record: FailedRecord::Sink(r),
+                    error: e.to_string(),
+                    error_kind: "DataException",
+                }),
+                (_, Err(e)) => failures.push(Failure {
+                    stage: Stage::ValueConverter,
+                    record: FailedRecord::Sink(r),
+                    error: e.to_string(),
+                    error_kind: "DataException",
+                }),
+            }
+        }
+        if !failures.is_empty() {
+            self.reporter.report(failures).await.map_err(|e| e.to_string())?;
+        }
+        if !batch.is_empty() {
+            let put_failures = self.put(&batch).await?;
+            let failures: Vec<Failure<'_>> = match put_failures {
+                PutOutcome::Failed(list) => list
+                    .into_iter()
+                    .map(|(index, reason)| Failure {
+                        stage: Stage::TaskPut,
+                        record: FailedRecord::Sink(&records[origin[index]]),
+                        error: reason,
+                        error_kind: "RecordFailure",
+                    })
+                    .collect(),
+                PutOutcome::GaveUp(reason) => origin
+                    .iter()
+                    .map(|&i| Failure {
+                        stage: Stage::TaskPut,
+                        record: FailedRecord::Sink(&records[i]),
+                        error: reason.clone(),
+                        error_kind: "RetriableException",
+                    })
+                    .collect(),
+            };
+            if !failures.is_empty() {
+                self.reporter.report(failures).await.map_err(|e| e.to_string())?;
+            }
+        }
+        for r in &records {
+            state.consumed.insert(r.topic_partition(), r.offset + 1);
+        }
+        metrics::RecordsPut {
+            connector: &self.connector,
+            task: self.task,
+            count: batch.len(),
+            latency: started.elapsed(),
+        }
+        .emit();
+        Ok(())
+    }
+
+    /// Puts `batch`, retrying retriable errors by the error policy.
+    async fn put(&mut self, batch: &[Record]) -> Result<PutOutcome, String> {
+        let mut retry: Option<(Instant, RetryBackoff)> = None;
+        loop {
+            match self.instance.put(batch).await {
+                Ok(failures) => {
+                    return Ok(PutOutcome::Failed(
+                        failures.into_iter().map(|f| (f.index as usize, f.reason)).collect(),
+                    ));
+                }
+                Err(InstanceError::Connector(ConnectorError::Retriable(reason))) => {
+                    let policy = self.reporter.policy();
+                    let (since, backoff) =
+                        retry.get_or_insert_with(|| (Instant::now(), RetryBackoff::new(policy)));
+                    match backoff.delay_before_retry(since.elapsed()) {
+                        Some(delay) => {
+                            tracing::warn!(connector = %self.connector, task = self.task, error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in put; delivering the batch again after a back-off");
+                            tokio::time::sleep(delay).await;
+                        }
+                        None if self.reporter.policy().tolerance == Tolerance::All => {
+                            return Ok(PutOutcome::GaveUp(reason));
+                        }
+                        None => {
+                            return Err(format!(
+                                "put kept failing with a retriable error past errors.retry.timeout: {reason}"
+                            ));
+                        }
+                    }
+                }
+                Err(e) => return Err(e.trace()),
+            }
+        }
+    }
+
+    /// Asks the plugin which consumed offsets are safe (`pre-commit`) and commits them;
+    /// `only` limits it to those partitions. A failed commit is retried at the next one.
+    async fn commit(
+        &mut self,
+        state: &mut State,
+        only: Option<&[TopicPartition]>,
+    ) -> Result<(), String> {
+        let offsets: Vec<TopicPartitionOffset> = state
+            .consumed
+            .iter()
+            .filter(|(tp, _)| only.is_none_or(|o| o.contains(tp)))
+            .map(|(tp, &offset)| TopicPartitionOffset {
+                topic: tp.topic.clone(),
+                partition: tp.partition,
+                offset,
+            })
+            .collect();
+        if offsets.is_empty() {
+            return Ok(());
+        }
+        let safe = match self.instance.pre_commit(&offsets).await {
+            Ok(safe) => safe,
+            Err(InstanceError::Connector(e)) => {
+                tracing::warn!(connector = %self.connector, task = self.task, error = %e, "pre-commit failed; offsets not committed this time");
+                return Ok(());
+            }
+            Err(e) => return Err(e.trace()),
+        };
+        let safe: Vec<TopicPartitionOffset> = safe
+            .into_iter()
+            .filter(|o| {
+                let tp = TopicPartition { topic: o.topic.clone(), partition: o.partition };
+                state.assigned.contains(&tp)
+                    && only.is_none_or(|only| only.contains(&tp))
+                    && state.committed.get(&tp) != Some(&o.offset)
+            })
+            .collect();
+        if safe.is_empty() {
+            return Ok(());
+        }
+        let count = safe.len();
+        match self.consumer.commit(safe.clone()).await {
+            Ok(()) => {
+                for o in safe {
+                    state.committed.insert(
+                        TopicPartition { topic: o.topic, partition: o.partition },
+                        o.offset,
+                    );
+                }
+                metrics::OffsetsCommitted {
+                    connector: &self.connector,
+                    task: self.task,
+                    partitions: count,
+                    ok: true,
+                }
+                .emit();
+            }
+            Err(e) => {
+                metrics::OffsetsCommitted {
+                    connector: &self.connector,
+                    task: self.task,
+                    partitions: count,
+                    ok: false,
+                }
+                .emit();
+                tracing::error!(connector = %self.connector, task = self.task, error = %e, "Could not commit consumer offsets; retrying at the next commit");
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a `put` came to.
+enum PutOutcome {
+    /// The plugin handled the batch except these (index, reason).
+    Failed(Vec<(usize, String)>),
+    /// Retriable errors outlasted `errors.retry.timeout`, tolerated: the whole batch failed.
+    GaveUp(String),
+}

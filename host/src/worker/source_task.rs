@@ -1,0 +1,390 @@
+//! The data path of a source task: poll the plugin, convert, produce, acknowledge, commit
+//! offsets. Runs in the task's supervisor (a tokio task); the plugin calls themselves run
+//! on the instance's own thread, so nothing here blocks the herder.
+//!
+//! Delivery is at-least-once. Up to [`MAX_IN_FLIGHT`] polled batches are being written at
+//! once, and their writes complete in poll order (they are awaited front to back), so when
+//! a batch is written every record polled before it is written too: the source offsets of
+//! its records become committable, the plugin gets `commit-records` for them, and every
+//! `offset.flush.interval.ms` the committable offsets go to the offsets store followed by
+//! the plugin's `commit`. A crash loses at most the records after the last flushed
+//! offsets, which the plugin polls again after the restart. On stop, in-flight writes are
+//! awaited and the offsets flushed before the plugin's `stop`.
+//!
+//! It must not decide restarts or write statuses: it returns how the task ended.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::WorkerEvent;
+use super::convert::Converter;
+use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
+use super::task::{Cmd, Exit};
+use super::topic_creation::TopicCreation;
+use super::topics::{DataTopics, OutRecord, RecordProducer, SendFuture};
+use crate::model::{ConnectorError, RecordAck, TargetState};
+use crate::runtime::{InstanceError, SourceTaskInstance};
+use crate::store::OffsetStore;
+use crate::telemetry::data as metrics;
+
+/// Polled batches being written at once: enough to keep the producer busy while the next
+/// batch is polled and converted, few enough to bound memory.
+pub const MAX_IN_FLIGHT: usize = 4;
+
+/// Wait after a poll that returned nothing, before polling again.
+const IDLE_WAIT: Duration = Duration::from_millis(50);
+
+/// Everything a source task's data path needs.
+pub(super) struct SourceTask {
+    pub connector: String,
+    pub task: u32,
+    pub instance: SourceTaskInstance,
+    pub producer: Arc<dyn RecordProducer>,
+    pub topics: Arc<dyn DataTopics>,
+    pub creation: TopicCreation,
+    pub key_converter: Arc<dyn Converter>,
+    pub value_converter: Arc<dyn Converter>,
+    pub reporter: ErrorReporter,
+    pub offsets: Arc<OffsetStore>,
+    pub events: mpsc::UnboundedSender<WorkerEvent>,
+    pub flush_interval: Duration,
+    pub max_poll_records: u32,
+    pub shutdown_timeout: Duration,
+    pub target: TargetState,
+}
+
+/// One polled batch being written.
+struct InFlight {
+    send: SendFuture,
+    /// Sequence numbers of the records sent, in order.
+    sequences: Vec<u64>,
+    /// Source partition and offset of every polled record, sent or skipped, in poll order.
+    offsets: Vec<(Value, Value)>,
+    started: Instant,
+}
+
+impl SourceTask {
+    /// Runs until stopped or failed.
+    pub(super) async fn run(mut self, commands: &mut mpsc::UnboundedReceiver<Cmd>) -> Exit {
+        let mut state = State::default();
+        let mut next_flush = tokio::time::Instant::now() + self.flush_interval;
+        let exit = loop {
+            // Commands first, so a stop is never stuck behind polls.
+            if let Some(exit) = self.take_stop(commands, &mut state) {
+                break exit;
+            }
+            // Finish writes that are done (or, with too many in flight, wait for one).
+            if let Err(trace) = self.complete_writes(&mut state, false).await {
+                break Exit::Failed(trace);
+            }
+            if tokio::time::Instant::now() >= next_flush {
+                if let Err(trace) = self.flush(&mut state).await {
+                    break Exit::Failed(trace);
+                }
+                next_flush = tokio::time::Instant::now() + self.flush_interval;
+            }
+            if self.target != TargetState::Started || state.in_flight.len() >= MAX_IN_FLIGHT {
+                self.wait(commands, &mut state, next_flush, None).await;
+                continue;
+            }
+            match self.poll_once(&mut state).await {
+                Ok(None) => {}
+                Ok(Some(pause)) => self.wait(commands, &mut state, next_flush, Some(pause)).await,
+                Err(trace) => break Exit::Failed(trace),
+            }
+        };
+        if !matches!(exit, Exit::Failed(_)) {
+            let timeout = self.shutdown_timeout;
+            let drain = self.complete_writes(&mut state, true);
+            let drained = tokio::time::timeout(timeout, drain).await;
+            if let Ok(Err(trace)) | Err(trace) = drained.map_err(|_| "timed out".to_string()) {
+                tracing::warn!(connector = %self.connector, task = self.task, error = %trace, "Records still being written at stop");
+            }
+            if let Err(trace) = self.flush(&mut state).await {
+                tracing::warn!(connector = %self.connector, task = self.task, error = %trace, "Could not commit offsets at stop");
+            }
+        }
+        let _ = self.instance.stop().await;
+        exit
+    }
+
+    fn set_target(&mut self, target: TargetState) {
+        tracing::debug!(connector = %self.connector, task = self.task, to = %target, "Task target state changed");
+        self.target = target;
+    }
+
+    /// Drains pending commands; `Some` when the task must stop.
+    fn take_stop(
+        &mut self,
+        commands: &mut mpsc::UnboundedReceiver<Cmd>,
+        state: &mut State,
+    ) -> Option<Exit> {
+        if let Some(exit) = state.stop.take() {
+            return Some(exit);
+        }
+        loop {
+            match commands.try_recv() {
+                Ok(Cmd::SetTarget(t)) => self.set_target(t),
+                Ok(Cmd::Stop) => return Some(Exit::Stopped),
+                Err(mpsc::error::TryRecvError::Empty) => return None,
+                Err(mpsc::error::TryRecvError::Disconnected) => return Some(Exit::Dropped),
+            }
+        }
+    }
+
+    /// Waits for a command, the front write, the next flush, or `idle`, whichever is first.
+    async fn wait(
+        &mut self,
+        commands: &mut mpsc::UnboundedReceiver<Cmd>,
+        state: &mut State,
+        next_flush: tokio::time::Instant,
+        idle: Option<Duration>,
+    ) {
+        let idle = idle.map_or(next_flush, |d| (tokio::time::Instant::now() + d).min(next_flush));
+        let command = {
+            let front = async {
+                match state.in_flight.front_mut() {
+                    Some(f) => {
+                        let _ = (&mut f.send).await;
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                command = commands.recv() => Some(command),
+                () = front => None,
+                () = tokio::time::sleep_until(idle) => None,
+            }
+        };
+        match command {
+            Some(Some(Cmd::SetTarget(t))) => self.set_target(t),
+            Some(Some(Cmd::Stop)) => state.stop = Some(Exit::Stopped),
+            Some(None) => state.stop = Some(Exit::Dropped),
+            None => {}
+        }
+    }
+
+    /// Polls one batch and starts writing it. `Ok(Some(wait))`: nothing was polled, wait
+    /// that long before polling again.
+    async fn poll_once(&mut self, state: &mut State) -> Result<Option<Duration>, String> {
+        let started = Instant::now();
+        let records = match self.instance.poll(self.max_poll_records).await {
+            Ok(records) => {
+                state.poll_retry = None;
+                records
+            }
+            Err(InstanceError::Connector(ConnectorError::Retriable(reason))) => {
+                let policy = self.reporter.policy();
+                let (since, retry) = state
+                    .poll_retry
+                    .get_or_insert_with(|| (Instant::now(), RetryBackoff::new(policy)));
+                return match retry.delay_before_retry(since.elapsed()) {
+                    Some(delay) => {
+                        tracing::warn!(connector = %self.connector, task = self.task, error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in poll; polling again after a back-off");
+                        Ok(Some(delay))
+                    }
+                    None if self.reporter.policy().tolerance == Tolerance::All => {
+                        tracing::error!(connector = %self.connector, task = self.task, error = %reason, "Poll kept failing past errors.retry.timeout; tolerated, polling on");
+                        state.poll_retry = None;
+                        Ok(Some(IDLE_WAIT))
+                    }
+                    None => Err(format!(
+                        "poll kept failing with a retriable error past errors.retry.timeout: {reason}"
+                    )),
+                };
+            }
+            Err(e) => return Err(e.trace()),
+        };
+        if records.is_empty() {
+            return Ok(Some(IDLE_WAIT));
+        }
+        metrics::RecordsPolled {
+            connector: &self.connector,
+            task: self.task,
+            count: records.len(),
+        }
+        .emit();
+        let mut batch = InFlight {
+            send: Box::pin(async { Ok(Vec::new()) }),
+            sequences: Vec::with_capacity(records.len()),
+            offsets: Vec::with_capacity(records.len()),
+            started,
+        };
+        let mut out = Vec::with_capacity(records.len());
+        let mut failed = Vec::new();
+        for r in records {
+            let sequence = state.next_sequence;
+            state.next_sequence += 1;
+            if let (Some(p), Some(o)) = (json(&r.source_partition), json(&r.source_offset)) {
+                batch.offsets.push((p, o));
+            }
+            let key = self.key_converter.from_plugin(&r.topic, r.key_kind, r.key.as_deref());
+            let value =
+                self.value_converter.from_plugin(&r.topic, r.value_kind, r.value.as_deref());
+            match (key, value) {
+                (Ok(key), Ok(value)) => {
+                    out.push(OutRecord {
+                        topic: r.topic,
+                        partition: r.partition,
+                        timestamp: r.timestamp,
+                        key,
+                        value,
+                        headers: r.headers,
+                    });
+                    batch.sequences.push(sequence);
+                }
+                (Err(e), _) => failed.push((Stage::KeyConverter, e.to_string(), r)),
+                (_, Err(e)) => failed.push((Stage::ValueConverter, e.to_string(), r)),
+            }
+        }
+        if !failed.is_empty() {
+            let failures = failed
+                .iter()
+                .map(|(stage, error, r)| Failure {
+                    stage: *stage,
+                    record: FailedRecord::Source(r),
+                    error: error.clone(),
+                    error_kind: "DataException",
+                })
+                .collect();
+            self.reporter.report(failures).await.map_err(|e| e.to_string())?;
+        }
+        self.ensure_topics(state, &out).await?;
+        batch.send = self.producer.send(out);
+        state.in_flight.push_back(batch);
+        Ok(None)
+    }
+
+    /// Creates the destination topics seen for the first time, and reports them active.
+    async fn ensure_topics(&self, state: &mut State, out: &[OutRecord]) -> Result<(), String> {
+        for r in out {
+            if state.known_topics.contains(&r.topic) {
+                continue;
+            }
+            let exists = self.topics.topic_exists(&r.topic).await.map_err(|e| e.to_string())?;
+            if !exists {
+                let spec = self.creation.new_topic(&r.topic);
+                let created = self.topics.create_topic(&spec).await.map_err(|e| e.to_string())?;
+                if created {
+                    tracing::info!(connector = %self.connector, task = self.task, topic = %r.topic, partitions = spec.partitions, replication_factor = spec.replication_factor, "Created topic");
+                }
+            }
+            state.known_topics.insert(r.topic.clone());
+            let _ = self.events.send(WorkerEvent::TopicActive {
+                connector: self.connector.clone(),
+                task: self.task,
+                topic: r.topic.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Handles finished writes, front to back: acknowledges them to the plugin and makes
+    /// their offsets committable. Waits for the front write when `all` is set or too many
+    /// are in flight; otherwise handles only those already done.
+    async fn complete_writes(&mut self, state: &mut State, all: bool) -> Result<(), String> {
+        loop {
+            let must_wait = all || state.in_flight.len() >= MAX_IN_FLIGHT;
+            let Some(front) = state.in_flight.front_mut() else { break };
+            let result = if must_wait {
+                (&mut front.send).await
+            } else {
+                match tokio::time::timeout(Duration::ZERO, &mut front.send).await {
+                    Ok(result) => result,
+                    Err(_) => break,
+                }
+            };
+            let done = state.in_flight.pop_front().expect("the front exists");
+            let delivered = result.map_err(|e| e.to_string())?;
+            let acks: Vec<RecordAck> = done
+                .sequences
+                .iter()
+                .zip(&delivered)
+                .map(|(&sequence, d)| RecordAck {
+                    sequence,
+                    partition: d.partition,
+                    offset: d.offset,
+                })
+                .collect();
+            metrics::RecordsProduced {
+                connector: &self.connector,
+                task: self.task,
+                count: acks.len(),
+                latency: done.started.elapsed(),
+            }
+            .emit();
+            for (p, o) in done.offsets {
+                state.committable.insert(p.to_string(), (p, o));
+            }
+            if !acks.is_empty() {
+                match self.instance.commit_records(acks).await {
+                    Ok(()) | Err(InstanceError::Connector(_)) => {}
+                    Err(e) => return Err(e.trace()),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the committable offsets to the offsets store, then tells the plugin. A
+    /// failed write keeps them for the next flush.
+    async fn flush(&mut self, state: &mut State) -> Result<(), String> {
+        if state.committable.is_empty() {
+            return Ok(());
+        }
+        let entries: Vec<(Value, Option<Value>)> =
+            state.committable.values().map(|(p, o)| (p.clone(), Some(o.clone()))).collect();
+        let count = entries.len();
+        match self.offsets.put(&self.connector, entries).await {
+            Ok(()) => {
+                state.committable.clear();
+                metrics::OffsetsCommitted {
+                    connector: &self.connector,
+                    task: self.task,
+                    partitions: count,
+                    ok: true,
+                }
+                .emit();
+                match self.instance.commit().await {
+                    Ok(()) | Err(InstanceError::Connector(_)) => Ok(()),
+                    Err(e) => Err(e.trace()),
+                }
+            }
+            Err(e) => {
+                metrics::OffsetsCommitted {
+                    connector: &self.connector,
+                    task: self.task,
+                    partitions: count,
+                    ok: false,
+                }
+                .emit();
+                tracing::error!(connector = %self.connector, task = self.task, error = %e, "Could not commit source offsets; retrying at the next flush");
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A source partition or offset from a batch: JSON, or `None` when absent or not JSON.
+fn json(bytes: &Option<Vec<u8>>) -> Option<Value> {
+    serde_json::from_slice(bytes.as_deref()?).ok()
+}
+
+#[derive(Default)]
+struct State {
+    in_flight: VecDeque<InFlight>,
+    /// Sequence number of the next polled record.
+    next_sequence: u64,
+    /// Offsets written and not yet committed, by canonical partition JSON.
+    committable: BTreeMap<String, (Value, Value)>,
+    /// Topics known to exist.
+    known_topics: BTreeSet<String>,
+    /// Retries of a retriable poll error: since when, and the back-off.
+    poll_retry: Option<(Instant, RetryBackoff)>,
+    /// Set by `wait` when a stop arrived (or the handle was dropped).
+    stop: Option<Exit>,
+}

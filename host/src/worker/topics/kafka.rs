@@ -1,0 +1,170 @@
+//! [`KafkaTopics`]: data topics in a Kafka cluster. Builds each client's configuration
+//! (the worker's `bootstrap.servers` and security settings, then its `producer.*`,
+//! `consumer.*` or `admin.*` settings, then the connector's overrides) and creates topics
+//! with the admin client.
+//!
+//! It owns client configuration and topic creation; the clients themselves live in
+//! `kafka_producer.rs` and `kafka_consumer.rs`.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use rdkafka::ClientConfig;
+use rdkafka::admin::{AdminClient, AdminOptions, NewTopic as KafkaNewTopic, TopicReplication};
+use rdkafka::client::DefaultClientContext;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::types::RDKafkaErrorCode;
+
+use super::kafka_consumer::KafkaConsumer;
+use super::kafka_producer::KafkaProducer;
+use super::{DataTopics, NewTopic, RecordConsumer, RecordProducer, Subscription, TopicError};
+
+/// How long topic creation and metadata requests may take.
+const ADMIN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Records per batch handed to a sink task when `consumer.max.poll.records` is not set
+/// (Kafka's default).
+const DEFAULT_MAX_POLL_RECORDS: usize = 500;
+
+/// The worker's settings for the clients of its tasks.
+#[derive(Clone, Debug, Default)]
+pub struct KafkaClientSettings {
+    /// `bootstrap.servers`.
+    pub bootstrap_servers: String,
+    /// `security.protocol`, `ssl.*`, `sasl.*`: given to every client.
+    pub common: BTreeMap<String, String>,
+    /// `producer.*`, prefix stripped.
+    pub producer: BTreeMap<String, String>,
+    /// `consumer.*`, prefix stripped.
+    pub consumer: BTreeMap<String, String>,
+    /// `admin.*`, prefix stripped.
+    pub admin: BTreeMap<String, String>,
+}
+
+/// Data topics in a Kafka cluster.
+pub struct KafkaTopics {
+    settings: KafkaClientSettings,
+    admin: Arc<AdminClient<DefaultClientContext>>,
+}
+
+impl KafkaTopics {
+    /// Data topics reached with `settings`.
+    pub fn new(settings: KafkaClientSettings) -> Result<Self, TopicError> {
+        let admin = client_config(&settings, &settings.admin, &[]).create().map_err(|e| {
+            TopicError::Config(format!("cannot create the Kafka admin client: {e}"))
+        })?;
+        Ok(Self { settings, admin: Arc::new(admin) })
+    }
+}
+
+/// Common settings, then the role's, then the connector's overrides. Kafka's Java-only
+/// keys that librdkafka does not know are dropped with a debug line rather than failing
+/// the client.
+fn client_config(
+    settings: &KafkaClientSettings,
+    role: &BTreeMap<String, String>,
+    overrides: &[(String, String)],
+) -> ClientConfig {
+    let mut config = ClientConfig::new();
+    config.set("reconnect.backoff.max.ms", "1000");
+    let all = settings.common.iter().chain(role.iter()).map(|(k, v)| (k.as_str(), v.as_str()));
+    for (key, value) in all.chain(overrides.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
+        if JAVA_ONLY.contains(&key) {
+            tracing::debug!(key, "Ignored a Java client setting librdkafka does not have");
+            continue;
+        }
+        config.set(key, value);
+    }
+    config.set("bootstrap.servers", &settings.bootstrap_servers);
+    config
+}
+
+/// Java client keys with no librdkafka equivalent (serializers are the converters' job).
+const JAVA_ONLY: &[&str] = &[
+    "key.serializer",
+    "value.serializer",
+    "key.deserializer",
+    "value.deserializer",
+    "max.poll.records",
+    "delivery.timeout.ms",
+    "max.block.ms",
+    "buffer.memory",
+];
+
+#[async_trait]
+impl DataTopics for KafkaTopics {
+    fn producer(
+        &self,
+        client_id: &str,
+        overrides: &[(String, String)],
+    ) -> Result<Arc<dyn RecordProducer>, TopicError> {
+        let mut config = client_config(&self.settings, &self.settings.producer, overrides);
+        config.set("client.id", client_id);
+        Ok(Arc::new(KafkaProducer::new(config)?))
+    }
+
+    async fn consumer(
+        &self,
+        group: &str,
+        client_id: &str,
+        subscription: &Subscription,
+        overrides: &[(String, String)],
+    ) -> Result<Box<dyn RecordConsumer>, TopicError> {
+        let max_records = overrides
+            .iter()
+            .rev()
+            .find(|(k, _)| k == "max.poll.records")
+            .map(|(_, v)| v.as_str())
+            .or_else(|| self.settings.consumer.get("max.poll.records").map(String::as_str))
+            .map(|v| v.trim().parse::<usize>())
+            .transpose()
+            .map_err(|_| TopicError::Config("max.poll.records: not a positive integer".into()))?
+            .unwrap_or(DEFAULT_MAX_POLL_RECORDS);
+        let mut config = client_config(&self.settings, &self.settings.consumer, overrides);
+        config.set("client.id", client_id);
+        Ok(Box::new(KafkaConsumer::new(config, group, subscription, max_records)?))
+    }
+
+    async fn create_topic(&self, topic: &NewTopic) -> Result<bool, TopicError> {
+        let replication = TopicReplication::Fixed(i32::from(topic.replication_factor));
+        let mut new = KafkaNewTopic::new(&topic.name, topic.partitions, replication);
+        for (k, v) in &topic.configs {
+            new = new.set(k, v);
+        }
+        let options = AdminOptions::new().operation_timeout(Some(ADMIN_TIMEOUT));
+        let results = self
+            .admin
+            .create_topics([&new], &options)
+            .await
+            .map_err(|e| TopicError::Create { topic: topic.name.clone(), reason: e.to_string() })?;
+        match results.into_iter().next() {
+            Some(Ok(_)) => Ok(true),
+            Some(Err((_, RDKafkaErrorCode::TopicAlreadyExists))) => Ok(false),
+            Some(Err((_, code))) => {
+                Err(TopicError::Create { topic: topic.name.clone(), reason: code.to_string() })
+            }
+            None => {
+                Err(TopicError::Create { topic: topic.name.clone(), reason: "no answer".into() })
+            }
+        }
+    }
+
+    async fn topic_exists(&self, topic: &str) -> Result<bool, TopicError> {
+        let mut config = client_config(&self.settings, &self.settings.admin, &[]);
+        config.set("allow.auto.create.topics", "false");
+        let topic = topic.to_owned();
+        tokio::task::spawn_blocking(move || {
+            let consumer: BaseConsumer = config
+                .create()
+                .map_err(|e| TopicError::Config(format!("cannot create a metadata client: {e}")))?;
+            let metadata = consumer
+                .fetch_metadata(Some(&topic), ADMIN_TIMEOUT)
+                .map_err(|e| TopicError::Create { topic: topic.clone(), reason: e.to_string() })?;
+            Ok(metadata.topics().iter().any(|t| t.name() == topic && t.error().is_none()))
+        })
+        .await
+        .map_err(|e| TopicError::Consume(e.to_string()))?
+    }
+}

@@ -1,0 +1,349 @@
+//! [`KafkaConsumer`]: one member of a sink connector's consumer group, over rdkafka's
+//! `BaseConsumer` on a thread of its own.
+//!
+//! librdkafka runs rebalance callbacks inside `poll`, on the polling thread, and the
+//! partitions move on as soon as the callback returns. So the thread owns the consumer and
+//! the async side talks to it by message: records and assignment changes come out on a
+//! bounded channel (the bound is the back-pressure: a sink that is slow to `put` stops the
+//! fetching); commits, pause and resume go in as commands. On a revocation the callback
+//! sends `Revoked` and then serves commands (the task's final commit of those partitions)
+//! until the task asks for the next event, and only then lets the rebalance go on.
+//!
+//! It owns the client; it must not know what a record means or when to commit.
+
+use std::sync::Mutex;
+use std::sync::mpsc as std_mpsc;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer, ConsumerContext, Rebalance};
+use rdkafka::message::{Headers, Message};
+use rdkafka::{ClientConfig, ClientContext, Offset, TopicPartitionList};
+use tokio::sync::{mpsc, oneshot};
+
+use super::{ConsumerEvent, Header, InRecord, RecordConsumer, Subscription, TopicError};
+use crate::model::{TopicPartition, TopicPartitionOffset};
+
+/// How long one `poll` of the consumer thread blocks; also how often it looks at commands.
+const POLL_INTERVAL: Duration = Duration::from_millis(50);
+
+/// How long a revocation waits for the task to commit before it goes on anyway. Kafka's
+/// `max.poll.interval.ms` (5 minutes) is the real bound; a task that takes this long is
+/// stuck, and its uncommitted records are read again by the next owner.
+const REVOKE_WAIT: Duration = Duration::from_secs(60);
+
+type Reply = oneshot::Sender<Result<(), TopicError>>;
+
+enum Command {
+    Commit(Vec<TopicPartitionOffset>, Reply),
+    Pause(Reply),
+    Resume(Reply),
+    /// The task has handled the last `Revoked`.
+    RevokeDone,
+    Close,
+}
+
+/// Shared by the thread's loop and the rebalance callbacks it runs.
+struct GroupContext {
+    events: mpsc::Sender<ConsumerEvent>,
+    commands: Mutex<std_mpsc::Receiver<Command>>,
+    /// Whether the task paused consumption (new partitions are paused on assignment).
+    paused: Mutex<bool>,
+    /// Partitions revoked during the last poll, whose buffered records must be dropped.
+    revoked: Mutex<Vec<TopicPartition>>,
+    /// Set when `Close` arrived during a callback.
+    closing: Mutex<bool>,
+}
+
+impl ClientContext for GroupContext {}
+
+impl ConsumerContext for GroupContext {
+    fn pre_rebalance(&self, consumer: &BaseConsumer<Self>, rebalance: &Rebalance<'_>) {
+        let Rebalance::Revoke(tpl) = rebalance else { return };
+        let partitions = partitions_of(tpl);
+        if partitions.is_empty() {
+            return;
+        }
+        self.revoked.lock().expect("not poisoned").extend(partitions.iter().cloned());
+        if self.events.blocking_send(ConsumerEvent::Revoked(partitions)).is_err() {
+            return;
+        }
+        let commands = self.commands.lock().expect("not poisoned");
+        let deadline = std::time::Instant::now() + REVOKE_WAIT;
+        loop {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            match commands.recv_timeout(left) {
+                Ok(Command::RevokeDone) => return,
+                Ok(Command::Close) => {
+                    *self.closing.lock().expect("not poisoned") = true;
+                    return;
+                }
+                Ok(other) => serve(consumer, self, other),
+                Err(std_mpsc::RecvTimeoutError::Timeout) => {
+                    tracing::warn!(
+                        "The sink task did not finish with its revoked partitions in {:?}; \
+                         they move on uncommitted",
+                        REVOKE_WAIT
+                    );
+                    return;
+                }
+                Err(std_mpsc::RecvTimeoutError::Disconnected) => return,
+            }
+        }
+    }
+
+    fn post_rebalance(&self, consumer: &BaseConsumer<Self>, rebalance: &Rebalance<'_>) {
+        let Rebalance::Assign(tpl) = rebalance else { return };
+        let partitions = partitions_of(tpl);
+        if *self.paused.lock().expect("not poisoned")
+            && let Err(e) = consumer.pause(tpl)
+        {
+            tracing::warn!(error = %e, "Could not pause newly assigned partitions");
+        }
+        if !partitions.is_empty() {
+            let _ = self.events.blocking_send(ConsumerEvent::Assigned(partitions));
+        }
+    }
+}
+
+/// Executes a command other than `RevokeDone`/`Close`.
+fn serve(consumer: &BaseConsumer<GroupContext>, ctx: &GroupContext, command: Command) {
+    match command {
+        Command::Commit(offsets, reply) => {
+            let _ = reply.send(commit(consumer, &offsets));
+        }
+        Command::Pause(reply) => {
+            *ctx.paused.lock().expect("not poisoned") = true;
+            let _ = reply.send(set_paused(consumer, true));
+        }
+        Command::Resume(reply) => {
+            *ctx.paused.lock().expect("not poisoned") = false;
+            let _ = reply.send(set_paused(consumer, false));
+        }
+        Command::RevokeDone | Command::Close => {}
+    }
+}
+
+fn commit(
+    consumer: &BaseConsumer<GroupContext>,
+    offsets: &[TopicPartitionOffset],
+) -> Result<(), TopicError> {
+    if offsets.is_empty() {
+        return Ok(());
+    }
+    let mut tpl = TopicPartitionList::with_capacity(offsets.len());
+    for o in offsets {
+        tpl.add_partition_offset(&o.topic, o.partition, Offset::Offset(o.offset))
+            .map_err(|e| TopicError::Consume(e.to_string()))?;
+    }
+    consumer
+        .commit(&tpl, CommitMode::Sync)
+        .map_err(|e| TopicError::Consume(format!("cannot commit offsets: {e}")))
+}
+
+fn set_paused(consumer: &BaseConsumer<GroupContext>, pause: bool) -> Result<(), TopicError> {
+    let assignment = consumer.assignment().map_err(|e| TopicError::Consume(e.to_string()))?;
+    let result = if pause { consumer.pause(&assignment) } else { consumer.resume(&assignment) };
+    result.map_err(|e| TopicError::Consume(e.to_string()))
+}
+
+fn partitions_of(tpl: &TopicPartitionList) -> Vec<TopicPartition> {
+    tpl.elements()
+        .iter()
+        .map(|e| TopicPartition { topic: e.topic().to_owned(), partition: e.partition() })
+        .collect()
+}
+
+/// A sink task's group membership.
+pub struct KafkaConsumer {
+    events: mpsc::Receiver<ConsumerEvent>,
+    commands: std_mpsc::Sender<Command>,
+    /// Whether the last event handed out was `Revoked`, so the next `next` releases it.
+    revoking: bool,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl KafkaConsumer {
+    /// Joins group `group` (in `config`: bootstrap servers, security, client id and
+    /// overrides) subscribed to `subscription`, fetching at most `max_records` per batch.
+    pub fn new(
+        mut config: ClientConfig,
+        group: &str,
+        subscription: &Subscription,
+        max_records: usize,
+    ) -> Result<Self, TopicError> {
+        config
+            .set("group.id", group)
+            .set("enable.auto.commit", "false")
+            .set("enable.auto.offset.store", "false")
+            .set("enable.partition.eof", "false");
+        if config.get("auto.offset.reset").is_none() {
+            config.set("auto.offset.reset", "earliest");
+        }
+        let (events_tx, events) = mpsc::channel(2);
+        let (commands, commands_rx) = std_mpsc::channel();
+        let context = GroupContext {
+            events: events_tx,
+            commands: Mutex::new(commands_rx),
+            paused: Mutex::new(false),
+            revoked: Mutex::new(Vec::new()),
+            closing: Mutex::new(false),
+        };
+        let consumer: BaseConsumer<GroupContext> = config
+            .create_with_context(context)
+            .map_err(|e| TopicError::Config(format!("cannot create the Kafka consumer: {e}")))?;
+        let topics: Vec<String> = match subscription {
+            Subscription::Topics(t) => t.clone(),
+            Subscription::Pattern(p) => vec![anchored(p)],
+        };
+        let refs: Vec<&str> = topics.iter().map(String::as_str).collect();
+        consumer
+            .subscribe(&refs)
+            .map_err(|e| TopicError::Consume(format!("cannot subscribe to {topics:?}: {e}")))?;
+        let thread = std::thread::Builder::new()
+            .name(format!("consumer-{group}"))
+            .spawn(move || run(consumer, max_records.max(1)))
+            .map_err(|e| TopicError::Consume(format!("cannot start the consumer thread: {e}")))?;
+        Ok(Self { events, commands, revoking: false, thread: Some(thread) })
+    }
+
+    async fn request(&self, make: impl FnOnce(Reply) -> Command) -> Result<(), TopicError> {
+        let (tx, rx) = oneshot::channel();
+        self.commands
+            .send(make(tx))
+            .map_err(|_| TopicError::Consume("the consumer thread has stopped".into()))?;
+        rx.await.map_err(|_| TopicError::Consume("the consumer thread has stopped".into()))?
+    }
+}
+
+/// A `topics.regex` as librdkafka wants it: a leading `^` marks a pattern, and Kafka
+/// matches the whole topic name.
+fn anchored(pattern: &str) -> String {
+    let mut p = pattern.to_owned();
+    if !p.starts_with('^') {
+        p.insert(0, '^');
+    }
+    if !p.ends_with('$') {
+        p.push('$');
+    }
+    p
+}
+
+/// The consumer thread: polls, batches records, serves commands.
+fn run(consumer: BaseConsumer<GroupContext>, max_records: usize) {
+    let mut batch: Vec<InRecord> = Vec::new();
+    loop {
+        loop {
+            let command = consumer.context().commands.lock().expect("not poisoned").try_recv();
+            match command {
+                Ok(Command::Close) | Err(std_mpsc::TryRecvError::Disconnected) => {
+                    return close(consumer);
+                }
+                Ok(other) => serve(&consumer, consumer.context(), other),
+                Err(std_mpsc::TryRecvError::Empty) => break,
+            }
+        }
+        if *consumer.context().closing.lock().expect("not poisoned") {
+            return close(consumer);
+        }
+        let polled = consumer.poll(if batch.is_empty() { POLL_INTERVAL } else { Duration::ZERO });
+        let revoked =
+            std::mem::take(&mut *consumer.context().revoked.lock().expect("not poisoned"));
+        if !revoked.is_empty() {
+            batch.retain(|r| {
+                !revoked.iter().any(|tp| tp.topic == r.topic && tp.partition == r.partition)
+            });
+        }
+        match polled {
+            Some(Ok(message)) => {
+                batch.push(to_record(&message));
+                if batch.len() < max_records {
+                    continue;
+                }
+            }
+            Some(Err(e)) => tracing::warn!(error = %e, "Consumer error"),
+            None => {}
+        }
+        if !batch.is_empty() {
+            let records = std::mem::take(&mut batch);
+            if consumer.context().events.blocking_send(ConsumerEvent::Records(records)).is_err() {
+                return close(consumer);
+            }
+        }
+    }
+}
+
+fn close(consumer: BaseConsumer<GroupContext>) {
+    consumer.unsubscribe();
+    // Serve the revocation callback of leaving, then drop (which leaves the group).
+    let _ = consumer.poll(Duration::ZERO);
+    drop(consumer);
+}
+
+fn to_record(m: &rdkafka::message::BorrowedMessage<'_>) -> InRecord {
+    let headers = m
+        .headers()
+        .map(|hs| {
+            hs.iter()
+                .map(|h| Header { key: h.key.to_owned(), value: h.value.map(<[u8]>::to_vec) })
+                .collect()
+        })
+        .unwrap_or_default();
+    InRecord {
+        topic: m.topic().to_owned(),
+        partition: m.partition(),
+        offset: m.offset(),
+        timestamp: m.timestamp().to_millis(),
+        key: m.key().map(<[u8]>::to_vec),
+        value: m.payload().map(<[u8]>::to_vec),
+        headers,
+    }
+}
+
+#[async_trait]
+impl RecordConsumer for KafkaConsumer {
+    async fn next(
+        &mut self,
+        timeout: Duration,
+        _max_records: usize,
+    ) -> Result<Option<ConsumerEvent>, TopicError> {
+        if std::mem::take(&mut self.revoking) {
+            let _ = self.commands.send(Command::RevokeDone);
+        }
+        match tokio::time::timeout(timeout, self.events.recv()).await {
+            Err(_) => Ok(None),
+            Ok(None) => Err(TopicError::Consume("the consumer thread has stopped".into())),
+            Ok(Some(event)) => {
+                self.revoking = matches!(event, ConsumerEvent::Revoked(_));
+                Ok(Some(event))
+            }
+        }
+    }
+
+    async fn commit(&mut self, offsets: Vec<TopicPartitionOffset>) -> Result<(), TopicError> {
+        self.request(|reply| Command::Commit(offsets, reply)).await
+    }
+
+    async fn pause(&mut self) -> Result<(), TopicError> {
+        self.request(Command::Pause).await
+    }
+
+    async fn resume(&mut self) -> Result<(), TopicError> {
+        self.request(Command::Resume).await
+    }
+
+    async fn close(mut self: Box<Self>) {
+        let _ = self.commands.send(Command::Close);
+        // Drain events so a thread blocked on a full channel can see the command.
+        self.events.close();
+        if let Some(thread) = self.thread.take() {
+            let _ = tokio::task::spawn_blocking(move || thread.join()).await;
+        }
+    }
+}
+
+impl Drop for KafkaConsumer {
+    fn drop(&mut self) {
+        let _ = self.commands.send(Command::Close);
+    }
+}
