@@ -54,6 +54,9 @@ struct State {
     committed: BTreeMap<TopicPartition, i64>,
     /// Whether the consumer is paused.
     paused: bool,
+    /// Records read just before a pause took effect, delivered after the resume. Bounded:
+    /// a paused consumer fetches nothing more.
+    held: Vec<InRecord>,
     topics: BTreeSet<String>,
 }
 
@@ -83,10 +86,28 @@ impl SinkTask {
                     continue;
                 }
             };
+            // A pause that arrived while waiting holds the records just read.
+            if let Some(exit) = self.take_stop(commands) {
+                if let Some(ConsumerEvent::Revoked(tps)) = &event
+                    && let Err(trace) = self.revoked(&mut state, tps.clone()).await
+                {
+                    break Exit::Failed(trace);
+                }
+                break exit;
+            }
+            let paused = self.target != TargetState::Started;
             let handled = match event {
+                None if !paused && !state.held.is_empty() => {
+                    let held = std::mem::take(&mut state.held);
+                    self.deliver(&mut state, held).await
+                }
                 None => Ok(()),
                 Some(ConsumerEvent::Assigned(tps)) => self.assigned(&mut state, tps).await,
                 Some(ConsumerEvent::Revoked(tps)) => self.revoked(&mut state, tps).await,
+                Some(ConsumerEvent::Records(records)) if paused || !state.held.is_empty() => {
+                    state.held.extend(records);
+                    Ok(())
+                }
                 Some(ConsumerEvent::Records(records)) => self.deliver(&mut state, records).await,
             };
             if let Err(trace) = handled {
@@ -174,6 +195,8 @@ impl SinkTask {
     async fn revoked(&mut self, state: &mut State, tps: Vec<TopicPartition>) -> Result<(), String> {
         tracing::info!(connector = %self.connector, task = self.task, partitions = ?tps, "Partitions revoked");
         self.commit(state, Some(&tps)).await?;
+        // Held records of these partitions were never put; their next owner reads them.
+        state.held.retain(|r| !tps.contains(&r.topic_partition()));
         for tp in &tps {
             state.assigned.remove(tp);
             state.consumed.remove(tp);

@@ -25,7 +25,7 @@ use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
 use super::task::{Cmd, Exit};
 use super::topic_creation::TopicCreation;
-use super::topics::{DataTopics, OutRecord, RecordProducer, SendFuture};
+use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
 use crate::model::{ConnectorError, RecordAck, TargetState};
 use crate::runtime::{InstanceError, SourceTaskInstance};
 use crate::store::OffsetStore;
@@ -57,9 +57,26 @@ pub(super) struct SourceTask {
     pub target: TargetState,
 }
 
+/// The write of one batch: pending, or its outcome (kept, because a finished future must
+/// not be polled again).
+enum Write {
+    Pending(SendFuture),
+    Done(Result<Vec<Delivered>, TopicError>),
+}
+
+impl Write {
+    /// Waits for the outcome. Cancel-safe: dropped midway, the write stays pending.
+    async fn finish(&mut self) {
+        if let Write::Pending(send) = self {
+            let outcome = send.await;
+            *self = Write::Done(outcome);
+        }
+    }
+}
+
 /// One polled batch being written.
 struct InFlight {
-    send: SendFuture,
+    write: Write,
     /// Sequence numbers of the records sent, in order.
     sequences: Vec<u64>,
     /// Source partition and offset of every polled record, sent or skipped, in poll order.
@@ -148,9 +165,7 @@ impl SourceTask {
         let command = {
             let front = async {
                 match state.in_flight.front_mut() {
-                    Some(f) => {
-                        let _ = (&mut f.send).await;
-                    }
+                    Some(f) => f.write.finish().await,
                     None => std::future::pending().await,
                 }
             };
@@ -209,7 +224,7 @@ impl SourceTask {
         }
         .emit();
         let mut batch = InFlight {
-            send: Box::pin(async { Ok(Vec::new()) }),
+            write: Write::Done(Ok(Vec::new())),
             sequences: Vec::with_capacity(records.len()),
             offsets: Vec::with_capacity(records.len()),
             started,
@@ -254,7 +269,7 @@ impl SourceTask {
             self.reporter.report(failures).await.map_err(|e| e.to_string())?;
         }
         self.ensure_topics(state, &out).await?;
-        batch.send = self.producer.send(out);
+        batch.write = Write::Pending(self.producer.send(out));
         state.in_flight.push_back(batch);
         Ok(None)
     }
@@ -290,15 +305,20 @@ impl SourceTask {
         loop {
             let must_wait = all || state.in_flight.len() >= MAX_IN_FLIGHT;
             let Some(front) = state.in_flight.front_mut() else { break };
-            let result = if must_wait {
-                (&mut front.send).await
+            if must_wait {
+                front.write.finish().await;
             } else {
-                match tokio::time::timeout(Duration::ZERO, &mut front.send).await {
-                    Ok(result) => result,
-                    Err(_) => break,
-                }
+                let _ = tokio::time::timeout(Duration::ZERO, front.write.finish()).await;
+            }
+            if matches!(front.write, Write::Pending(_)) {
+                break;
+            }
+            let mut done = state.in_flight.pop_front().expect("the front exists");
+            let Write::Done(result) =
+                std::mem::replace(&mut done.write, Write::Done(Ok(Vec::new())))
+            else {
+                unreachable!("checked above")
             };
-            let done = state.in_flight.pop_front().expect("the front exists");
             let delivered = result.map_err(|e| e.to_string())?;
             let acks: Vec<RecordAck> = done
                 .sequences
