@@ -17,6 +17,12 @@ fn topic(name: &str) -> String {
     format!("{name}-{nanos}")
 }
 
+/// Unique connector names for one test.
+fn names() -> impl Fn(&str) -> String {
+    let suffix = topic("");
+    move |name: &str| format!("{name}{suffix}")
+}
+
 fn lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .map(|s| s.lines().map(str::to_owned).collect())
@@ -63,16 +69,18 @@ async fn wait_lines(file: &Path, n: usize, secs: u64) -> Vec<String> {
 }
 
 async fn file_copy(b: Backing) {
+    // Connector names are unique: sink groups (`connect-<name>`) are shared on a broker.
+    let n = names();
     let dir = tempfile::tempdir().unwrap();
     let (input, output) = (dir.path().join("in.txt"), dir.path().join("out.txt"));
     let want: Vec<String> = (0..5000).map(|i| format!("line {i} of the copy")).collect();
     std::fs::write(&input, want.join("\n") + "\n").unwrap();
     let app = start(&b).await;
     let topic = topic("copy");
-    create(&app, "src", source(&input, &topic, &[])).await;
-    create(&app, "snk", sink(&output, &topic, &[])).await;
-    wait_state(&app, t("src", 0), State::Running).await;
-    wait_state(&app, t("snk", 0), State::Running).await;
+    create(&app, &n("src"), source(&input, &topic, &[])).await;
+    create(&app, &n("snk"), sink(&output, &topic, &[])).await;
+    wait_state(&app, t(&n("src"), 0), State::Running).await;
+    wait_state(&app, t(&n("snk"), 0), State::Running).await;
     assert_eq!(wait_lines(&output, want.len(), 60).await, want, "every line, in order");
 
     // Lines appended later follow.
@@ -80,9 +88,9 @@ async fn file_copy(b: Backing) {
     assert_eq!(wait_lines(&output, want.len() + 1, 30).await.last().unwrap(), "late line");
 
     // KIP-558: both connectors report the topic.
-    for name in ["src", "snk"] {
+    for name in [n("src"), n("snk")] {
         let topics = eventually(10, "active topics", async || {
-            let t = app.herder.connector_topics(name);
+            let t = app.herder.connector_topics(&name);
             (!t.is_empty()).then_some(t)
         })
         .await;
@@ -90,7 +98,7 @@ async fn file_copy(b: Backing) {
     }
     // The source offsets were committed: the file position of the last line.
     eventually(20, "committed source offsets", async || {
-        let offsets = app.herder.connector_offsets("src").await.ok()?;
+        let offsets = app.herder.connector_offsets(&n("src")).await.ok()?;
         (format!("{offsets:?}").contains("position")).then_some(())
     })
     .await;
@@ -102,12 +110,21 @@ async fn file_copy(b: Backing) {
         .await
         .unwrap();
     for metric in [
-        "wasm_connect_source_records_polled_total{connector=\"src\",task=\"0\"}",
-        "wasm_connect_source_records_produced_total{connector=\"src\",task=\"0\"}",
-        "wasm_connect_sink_records_put_total{connector=\"snk\",task=\"0\"}",
-        "wasm_connect_offset_commits_total{connector=\"src\",task=\"0\",result=\"success\"}",
+        format!(
+            "wasm_connect_source_records_polled_total{{connector=\"{}\",task=\"0\"}}",
+            n("src")
+        ),
+        format!(
+            "wasm_connect_source_records_produced_total{{connector=\"{}\",task=\"0\"}}",
+            n("src")
+        ),
+        format!("wasm_connect_sink_records_put_total{{connector=\"{}\",task=\"0\"}}", n("snk")),
+        format!(
+            "wasm_connect_offset_commits_total{{connector=\"{}\",task=\"0\",result=\"success\"}}",
+            n("src")
+        ),
     ] {
-        let line = body.lines().find(|l| l.starts_with(metric));
+        let line = body.lines().find(|l| l.starts_with(&metric));
         let value: f64 = line
             .unwrap_or_else(|| panic!("{metric} missing from\n{body}"))
             .rsplit(' ')
@@ -121,6 +138,8 @@ async fn file_copy(b: Backing) {
 }
 
 async fn json_converters_wrap_and_unwrap(b: Backing) {
+    // Connector names are unique: sink groups (`connect-<name>`) are shared on a broker.
+    let n = names();
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.txt");
     std::fs::write(&input, "alpha\nbeta\n").unwrap();
@@ -130,14 +149,14 @@ async fn json_converters_wrap_and_unwrap(b: Backing) {
         ("value.converter", "org.apache.kafka.connect.json.JsonConverter"),
         ("value.converter.schemas.enable", "true"),
     ];
-    create(&app, "src", source(&input, &topic, &json)).await;
+    create(&app, &n("src"), source(&input, &topic, &json)).await;
     // Read as strings, the topic holds JsonConverter's envelope.
     let raw = dir.path().join("raw.txt");
     let string = [("value.converter", "org.apache.kafka.connect.storage.StringConverter")];
-    create(&app, "raw", sink(&raw, &topic, &string)).await;
+    create(&app, &n("raw"), sink(&raw, &topic, &string)).await;
     // Read with the JsonConverter, the sink gets the strings back.
     let back = dir.path().join("back.txt");
-    create(&app, "back", sink(&back, &topic, &json)).await;
+    create(&app, &n("back"), sink(&back, &topic, &json)).await;
     let raw = wait_lines(&raw, 2, 60).await;
     let first: serde_json::Value = serde_json::from_str(&raw[0]).unwrap();
     assert_eq!(
@@ -149,6 +168,8 @@ async fn json_converters_wrap_and_unwrap(b: Backing) {
 }
 
 async fn bad_records_go_where_the_tolerance_says(b: Backing) {
+    // Connector names are unique: sink groups (`connect-<name>`) are shared on a broker.
+    let n = names();
     let dir = tempfile::tempdir().unwrap();
     let input = dir.path().join("in.txt");
     let good: Vec<String> = (0..20).map(|i| format!("{{\"n\":{i}}}")).collect();
@@ -163,7 +184,7 @@ async fn bad_records_go_where_the_tolerance_says(b: Backing) {
     let app = start(&b).await;
     let (topic, dlq) = (topic("mixed"), topic("dlq"));
     let string = [("value.converter", "org.apache.kafka.connect.storage.StringConverter")];
-    create(&app, "src", source(&input, &topic, &string)).await;
+    create(&app, &n("src"), source(&input, &topic, &string)).await;
     let json = [
         ("value.converter", "org.apache.kafka.connect.json.JsonConverter"),
         ("value.converter.schemas.enable", "false"),
@@ -180,20 +201,20 @@ async fn bad_records_go_where_the_tolerance_says(b: Backing) {
         ("errors.deadletterqueue.topic.replication.factor", "1"),
         ("errors.deadletterqueue.context.headers.enable", "true"),
     ]));
-    create(&app, "tolerant", tolerant).await;
+    create(&app, &n("tolerant"), tolerant).await;
     let dead = dir.path().join("dead.txt");
-    create(&app, "dead", sink(&dead, &dlq, &string)).await;
+    create(&app, &n("dead"), sink(&dead, &dlq, &string)).await;
     assert_eq!(wait_lines(&output, good.len(), 60).await, good);
     let dead = wait_lines(&dead, 4, 60).await;
     assert_eq!(dead, ["not json 0", "not json 5", "not json 10", "not json 15"]);
-    assert_eq!(crate::harness::state(&app, &t("tolerant", 0)).await, Some(State::Running));
+    assert_eq!(crate::harness::state(&app, &t(&n("tolerant"), 0)).await, Some(State::Running));
 
     // errors.tolerance=none (the default): the first bad record fails the task, with the
     // stage and the converter's message in its trace.
     let strict_out = dir.path().join("strict.txt");
-    create(&app, "strict", sink(&strict_out, &topic, &json)).await;
-    wait_state(&app, t("strict", 0), State::Failed).await;
-    let status = app.herder.task_status("strict", 0).unwrap();
+    create(&app, &n("strict"), sink(&strict_out, &topic, &json)).await;
+    wait_state(&app, t(&n("strict"), 0), State::Failed).await;
+    let status = app.herder.task_status(&n("strict"), 0).unwrap();
     let trace = status.trace.unwrap_or_default();
     assert!(trace.contains("VALUE_CONVERTER"), "{trace}");
     // As in Kafka Connect, the batch is converted before it is put: the failing batch,
@@ -213,29 +234,31 @@ async fn bad_records_go_where_the_tolerance_says(b: Backing) {
         ("errors.deadletterqueue.topic.replication.factor", "1"),
     ]);
     chaos.insert("chaos.mode".into(), "ok".into());
-    create(&app, "chaos", chaos).await;
+    create(&app, &n("chaos"), chaos).await;
     let dead2 = dir.path().join("dead2.txt");
-    create(&app, "dead2", sink(&dead2, &dlq2, &string)).await;
+    create(&app, &n("dead2"), sink(&dead2, &dlq2, &string)).await;
     assert_eq!(wait_lines(&dead2, 4, 60).await.len(), 4);
     app.shutdown().await;
 }
 
 async fn pausing_a_sink_pauses_consumption(b: Backing) {
+    // Connector names are unique: sink groups (`connect-<name>`) are shared on a broker.
+    let n = names();
     let dir = tempfile::tempdir().unwrap();
     let (input, output) = (dir.path().join("in.txt"), dir.path().join("out.txt"));
     std::fs::write(&input, "one\n").unwrap();
     let app = start(&b).await;
     let topic = topic("pause");
-    create(&app, "src", source(&input, &topic, &[])).await;
-    create(&app, "snk", sink(&output, &topic, &[])).await;
+    create(&app, &n("src"), source(&input, &topic, &[])).await;
+    create(&app, &n("snk"), sink(&output, &topic, &[])).await;
     wait_lines(&output, 1, 60).await;
-    app.herder.pause("snk").await.unwrap();
-    wait_state(&app, t("snk", 0), State::Paused).await;
+    app.herder.pause(&n("snk")).await.unwrap();
+    wait_state(&app, t(&n("snk"), 0), State::Paused).await;
     std::fs::write(&input, "one\ntwo\n").unwrap();
     // The source goes on; the paused sink does not write.
     tokio::time::sleep(std::time::Duration::from_secs(2)).await;
     assert_eq!(lines(&output), ["one"]);
-    app.herder.resume("snk").await.unwrap();
+    app.herder.resume(&n("snk")).await.unwrap();
     assert_eq!(wait_lines(&output, 2, 30).await, ["one", "two"]);
     app.shutdown().await;
 }

@@ -68,7 +68,7 @@ impl Worker {
         let src = dir.join("src.json");
         std::fs::write(
             &src,
-            serde_json::json!({"name": "src", "config": {
+            serde_json::json!({"name": format!("src-{nanos}"), "config": {
                 "connector.class": "FileStreamSource", "file": input, "topic": topic,
                 "batch.size": "500"}})
             .to_string(),
@@ -77,7 +77,7 @@ impl Worker {
         let snk = dir.join("snk.json");
         std::fs::write(
             &snk,
-            serde_json::json!({"name": "snk", "config": {
+            serde_json::json!({"name": format!("snk-{nanos}"), "config": {
                 "connector.class": "FileStreamSink", "file": output, "topics": topic}})
             .to_string(),
         )

@@ -32,6 +32,9 @@ const POLL_INTERVAL: Duration = Duration::from_millis(50);
 /// stuck, and its uncommitted records are read again by the next owner.
 const REVOKE_WAIT: Duration = Duration::from_secs(60);
 
+/// How often the consumer refreshes topic metadata, unless the config says otherwise.
+const TOPIC_REFRESH_MS: &str = "1000";
+
 type Reply = oneshot::Sender<Result<(), TopicError>>;
 
 enum Command {
@@ -179,6 +182,12 @@ impl KafkaConsumer {
             .set("enable.partition.eof", "false");
         if config.get("auto.offset.reset").is_none() {
             config.set("auto.offset.reset", "earliest");
+        }
+        if config.get("topic.metadata.refresh.interval.ms").is_none() {
+            // librdkafka looks for a subscribed topic that does not exist yet (or a new
+            // topic matching a pattern) only at this interval, 5 minutes by default: a
+            // sink started before its source's first write would idle that long.
+            config.set("topic.metadata.refresh.interval.ms", TOPIC_REFRESH_MS);
         }
         let (events_tx, events) = mpsc::channel(2);
         let (commands, commands_rx) = std_mpsc::channel();
