@@ -32,13 +32,17 @@ const POLL_INTERVAL: Duration = Duration::from_millis(50);
 /// stuck, and its uncommitted records are read again by the next owner.
 const REVOKE_WAIT: Duration = Duration::from_secs(60);
 
+/// Pause between attempts to hand an event to a task whose channel is full.
+const SEND_RETRY: Duration = Duration::from_millis(1);
+
 /// How often the consumer refreshes topic metadata, unless the config says otherwise.
 const TOPIC_REFRESH_MS: &str = "1000";
 
 type Reply = oneshot::Sender<Result<(), TopicError>>;
 
 enum Command {
-    Commit(Vec<TopicPartitionOffset>, Reply),
+    /// Commit; synchronously when the flag is set.
+    Commit(Vec<TopicPartitionOffset>, bool, Reply),
     Pause(Reply),
     Resume(Reply),
     /// The task has handled the last `Revoked`.
@@ -60,6 +64,13 @@ struct GroupContext {
 
 impl ClientContext for GroupContext {}
 
+/// Logs a failed asynchronous commit (the next commit covers it).
+fn log_commit(result: &rdkafka::error::KafkaResult<()>) {
+    if let Err(e) = result {
+        tracing::warn!(error = %e, "An offset commit failed; the next commit covers it");
+    }
+}
+
 impl ConsumerContext for GroupContext {
     fn pre_rebalance(&self, consumer: &BaseConsumer<Self>, rebalance: &Rebalance<'_>) {
         let Rebalance::Revoke(tpl) = rebalance else { return };
@@ -68,7 +79,7 @@ impl ConsumerContext for GroupContext {
             return;
         }
         self.revoked.lock().expect("not poisoned").extend(partitions.iter().cloned());
-        if self.events.blocking_send(ConsumerEvent::Revoked(partitions)).is_err() {
+        if !send_event(consumer, self, ConsumerEvent::Revoked(partitions)) {
             return;
         }
         let commands = self.commands.lock().expect("not poisoned");
@@ -95,6 +106,14 @@ impl ConsumerContext for GroupContext {
         }
     }
 
+    fn commit_callback(
+        &self,
+        result: rdkafka::error::KafkaResult<()>,
+        _offsets: &TopicPartitionList,
+    ) {
+        log_commit(&result);
+    }
+
     fn post_rebalance(&self, consumer: &BaseConsumer<Self>, rebalance: &Rebalance<'_>) {
         let Rebalance::Assign(tpl) = rebalance else { return };
         let partitions = partitions_of(tpl);
@@ -104,7 +123,33 @@ impl ConsumerContext for GroupContext {
             tracing::warn!(error = %e, "Could not pause newly assigned partitions");
         }
         if !partitions.is_empty() {
-            let _ = self.events.blocking_send(ConsumerEvent::Assigned(partitions));
+            send_event(consumer, self, ConsumerEvent::Assigned(partitions));
+        }
+    }
+}
+
+/// Hands `event` to the task, serving its commands while the channel is full: the task may
+/// be waiting for a commit's answer before it reads the next event, and a blocking send
+/// would then deadlock. `false` when the task is gone or asked to close.
+fn send_event(
+    consumer: &BaseConsumer<GroupContext>,
+    ctx: &GroupContext,
+    mut event: ConsumerEvent,
+) -> bool {
+    loop {
+        match ctx.events.try_send(event) {
+            Ok(()) => return true,
+            Err(mpsc::error::TrySendError::Closed(_)) => return false,
+            Err(mpsc::error::TrySendError::Full(back)) => event = back,
+        }
+        let command = ctx.commands.lock().expect("not poisoned").try_recv();
+        match command {
+            Ok(Command::Close) | Err(std_mpsc::TryRecvError::Disconnected) => {
+                *ctx.closing.lock().expect("not poisoned") = true;
+                return false;
+            }
+            Ok(other) => serve(consumer, ctx, other),
+            Err(std_mpsc::TryRecvError::Empty) => std::thread::sleep(SEND_RETRY),
         }
     }
 }
@@ -112,8 +157,8 @@ impl ConsumerContext for GroupContext {
 /// Executes a command other than `RevokeDone`/`Close`.
 fn serve(consumer: &BaseConsumer<GroupContext>, ctx: &GroupContext, command: Command) {
     match command {
-        Command::Commit(offsets, reply) => {
-            let _ = reply.send(commit(consumer, &offsets));
+        Command::Commit(offsets, sync, reply) => {
+            let _ = reply.send(commit(consumer, &offsets, sync));
         }
         Command::Pause(reply) => {
             *ctx.paused.lock().expect("not poisoned") = true;
@@ -127,9 +172,14 @@ fn serve(consumer: &BaseConsumer<GroupContext>, ctx: &GroupContext, command: Com
     }
 }
 
+/// Commits `offsets`. Asynchronously (as Kafka Connect's periodic commits): a commit lost
+/// to a broker outage is covered by the next one, and a synchronous commit could wait for
+/// the coordinator without bound. Synchronously while partitions are being revoked, so the
+/// next owner starts from them.
 fn commit(
     consumer: &BaseConsumer<GroupContext>,
     offsets: &[TopicPartitionOffset],
+    sync: bool,
 ) -> Result<(), TopicError> {
     if offsets.is_empty() {
         return Ok(());
@@ -139,8 +189,9 @@ fn commit(
         tpl.add_partition_offset(&o.topic, o.partition, Offset::Offset(o.offset))
             .map_err(|e| TopicError::Consume(e.to_string()))?;
     }
+    let mode = if sync { CommitMode::Sync } else { CommitMode::Async };
     consumer
-        .commit(&tpl, CommitMode::Sync)
+        .commit(&tpl, mode)
         .map_err(|e| TopicError::Consume(format!("cannot commit offsets: {e}")))
 }
 
@@ -270,12 +321,13 @@ fn run(consumer: BaseConsumer<GroupContext>, max_records: usize) {
                     continue;
                 }
             }
-            Some(Err(e)) => tracing::warn!(error = %e, "Consumer error"),
+            // Transient (a broker away); librdkafka logs the cause and reconnects.
+            Some(Err(e)) => tracing::debug!(error = %e, "Consumer error"),
             None => {}
         }
         if !batch.is_empty() {
             let records = std::mem::take(&mut batch);
-            if consumer.context().events.blocking_send(ConsumerEvent::Records(records)).is_err() {
+            if !send_event(&consumer, consumer.context(), ConsumerEvent::Records(records)) {
                 return close(consumer);
             }
         }
@@ -330,7 +382,8 @@ impl RecordConsumer for KafkaConsumer {
     }
 
     async fn commit(&mut self, offsets: Vec<TopicPartitionOffset>) -> Result<(), TopicError> {
-        self.request(|reply| Command::Commit(offsets, reply)).await
+        let sync = self.revoking;
+        self.request(|reply| Command::Commit(offsets, sync, reply)).await
     }
 
     async fn pause(&mut self) -> Result<(), TopicError> {

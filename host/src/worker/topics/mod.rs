@@ -169,8 +169,10 @@ pub trait RecordConsumer: Send + 'static {
         max_records: usize,
     ) -> Result<Option<ConsumerEvent>, TopicError>;
 
-    /// Commits `offsets` (the next offset to read, per partition) for the group, and
-    /// returns once they are durable.
+    /// Commits `offsets` (the next offset to read, per partition) for the group. During a
+    /// revocation it returns once they are durable; otherwise a backend may commit
+    /// asynchronously (Kafka, as Kafka Connect's periodic commits do), a failure being
+    /// logged and covered by the next commit.
     async fn commit(&mut self, offsets: Vec<TopicPartitionOffset>) -> Result<(), TopicError>;
 
     /// Stops fetching from every assigned partition (membership stays).
