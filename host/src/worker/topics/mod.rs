@@ -7,8 +7,9 @@
 //! must not know about plugins, converters or error tolerance: the task loops in
 //! `worker/source_task.rs` and `worker/sink_task.rs` hold those.
 //!
-//! Layout: this file (the traits and the record types), `kafka_producer.rs`,
-//! `kafka_consumer.rs`, `embedded.rs` (both roles over SQLite, with an in-process group
+//! Layout: this file (the traits and the record types), `kafka.rs` ([`KafkaTopics`]:
+//! client settings, topic creation), `kafka_producer.rs`, `kafka_consumer.rs`, and
+//! `embedded/` ([`EmbeddedTopics`]: both roles over SQLite, with an in-process group
 //! coordinator).
 
 mod embedded;
