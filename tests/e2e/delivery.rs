@@ -85,8 +85,8 @@ impl Worker {
         Self { dir: dir.to_owned(), worker, connectors: vec![src, snk] }
     }
 
-    fn spawn(&self) -> Child {
-        Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
+    fn spawn(&self) -> Running {
+        let child = Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
             .arg("standalone")
             .arg(&self.worker)
             .args(&self.connectors)
@@ -96,7 +96,25 @@ impl Worker {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap()
+            .unwrap();
+        Running(child)
+    }
+}
+
+/// A worker process, killed with SIGKILL when dropped (also when a test fails).
+struct Running(Child);
+
+impl Running {
+    /// SIGKILL: no shutdown, no final commit.
+    fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.kill();
     }
 }
 
@@ -113,8 +131,7 @@ async fn kill_mid_stream(bootstrap: Option<String>) {
         (n >= want.len() / 5).then_some(n)
     })
     .await;
-    child.kill().unwrap(); // SIGKILL: no shutdown, no final commit.
-    child.wait().unwrap();
+    child.kill();
     cut_torn_line(&output);
 
     let mut child = worker.spawn();
@@ -124,8 +141,7 @@ async fn kill_mid_stream(bootstrap: Option<String>) {
         (distinct.len() >= want.len()).then_some(out)
     })
     .await;
-    child.kill().unwrap();
-    child.wait().unwrap();
+    child.kill();
     let duplicates = check_delivery(&want, &out);
     eprintln!(
         "kill -9 ({}): killed at {at_kill} lines out of {}; {duplicates} duplicates after the restart",

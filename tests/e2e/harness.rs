@@ -168,10 +168,15 @@ pub async fn wait_state(app: &App, id: InstanceId, want: State) {
     .await
 }
 
-/// A `ChaosSource` connector config (2 tasks, healthy) plus `extra` keys.
+/// A `ChaosSource` connector config (2 tasks, healthy, polling no records unless `extra`
+/// sets `batch.size`) plus `extra` keys.
 pub fn chaos_source(extra: &[(&str, &str)]) -> wasm_connect::store::Properties {
-    let mut p =
-        props(&[("connector.class", "ChaosSource"), ("tasks.max", "2"), ("chaos.mode", "ok")]);
+    let mut p = props(&[
+        ("connector.class", "ChaosSource"),
+        ("tasks.max", "2"),
+        ("chaos.mode", "ok"),
+        ("batch.size", "0"),
+    ]);
     p.extend(props(extra));
     p
 }
