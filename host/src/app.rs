@@ -200,7 +200,6 @@ fn sink_offsets(
     })
 }
 
-/// The backend and the specs of the three internal topics (configs, offsets, status).
 /// What tasks' data path shares: data topics in Kafka when `bootstrap.servers` is set, else
 /// in the embedded store (standalone mode only), and the worker's converters.
 /// The embedded topics are returned too: the sink offsets API must share their consumer

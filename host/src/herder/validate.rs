@@ -61,7 +61,11 @@ pub async fn validate(
                 ));
             }
         }
-        PluginKind::Source => {}
+        PluginKind::Source => {
+            let pairs: Vec<(String, String)> =
+                config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+            problems.extend(crate::worker::topic_creation::problems(&pairs));
+        }
     }
     problems
         .extend(crate::worker::errors::problems(config, plugin.info().kind == PluginKind::Sink));
