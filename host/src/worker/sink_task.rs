@@ -97,18 +97,23 @@ impl SinkTask {
             }
             let paused = self.target != TargetState::Started;
             let handled = match event {
+                Some(ConsumerEvent::Assigned(tps)) => self.assigned(&mut state, tps).await,
+                Some(ConsumerEvent::Revoked(tps)) => self.revoked(&mut state, tps).await,
+                Some(ConsumerEvent::Records(records)) if paused => {
+                    state.held.extend(records);
+                    Ok(())
+                }
+                // Held records first: they precede these in their partitions.
+                Some(ConsumerEvent::Records(records)) => {
+                    let mut batch = std::mem::take(&mut state.held);
+                    batch.extend(records);
+                    self.deliver(&mut state, batch).await
+                }
                 None if !paused && !state.held.is_empty() => {
                     let held = std::mem::take(&mut state.held);
                     self.deliver(&mut state, held).await
                 }
                 None => Ok(()),
-                Some(ConsumerEvent::Assigned(tps)) => self.assigned(&mut state, tps).await,
-                Some(ConsumerEvent::Revoked(tps)) => self.revoked(&mut state, tps).await,
-                Some(ConsumerEvent::Records(records)) if paused || !state.held.is_empty() => {
-                    state.held.extend(records);
-                    Ok(())
-                }
-                Some(ConsumerEvent::Records(records)) => self.deliver(&mut state, records).await,
             };
             if let Err(trace) = handled {
                 break Exit::Failed(trace);
