@@ -50,6 +50,7 @@ pub async fn validate(
             problems.push(problem("tasks.max", "Value must be an integer of at least 1".into()))
         }
     }
+    let pairs: Vec<(String, String)> = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     match plugin.info().kind {
         PluginKind::Sink => {
             let topics = config.get("topics").is_some_and(|t| !t.trim().is_empty());
@@ -61,11 +62,7 @@ pub async fn validate(
                 ));
             }
         }
-        PluginKind::Source => {
-            let pairs: Vec<(String, String)> =
-                config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-            problems.extend(crate::worker::topic_creation::problems(&pairs));
-        }
+        PluginKind::Source => problems.extend(crate::worker::topic_creation::problems(&pairs)),
     }
     problems
         .extend(crate::worker::errors::problems(config, plugin.info().kind == PluginKind::Sink));
@@ -73,7 +70,6 @@ pub async fn validate(
         problems.extend(policy_problems);
     }
     problems.extend(crate::worker::convert::problems(config));
-    let pairs: Vec<(String, String)> = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     problems.extend(plugin.info().config_def.check(&pairs));
     if let Err(e) = plugin.limits_for(&pairs) {
         problems.push(problem(e.split(':').next().unwrap_or("wasm"), e.clone()));

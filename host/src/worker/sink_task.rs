@@ -20,7 +20,7 @@ use wasm_connect_batch::Record;
 use super::WorkerEvent;
 use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
-use super::task::{Cmd, Exit};
+use super::task::{Cmd, Exit, drain};
 use super::topics::{ConsumerEvent, InRecord, RecordConsumer};
 use crate::model::{ConnectorError, TargetState, TopicPartition, TopicPartitionOffset};
 use crate::runtime::{InstanceError, SinkTaskInstance};
@@ -66,12 +66,10 @@ impl SinkTask {
         let mut state = State::default();
         let mut next_flush = tokio::time::Instant::now() + self.flush_interval;
         let exit = loop {
-            if let Some(exit) = self.take_stop(commands) {
+            if let Some(exit) = drain(commands, &mut self.target) {
                 break exit;
             }
-            if let Err(trace) = self.follow_target(&mut state).await {
-                break Exit::Failed(trace);
-            }
+            self.follow_target(&mut state).await;
             if tokio::time::Instant::now() >= next_flush {
                 if let Err(trace) = self.commit(&mut state, None).await {
                     break Exit::Failed(trace);
@@ -87,7 +85,7 @@ impl SinkTask {
                 }
             };
             // A pause that arrived while waiting holds the records just read.
-            if let Some(exit) = self.take_stop(commands) {
+            if let Some(exit) = drain(commands, &mut self.target) {
                 if let Some(ConsumerEvent::Revoked(tps)) = &event
                     && let Err(trace) = self.revoked(&mut state, tps.clone()).await
                 {
@@ -144,36 +142,18 @@ impl SinkTask {
         exit
     }
 
-    fn take_stop(&mut self, commands: &mut mpsc::UnboundedReceiver<Cmd>) -> Option<Exit> {
-        loop {
-            match commands.try_recv() {
-                Ok(Cmd::SetTarget(t)) => {
-                    tracing::debug!(connector = %self.connector, task = self.task, to = %t, "Task target state changed");
-                    self.target = t;
-                }
-                Ok(Cmd::Stop) => return Some(Exit::Stopped),
-                Err(mpsc::error::TryRecvError::Empty) => return None,
-                Err(mpsc::error::TryRecvError::Disconnected) => return Some(Exit::Dropped),
-            }
-        }
-    }
-
     /// Pauses or resumes the consumer to match the target state.
-    async fn follow_target(&mut self, state: &mut State) -> Result<(), String> {
+    async fn follow_target(&mut self, state: &mut State) {
         let want_paused = self.target != TargetState::Started;
         if want_paused == state.paused {
-            return Ok(());
+            return;
         }
         let result =
             if want_paused { self.consumer.pause().await } else { self.consumer.resume().await };
         match result {
-            Ok(()) => {
-                state.paused = want_paused;
-                Ok(())
-            }
+            Ok(()) => state.paused = want_paused,
             Err(e) => {
-                tracing::warn!(connector = %self.connector, task = self.task, error = %e, "Could not pause or resume the consumer; trying again");
-                Ok(())
+                tracing::warn!(connector = %self.connector, task = self.task, error = %e, "Could not pause or resume the consumer; trying again")
             }
         }
     }

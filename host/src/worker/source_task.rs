@@ -23,7 +23,7 @@ use tokio::sync::mpsc;
 use super::WorkerEvent;
 use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
-use super::task::{Cmd, Exit};
+use super::task::{Cmd, Exit, apply, drain};
 use super::topic_creation::TopicCreation;
 use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
 use crate::model::{ConnectorError, RecordAck, TargetState};
@@ -129,28 +129,13 @@ impl SourceTask {
         exit
     }
 
-    fn set_target(&mut self, target: TargetState) {
-        tracing::debug!(connector = %self.connector, task = self.task, to = %target, "Task target state changed");
-        self.target = target;
-    }
-
-    /// Drains pending commands; `Some` when the task must stop.
+    /// Applies pending commands; `Some` when the task must stop.
     fn take_stop(
         &mut self,
         commands: &mut mpsc::UnboundedReceiver<Cmd>,
         state: &mut State,
     ) -> Option<Exit> {
-        if let Some(exit) = state.stop.take() {
-            return Some(exit);
-        }
-        loop {
-            match commands.try_recv() {
-                Ok(Cmd::SetTarget(t)) => self.set_target(t),
-                Ok(Cmd::Stop) => return Some(Exit::Stopped),
-                Err(mpsc::error::TryRecvError::Empty) => return None,
-                Err(mpsc::error::TryRecvError::Disconnected) => return Some(Exit::Dropped),
-            }
-        }
+        state.stop.take().or_else(|| drain(commands, &mut self.target))
     }
 
     /// Waits for a command, the front write, the next flush, or `idle`, whichever is first.
@@ -175,11 +160,8 @@ impl SourceTask {
                 () = tokio::time::sleep_until(idle) => None,
             }
         };
-        match command {
-            Some(Some(Cmd::SetTarget(t))) => self.set_target(t),
-            Some(Some(Cmd::Stop)) => state.stop = Some(Exit::Stopped),
-            Some(None) => state.stop = Some(Exit::Dropped),
-            None => {}
+        if let Some(command) = command {
+            state.stop = apply(command, &mut self.target);
         }
     }
 
@@ -223,19 +205,15 @@ impl SourceTask {
             count: records.len(),
         }
         .emit();
-        let mut batch = InFlight {
-            write: Write::Done(Ok(Vec::new())),
-            sequences: Vec::with_capacity(records.len()),
-            offsets: Vec::with_capacity(records.len()),
-            started,
-        };
+        let mut sequences = Vec::with_capacity(records.len());
+        let mut offsets = Vec::with_capacity(records.len());
         let mut out = Vec::with_capacity(records.len());
         let mut failed = Vec::new();
         for r in records {
             let sequence = state.next_sequence;
             state.next_sequence += 1;
             if let (Some(p), Some(o)) = (json(&r.source_partition), json(&r.source_offset)) {
-                batch.offsets.push((p, o));
+                offsets.push((p, o));
             }
             let key = self.key_converter.from_plugin(&r.topic, r.key_kind, r.key.as_deref());
             let value =
@@ -250,7 +228,7 @@ impl SourceTask {
                         value,
                         headers: r.headers,
                     });
-                    batch.sequences.push(sequence);
+                    sequences.push(sequence);
                 }
                 (Err(e), _) => failed.push((Stage::KeyConverter, e.to_string(), r)),
                 (_, Err(e)) => failed.push((Stage::ValueConverter, e.to_string(), r)),
@@ -269,8 +247,8 @@ impl SourceTask {
             self.reporter.report(failures).await.map_err(|e| e.to_string())?;
         }
         self.ensure_topics(state, &out).await?;
-        batch.write = Write::Pending(self.producer.send(out));
-        state.in_flight.push_back(batch);
+        let write = Write::Pending(self.producer.send(out));
+        state.in_flight.push_back(InFlight { write, sequences, offsets, started });
         Ok(None)
     }
 
@@ -313,15 +291,12 @@ impl SourceTask {
             if matches!(front.write, Write::Pending(_)) {
                 break;
             }
-            let mut done = state.in_flight.pop_front().expect("the front exists");
-            let Write::Done(result) =
-                std::mem::replace(&mut done.write, Write::Done(Ok(Vec::new())))
-            else {
-                unreachable!("checked above")
+            let done = state.in_flight.pop_front().expect("the front exists");
+            let InFlight { write: Write::Done(result), sequences, offsets, started } = done else {
+                unreachable!("the front write is done: checked above")
             };
             let delivered = result.map_err(|e| e.to_string())?;
-            let acks: Vec<RecordAck> = done
-                .sequences
+            let acks: Vec<RecordAck> = sequences
                 .iter()
                 .zip(&delivered)
                 .map(|(&sequence, d)| RecordAck {
@@ -334,10 +309,10 @@ impl SourceTask {
                 connector: &self.connector,
                 task: self.task,
                 count: acks.len(),
-                latency: done.started.elapsed(),
+                latency: started.elapsed(),
             }
             .emit();
-            for (p, o) in done.offsets {
+            for (p, o) in offsets {
                 state.committable.insert(p.to_string(), (p, o));
             }
             if !acks.is_empty() {

@@ -27,6 +27,37 @@ pub(super) enum Cmd {
     Stop,
 }
 
+/// Applies one command received (`None`: the handle was dropped): a target change goes
+/// to `target`; `Some` when the task must stop.
+pub(super) fn apply(command: Option<Cmd>, target: &mut TargetState) -> Option<Exit> {
+    match command {
+        Some(Cmd::SetTarget(t)) => {
+            tracing::debug!(from = %target, to = %t, "Task target state changed");
+            *target = t;
+            None
+        }
+        Some(Cmd::Stop) => Some(Exit::Stopped),
+        None => Some(Exit::Dropped),
+    }
+}
+
+/// Applies every pending command without waiting; `Some` when the task must stop.
+pub(super) fn drain(
+    commands: &mut mpsc::UnboundedReceiver<Cmd>,
+    target: &mut TargetState,
+) -> Option<Exit> {
+    loop {
+        let command = match commands.try_recv() {
+            Ok(command) => Some(command),
+            Err(mpsc::error::TryRecvError::Empty) => return None,
+            Err(mpsc::error::TryRecvError::Disconnected) => None,
+        };
+        if let Some(exit) = apply(command, target) {
+            return Some(exit);
+        }
+    }
+}
+
 /// How a task's data path ended.
 pub(super) enum Exit {
     /// Stopped on request.
@@ -92,9 +123,9 @@ async fn supervise(
     match exit {
         Exit::Stopped => emit(WorkerEvent::TaskStopped { connector, task, run }),
         Exit::Dropped => {}
+        // The herder logs the failure with its trace.
         Exit::Failed(trace) => {
             TaskLifecycle { connector: &connector, task, failed: true }.emit();
-            tracing::error!(connector = %connector, task, error = %trace, "Task failed");
             emit(WorkerEvent::TaskFailed { connector, task, run, trace })
         }
     }

@@ -14,7 +14,6 @@ use async_trait::async_trait;
 use rdkafka::ClientConfig;
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic as KafkaNewTopic, TopicReplication};
 use rdkafka::client::DefaultClientContext;
-use rdkafka::consumer::{BaseConsumer, Consumer};
 use rdkafka::types::RDKafkaErrorCode;
 
 use super::kafka_consumer::KafkaConsumer;
@@ -52,7 +51,10 @@ pub struct KafkaTopics {
 impl KafkaTopics {
     /// Data topics reached with `settings`.
     pub fn new(settings: KafkaClientSettings) -> Result<Self, TopicError> {
-        let admin = client_config(&settings, &settings.admin, &[]).create().map_err(|e| {
+        let mut config = client_config(&settings, &settings.admin, &[]);
+        // Its metadata requests for a missing topic must not create it with broker defaults.
+        config.set("allow.auto.create.topics", "false");
+        let admin = config.create().map_err(|e| {
             TopicError::Config(format!("cannot create the Kafka admin client: {e}"))
         })?;
         Ok(Self { settings, admin: Arc::new(admin) })
@@ -152,14 +154,12 @@ impl DataTopics for KafkaTopics {
     }
 
     async fn topic_exists(&self, topic: &str) -> Result<bool, TopicError> {
-        let mut config = client_config(&self.settings, &self.settings.admin, &[]);
-        config.set("allow.auto.create.topics", "false");
+        // A metadata request blocks in librdkafka: the admin client's, off the async threads.
+        let admin = self.admin.clone();
         let topic = topic.to_owned();
         tokio::task::spawn_blocking(move || {
-            let consumer: BaseConsumer = config
-                .create()
-                .map_err(|e| TopicError::Config(format!("cannot create a metadata client: {e}")))?;
-            let metadata = consumer
+            let metadata = admin
+                .inner()
                 .fetch_metadata(Some(&topic), ADMIN_TIMEOUT)
                 .map_err(|e| TopicError::Create { topic: topic.clone(), reason: e.to_string() })?;
             Ok(metadata.topics().iter().any(|t| t.name() == topic && t.error().is_none()))
