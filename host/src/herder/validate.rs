@@ -76,13 +76,32 @@ pub async fn validate(
     }
     let validator = plugin.validator().await.map_err(|e| HerderError::Failed(e.to_string()))?;
     let own = validator.validate(pairs).await.map_err(|e| HerderError::Failed(e.to_string()))?;
-    problems.extend(own);
+    merge(&mut problems, own);
     Ok(problems)
+}
+
+/// Adds the plugin's problems to the worker's, skipping any the worker already reported:
+/// the Rust SDK checks types and required keys against the definition too, in the same
+/// words, so each such problem is reported once.
+fn merge(problems: &mut Vec<ConfigProblem>, own: Vec<ConfigProblem>) {
+    for p in own {
+        if !problems.contains(&p) {
+            problems.push(p);
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_plugins_repeats_of_worker_problems_are_dropped() {
+        let p = |k: &str, m: &str| ConfigProblem { key: k.into(), message: m.into() };
+        let mut problems = vec![p("n", "Not a number")];
+        merge(&mut problems, vec![p("n", "Not a number"), p("n", "Too big"), p("m", "Bad")]);
+        assert_eq!(problems, [p("n", "Not a number"), p("n", "Too big"), p("m", "Bad")]);
+    }
 
     #[test]
     fn names_are_checked_and_filled_in() {

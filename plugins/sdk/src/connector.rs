@@ -27,9 +27,16 @@ pub trait Connector: Default + 'static {
     /// depend on nothing but the code.
     fn config_definition(&self) -> ConfigDef;
 
-    /// The plugin's own checks of a proposed config, one [`ConfigProblem`] per problem.
-    /// The worker has already checked types, required keys and defaults against
-    /// [`config_definition`](Self::config_definition). The default finds no problem.
+    /// The plugin's own checks of a proposed config, one [`ConfigProblem`] per problem:
+    /// rules that span keys or need more than a [`Validator`](crate::Validator).
+    ///
+    /// The SDK runs [`ConfigDef::validate`] on
+    /// [`config_definition`](Self::config_definition) first (types, required keys, each
+    /// key's validators) and reports both lists, so do not repeat those checks here. This
+    /// runs even when they found problems: read values with the fallible [`Config`]
+    /// getters, never `unwrap`. The default finds no problem.
+    ///
+    /// [`ConfigDef::validate`]: crate::ConfigDef::validate
     fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
         let _ = config;
         Vec::new()

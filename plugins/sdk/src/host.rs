@@ -2,8 +2,9 @@
 //! [`raise_error`] and, for source plugins, [`offsets`].
 //!
 //! This module owns the guest side of the `host` and `offset-reader` imports (logging is
-//! in `log`). Natively (outside wasm, for unit tests) the calls do nothing and `offsets`
-//! finds no committed offset. None of them can fail.
+//! in `log`). Natively (outside wasm, for unit tests) the calls are recorded in
+//! thread-local state that [`testing`](crate::testing) reads, and `offsets` answers
+//! from the offsets a test seeded there (none by default). None of them can fail.
 
 use serde_json::Value;
 
@@ -60,7 +61,7 @@ mod imp {
     }
 
     pub(super) fn raise_error(error: Error) {
-        host::raise_error(&crate::glue::error_to_wit(error));
+        host::raise_error(&crate::glue::convert::error_to_wit(error));
     }
 
     pub(super) fn offsets(partitions: &[String]) -> Vec<Option<String>> {
@@ -74,14 +75,17 @@ mod imp {
 #[cfg(not(target_arch = "wasm32"))]
 mod imp {
     use crate::Error;
+    use crate::mock_host;
 
-    pub(super) fn request_task_reconfiguration() {}
+    pub(super) fn request_task_reconfiguration() {
+        mock_host::with(|h| h.reconfiguration_requests += 1);
+    }
 
     pub(super) fn raise_error(error: Error) {
-        eprintln!("ERROR raise_error: {error}");
+        mock_host::with(|h| h.raised_errors.push(error));
     }
 
     pub(super) fn offsets(partitions: &[String]) -> Vec<Option<String>> {
-        vec![None; partitions.len()]
+        mock_host::with(|h| partitions.iter().map(|p| h.offsets.get(p).cloned()).collect())
     }
 }

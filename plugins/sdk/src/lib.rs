@@ -89,16 +89,21 @@ mod export;
 pub mod glue;
 mod host;
 mod log;
+#[cfg(any(not(target_arch = "wasm32"), test, doc, feature = "testing"))]
+mod mock_host;
 mod position;
 mod record;
 mod record_text;
 mod sink;
 mod source;
+#[cfg(any(test, doc, feature = "testing"))]
+pub mod testing;
+mod validator;
 
 pub use config::Config;
 pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
 pub use connector::Connector;
-pub use error::{Error, Result};
+pub use error::{Error, Result, ResultExt};
 pub use host::{offsets, raise_error, request_task_reconfiguration};
 pub use log::{Level, log};
 pub use position::{RecordAck, RecordFailure, TopicPartition, TopicPartitionOffset};
@@ -107,3 +112,4 @@ pub use record_text::RecordText;
 pub use serde_json;
 pub use sink::SinkTask;
 pub use source::SourceTask;
+pub use validator::{Bound, NonEmptyString, Range, ValidList, ValidString, Validator};

@@ -3,7 +3,8 @@
 //!
 //! This module owns the guest side of the `host.log` import. Lines land in the worker's
 //! log tagged with the connector name and task id. Natively (outside wasm, for unit tests)
-//! they go to stderr instead. It must not buffer: a line is written when it is logged.
+//! they go to stderr (captured by `cargo test`) and to the thread-local record that
+//! [`testing`](crate::testing) reads. It must not buffer: a line is written when it is logged.
 
 use std::fmt;
 
@@ -63,9 +64,13 @@ mod imp {
 mod imp {
     use super::Level;
 
+    use crate::mock_host::{self, LogLine};
+
     pub(super) fn log(level: Level, message: &str, fields: &[(&str, &str)]) {
-        let fields: String = fields.iter().map(|(k, v)| format!(" {k}={v}")).collect();
-        eprintln!("{level} {message}{fields}");
+        let text: String = fields.iter().map(|(k, v)| format!(" {k}={v}")).collect();
+        eprintln!("{level} {message}{text}");
+        let fields = fields.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        mock_host::with(|h| h.logs.push(LogLine { level, message: message.to_owned(), fields }));
     }
 }
 

@@ -10,10 +10,10 @@ use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
 
-use crate::{Kind, SinkRecord};
+use crate::{Kind, SinkRecord, SourceRecord};
 
-/// The key or value of a sink record as text. Implemented for [`SinkRecord`]; bring the
-/// trait into scope to call it.
+/// The key or value of a record as text. Implemented for [`SinkRecord`] and
+/// [`SourceRecord`]; bring the trait into scope to call it.
 ///
 /// The text is what Kafka Connect's `FileStreamSink` prints for the converted data:
 ///
@@ -32,6 +32,16 @@ pub trait RecordText {
 }
 
 impl RecordText for SinkRecord {
+    fn key_text(&self) -> Option<Cow<'_, str>> {
+        render(self.key_kind, self.key.as_deref()?)
+    }
+
+    fn value_text(&self) -> Option<Cow<'_, str>> {
+        render(self.value_kind, self.value.as_deref()?)
+    }
+}
+
+impl RecordText for SourceRecord {
     fn key_text(&self) -> Option<Cow<'_, str>> {
         render(self.key_kind, self.key.as_deref()?)
     }

@@ -6,36 +6,42 @@ use super::{CONNECTOR, Glue, drop_state, with_state};
 use crate::Connector;
 use crate::bindings::source::wasm_connect::connector::types as wit;
 
-fn name<C: Connector>() -> String {
+pub(crate) fn name<C: Connector>() -> String {
     with_state(&CONNECTOR, |c: &mut C| c.name().to_owned())
 }
 
-fn version<C: Connector>() -> String {
+pub(crate) fn version<C: Connector>() -> String {
     with_state(&CONNECTOR, |c: &mut C| c.version().to_owned())
 }
 
-fn config_definition<C: Connector>() -> Vec<wit::ConfigKey> {
+pub(crate) fn config_definition<C: Connector>() -> Vec<wit::ConfigKey> {
     let def = with_state(&CONNECTOR, |c: &mut C| c.config_definition());
     def.into_keys().into_iter().map(key_to_wit).collect()
 }
 
-fn validate<C: Connector>(config: wit::Config) -> Vec<wit::ConfigProblem> {
+/// The definition's checks ([`ConfigDef::validate`](crate::ConfigDef::validate)), then
+/// the plugin's own.
+pub(crate) fn validate<C: Connector>(config: wit::Config) -> Vec<wit::ConfigProblem> {
     let config = config_from_wit(config);
-    let problems = with_state(&CONNECTOR, |c: &mut C| c.validate(&config));
+    let problems = with_state(&CONNECTOR, |c: &mut C| {
+        let mut problems = c.config_definition().validate(&config);
+        problems.extend(c.validate(&config));
+        problems
+    });
     problems.into_iter().map(problem_to_wit).collect()
 }
 
-fn start<C: Connector>(config: wit::Config) -> Result<(), wit::Error> {
+pub(crate) fn start<C: Connector>(config: wit::Config) -> Result<(), wit::Error> {
     let config = config_from_wit(config);
     result_to_wit(with_state(&CONNECTOR, |c: &mut C| c.start(config)))
 }
 
-fn task_configs<C: Connector>(max_tasks: u32) -> Result<Vec<wit::Config>, wit::Error> {
+pub(crate) fn task_configs<C: Connector>(max_tasks: u32) -> Result<Vec<wit::Config>, wit::Error> {
     let configs = result_to_wit(with_state(&CONNECTOR, |c: &mut C| c.task_configs(max_tasks)))?;
     Ok(configs.into_iter().map(config_to_wit).collect())
 }
 
-fn stop<C: Connector>() {
+pub(crate) fn stop<C: Connector>() {
     with_state(&CONNECTOR, |c: &mut C| c.stop());
     drop_state(&CONNECTOR);
 }

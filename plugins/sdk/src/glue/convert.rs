@@ -15,19 +15,19 @@ pub(crate) fn error_to_wit(e: Error) -> wit::Error {
     }
 }
 
-pub(super) fn result_to_wit<T>(r: crate::Result<T>) -> Result<T, wit::Error> {
+pub(crate) fn result_to_wit<T>(r: crate::Result<T>) -> Result<T, wit::Error> {
     r.map_err(error_to_wit)
 }
 
-pub(super) fn config_from_wit(config: wit::Config) -> Config {
+pub(crate) fn config_from_wit(config: wit::Config) -> Config {
     Config::from(config)
 }
 
-pub(super) fn config_to_wit(config: Config) -> wit::Config {
+pub(crate) fn config_to_wit(config: Config) -> wit::Config {
     config.into_pairs()
 }
 
-pub(super) fn key_to_wit(k: ConfigKey) -> wit::ConfigKey {
+pub(crate) fn key_to_wit(k: ConfigKey) -> wit::ConfigKey {
     wit::ConfigKey {
         name: k.name,
         type_: match k.ty {
@@ -57,26 +57,57 @@ pub(super) fn key_to_wit(k: ConfigKey) -> wit::ConfigKey {
     }
 }
 
-pub(super) fn problem_to_wit(p: ConfigProblem) -> wit::ConfigProblem {
+pub(crate) fn problem_to_wit(p: ConfigProblem) -> wit::ConfigProblem {
     wit::ConfigProblem { key: p.key, message: p.message }
 }
 
-pub(super) fn partition_from_wit(tp: wit::TopicPartition) -> TopicPartition {
+pub(crate) fn partition_from_wit(tp: wit::TopicPartition) -> TopicPartition {
     TopicPartition { topic: tp.topic, partition: tp.partition }
 }
 
-pub(super) fn offset_from_wit(o: wit::TopicPartitionOffset) -> TopicPartitionOffset {
+pub(crate) fn offset_from_wit(o: wit::TopicPartitionOffset) -> TopicPartitionOffset {
     TopicPartitionOffset { topic: o.topic, partition: o.partition, offset: o.offset }
 }
 
-pub(super) fn offset_to_wit(o: TopicPartitionOffset) -> wit::TopicPartitionOffset {
+pub(crate) fn offset_to_wit(o: TopicPartitionOffset) -> wit::TopicPartitionOffset {
     wit::TopicPartitionOffset { topic: o.topic, partition: o.partition, offset: o.offset }
 }
 
-pub(super) fn ack_from_wit(a: wit::RecordAck) -> RecordAck {
+pub(crate) fn ack_from_wit(a: wit::RecordAck) -> RecordAck {
     RecordAck { sequence: a.sequence, partition: a.partition, offset: a.offset }
 }
 
-pub(super) fn failure_to_wit(f: RecordFailure) -> wit::RecordFailure {
+pub(crate) fn failure_to_wit(f: RecordFailure) -> wit::RecordFailure {
     wit::RecordFailure { index: f.index, reason: f.reason }
+}
+
+// The way back, for the native test harness only: it plays the worker's side.
+
+#[cfg(any(test, doc, feature = "testing"))]
+pub(crate) fn error_from_wit(e: wit::Error) -> Error {
+    match e {
+        wit::Error::Retriable(m) => Error::Retriable(m),
+        wit::Error::Config(m) => Error::Config(m),
+        wit::Error::Fatal(m) => Error::Fatal(m),
+    }
+}
+
+#[cfg(any(test, doc, feature = "testing"))]
+pub(crate) fn problem_from_wit(p: wit::ConfigProblem) -> ConfigProblem {
+    ConfigProblem { key: p.key, message: p.message }
+}
+
+#[cfg(any(test, doc, feature = "testing"))]
+pub(crate) fn partition_to_wit(tp: &TopicPartition) -> wit::TopicPartition {
+    wit::TopicPartition { topic: tp.topic.clone(), partition: tp.partition }
+}
+
+#[cfg(any(test, doc, feature = "testing"))]
+pub(crate) fn ack_to_wit(a: RecordAck) -> wit::RecordAck {
+    wit::RecordAck { sequence: a.sequence, partition: a.partition, offset: a.offset }
+}
+
+#[cfg(any(test, doc, feature = "testing"))]
+pub(crate) fn failure_from_wit(f: wit::RecordFailure) -> RecordFailure {
+    RecordFailure { index: f.index, reason: f.reason }
 }

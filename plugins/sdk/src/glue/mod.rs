@@ -7,13 +7,16 @@
 //! first call (one instance per Store; the worker never shares an instance) and dropped
 //! after `stop`. It must not contain plugin logic or encode records itself.
 //!
+//! The native test harness ([`testing`](crate::testing)) calls the same `Guest`
+//! implementations and slots, so a unit test runs every conversion a component runs.
+//!
 //! Layout: `convert` (WIT values <-> SDK values), `connector`, `source`, `sink` (one
 //! `Guest` implementation each).
 //!
 //! [`Connector`]: crate::Connector
 
-mod connector;
-mod convert;
+pub(crate) mod connector;
+pub(crate) mod convert;
 mod sink;
 mod source;
 
@@ -22,24 +25,21 @@ use std::cell::RefCell;
 use std::marker::PhantomData;
 use std::thread::LocalKey;
 
-#[cfg(target_arch = "wasm32")]
-pub(crate) use convert::error_to_wit;
-
 /// The type the export macros pass to wit-bindgen's export macro: `C` is the plugin's
 /// connector, `T` its task. Never constructed.
 #[doc(hidden)]
 pub struct Glue<C, T>(PhantomData<fn() -> (C, T)>);
 
-type Slot = RefCell<Option<Box<dyn Any>>>;
+pub(crate) type Slot = RefCell<Option<Box<dyn Any>>>;
 
 thread_local! {
-    static CONNECTOR: Slot = const { RefCell::new(None) };
-    static SOURCE_TASK: Slot = const { RefCell::new(None) };
-    static SINK_TASK: Slot = const { RefCell::new(None) };
+    pub(crate) static CONNECTOR: Slot = const { RefCell::new(None) };
+    pub(crate) static SOURCE_TASK: Slot = const { RefCell::new(None) };
+    pub(crate) static SINK_TASK: Slot = const { RefCell::new(None) };
 }
 
 /// Runs `f` on the state in `slot`, creating it with `Default` first if needed.
-fn with_state<S: Default + 'static, R>(
+pub(crate) fn with_state<S: Default + 'static, R>(
     slot: &'static LocalKey<Slot>,
     f: impl FnOnce(&mut S) -> R,
 ) -> R {
@@ -52,7 +52,7 @@ fn with_state<S: Default + 'static, R>(
 }
 
 /// Drops the state in `slot`, outside the borrow so that `Drop` code may log.
-fn drop_state(slot: &'static LocalKey<Slot>) {
+pub(crate) fn drop_state(slot: &'static LocalKey<Slot>) {
     let state = slot.with(|cell| cell.borrow_mut().take());
     drop(state);
 }
