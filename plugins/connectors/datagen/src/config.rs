@@ -1,11 +1,11 @@
 //! The configuration of `Datagen`: its keys, their definition, how the connector splits
 //! the record count over tasks, and [`Settings`], the parsed values a task runs with.
 //!
-//! This module owns key names, defaults and validation; it does no I/O.
+//! This module owns key names, defaults and validators; it does no I/O.
 
 use wasm_connect_sdk::{
-    Config, ConfigDef, ConfigKey, ConfigProblem, Grant, Importance, Result, serde_json::Value,
-    serde_json::json,
+    Config, ConfigDef, ConfigKey, Grant, Importance, NonEmptyString, Range, Result,
+    serde_json::Value, serde_json::json,
 };
 
 /// The topic to write to.
@@ -33,61 +33,53 @@ pub fn definition() -> ConfigDef {
         .define(
             ConfigKey::string(TOPIC)
                 .required()
+                .ensure(NonEmptyString)
                 .importance(Importance::High)
                 .doc("The topic to write to."),
         )
         .define(
             ConfigKey::long(RECORDS)
                 .default_value(-1)
+                .ensure(Range::at_least(-1))
                 .importance(Importance::High)
                 .doc("Records to emit in total, split evenly over the tasks; -1: unlimited."),
         )
         .define(
             // No declared default: a default would be filled in, and so grant the clock,
             // on every instance. Unset means -1, as fast as possible.
-            ConfigKey::double(RATE).importance(Importance::Medium).grant(Grant::Clock).doc(
-                "Records per second per task; unset or -1: as fast as possible. Pacing \
+            ConfigKey::double(RATE)
+                .validator(|rate| match rate.parse::<f64>() {
+                    Ok(r) if r == -1.0 || r > 0.0 => Ok(()),
+                    _ => Err("Value must be -1 (as fast as possible) or greater than 0".into()),
+                })
+                .importance(Importance::Medium)
+                .grant(Grant::Clock)
+                .doc(
+                    "Records per second per task; unset or -1: as fast as possible. Pacing \
                      reads the clock, so setting this key grants it.",
-            ),
+                ),
         )
         .define(
             ConfigKey::int(KEY_SIZE)
                 .default_value(DEFAULT_KEY_SIZE)
+                .ensure(Range::at_least(0))
                 .importance(Importance::Low)
                 .doc("Key size in bytes: the zero-padded record sequence number; 0: null keys."),
         )
         .define(
             ConfigKey::int(VALUE_SIZE)
                 .default_value(DEFAULT_VALUE_SIZE)
+                .ensure(Range::at_least(0))
                 .importance(Importance::Low)
                 .doc("Value size in bytes."),
         )
         .define(
             ConfigKey::int(BATCH_SIZE)
                 .default_value(DEFAULT_BATCH_SIZE)
+                .ensure(Range::at_least(1))
                 .importance(Importance::Low)
                 .doc("The most records one poll returns."),
         )
-}
-
-/// The plugin's own checks, beyond types and required keys.
-pub fn validate(config: &Config) -> Vec<ConfigProblem> {
-    let mut problems = Vec::new();
-    let mut check = |key: &str, min: i64| match config.get_i64(key) {
-        Ok(Some(n)) if n < min => {
-            problems.push(ConfigProblem::new(key, format!("must be at least {min}")));
-        }
-        Err(e) => problems.push(ConfigProblem::new(key, e.message())),
-        _ => {}
-    };
-    check(RECORDS, -1);
-    check(KEY_SIZE, 0);
-    check(VALUE_SIZE, 0);
-    check(BATCH_SIZE, 1);
-    if let Err(e) = config.get_f64(RATE) {
-        problems.push(ConfigProblem::new(RATE, e.message()));
-    }
-    problems
 }
 
 /// The task configs for `max_tasks` tasks: `records` split as evenly as possible (no task

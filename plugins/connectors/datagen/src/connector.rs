@@ -1,7 +1,7 @@
 //! [`Datagen`]: the connector half. It splits the record count over `tasks.max` tasks and
 //! generates nothing itself.
 
-use wasm_connect_sdk::{Config, ConfigDef, ConfigProblem, Connector, Result};
+use wasm_connect_sdk::{Config, ConfigDef, Connector, Result};
 
 use crate::config::{self, Settings};
 
@@ -22,10 +22,6 @@ impl Connector for Datagen {
 
     fn config_definition(&self) -> ConfigDef {
         config::definition()
-    }
-
-    fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
-        config::validate(config)
     }
 
     fn start(&mut self, config: Config) -> Result<()> {

@@ -2,7 +2,7 @@
 //!
 //! This module owns key names and documentation; it does no I/O.
 
-use wasm_connect_sdk::{ConfigDef, ConfigKey, Grant, Importance};
+use wasm_connect_sdk::{ConfigDef, ConfigKey, Grant, Importance, NonEmptyString};
 
 /// The file to append to.
 pub const FILE: &str = "file";
@@ -15,6 +15,7 @@ pub fn definition() -> ConfigDef {
         .define(
             ConfigKey::string(FILE)
                 .required()
+                .ensure(NonEmptyString)
                 .importance(Importance::High)
                 .grant(Grant::WriteFile)
                 .doc(

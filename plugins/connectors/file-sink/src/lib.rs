@@ -9,10 +9,13 @@
 //! directory, and nothing else is reachable.
 //!
 //! Layout: `config` (keys), `connector` (one identical config per task), `task` (the
-//! writer).
+//! writer); `tests` drives both halves through the SDK's native harness.
 
 mod config;
 mod connector;
 mod task;
 
 wasm_connect_sdk::export_sink!(connector::FileStreamSink, task::FileStreamSinkTask);
+
+#[cfg(test)]
+mod tests;

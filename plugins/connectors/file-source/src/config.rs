@@ -5,8 +5,8 @@
 //! I/O.
 
 use wasm_connect_sdk::{
-    Config, ConfigDef, ConfigKey, ConfigProblem, Grant, Importance, Result, serde_json::Value,
-    serde_json::json,
+    Config, ConfigDef, ConfigKey, ConfigProblem, Grant, Importance, NonEmptyString, Range, Result,
+    serde_json::Value, serde_json::json,
 };
 
 /// The file to read.
@@ -24,6 +24,7 @@ pub fn definition() -> ConfigDef {
         .define(
             ConfigKey::string(FILE)
                 .required()
+                .ensure(NonEmptyString)
                 .importance(Importance::High)
                 .grant(Grant::ReadFile)
                 .doc(
@@ -34,18 +35,20 @@ pub fn definition() -> ConfigDef {
         .define(
             ConfigKey::string(TOPIC)
                 .required()
+                .ensure(NonEmptyString)
                 .importance(Importance::High)
                 .doc("The topic to publish data to."),
         )
         .define(
             ConfigKey::int(BATCH_SIZE)
                 .default_value(DEFAULT_BATCH_SIZE)
+                .ensure(Range::at_least(1))
                 .importance(Importance::Low)
                 .doc("The maximum number of records the source task can read from the file each time it is polled."),
         )
 }
 
-/// The plugin's own checks, beyond types and required keys.
+/// The plugin's own checks, beyond the definition's (types, required keys, validators).
 pub fn validate(config: &Config) -> Vec<ConfigProblem> {
     let mut problems = Vec::new();
     if config.get(TOPIC).is_some_and(|t| t.contains(',')) {
@@ -53,11 +56,6 @@ pub fn validate(config: &Config) -> Vec<ConfigProblem> {
             TOPIC,
             "'topic' in FileStreamSourceConnector configuration requires definition of a single topic",
         ));
-    }
-    match config.get_i32(BATCH_SIZE) {
-        Ok(Some(n)) if n < 1 => problems.push(ConfigProblem::new(BATCH_SIZE, "must be at least 1")),
-        Err(e) => problems.push(ConfigProblem::new(BATCH_SIZE, e.message())),
-        _ => {}
     }
     problems
 }

@@ -8,7 +8,8 @@
 //! grants read access to the file's directory, and nothing else is reachable.
 //!
 //! Layout: `config` (keys and parsed settings), `connector` (one task config), `task`
-//! (the file reader), `lines` (line splitting, pure).
+//! (the file reader), `lines` (line splitting, pure); `tests` drives both halves through
+//! the SDK's native harness.
 
 mod config;
 mod connector;
@@ -16,3 +17,6 @@ mod lines;
 mod task;
 
 wasm_connect_sdk::export_source!(connector::FileStreamSource, task::FileStreamSourceTask);
+
+#[cfg(test)]
+mod tests;
