@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the guest workspace (plugins/Cargo.toml: the SDK, the first-party connectors and
-# the test fixtures under tests/components/) for wasm32-wasip2, then copies the
-# components: connectors to build/plugins/, test fixtures to build/fixtures/.
+# Builds the guest workspace (plugins/Cargo.toml: the SDK, the first-party connectors, the
+# Rust examples under examples/rust/ and the test fixtures under tests/components/) for
+# wasm32-wasip2, then copies the components: connectors to build/plugins/, examples to
+# build/examples/rust/, test fixtures to build/fixtures/.
 #
 # Guests build in "${CARGO_TARGET_DIR:-target}/guests", a directory of their own, so a
 # guest build never waits on the host build's lock.
@@ -10,6 +11,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET=wasm32-wasip2
 CONNECTORS=(file-source file-sink datagen)
+EXAMPLES=(hello-source echo-sink)
 FIXTURES=(chaos-source chaos-sink)
 
 if ! rustc --print target-libdir --target "$TARGET" >/dev/null 2>&1 \
@@ -30,9 +32,10 @@ copy() {
     for name in "$@"; do
         local dst="$ROOT/build/$dir/$name.wasm"
         cp "$out/${name//-/_}.wasm" "$dst"
-        printf '%-32s %9d bytes\n' "build/$dir/$name.wasm" "$(wc -c <"$dst")"
+        printf '%-40s %9d bytes\n' "build/$dir/$name.wasm" "$(wc -c <"$dst")"
     done
 }
 
 copy plugins "${CONNECTORS[@]}"
+copy examples/rust "${EXAMPLES[@]}"
 copy fixtures "${FIXTURES[@]}"
