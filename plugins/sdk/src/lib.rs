@@ -69,13 +69,20 @@
 //! It must not hold plugin logic, and it never panics on a well-formed call.
 //!
 //! Layout: the traits [`Connector`], [`SourceTask`], [`SinkTask`]; the values
-//! [`Config`], [`ConfigDef`] / [`ConfigKey`], [`Error`], [`SourceRecord`] / [`SinkRecord`]
-//! (with the [`Kind`] of their keys and values, and [`RecordText`] to read them as text)
-//! and the positions in `position`; the host calls [`log`] (with [`info!`] and friends),
-//! [`request_task_reconfiguration`], [`raise_error`] and [`offsets`]; the macros
-//! [`export_source!`] and [`export_sink!`]. The hidden modules `bindings` (generated code)
-//! and `glue` (the generated `Guest` traits implemented over the author's types) are only
-//! public because the macros expand in the plugin's crate.
+//! [`Config`], [`ConfigDef`] / [`ConfigKey`] (with the [`Validator`]s [`Range`],
+//! [`ValidString`], [`ValidList`], [`NonEmptyString`], checked by
+//! [`ConfigDef::validate`]), [`Error`] (and [`ResultExt`] to classify other errors),
+//! [`SourceRecord`] / [`SinkRecord`] (with the [`Kind`] of their keys and values, and
+//! [`RecordText`] to read them as text) and the positions in `position`; the host calls
+//! [`log`] (with [`info!`] and friends), [`request_task_reconfiguration`],
+//! [`raise_error`] and [`offsets`]; the macros [`export_source!`] and [`export_sink!`];
+//! with the `testing` feature, [`testing`], a native harness for unit tests. The hidden
+//! modules `bindings` (generated code) and `glue` (the generated `Guest` traits
+//! implemented over the author's types) are only public because the macros expand in the
+//! plugin's crate; `mock_host` stands in for the worker's imports off wasm.
+//!
+//! The guide for plugin authors, from an empty directory to a running connector, is the
+//! crate's `README.md`.
 #![deny(missing_docs)]
 
 #[doc(hidden)]
