@@ -19,5 +19,6 @@ mod herder;
 mod offsets;
 mod rest;
 mod sandbox;
+mod scaffold;
 mod standalone;
 mod support;

@@ -3,6 +3,7 @@
 //! reach the user as one line, never as a panic or a backtrace.
 
 mod plugins;
+mod scaffold;
 mod table;
 mod worker;
 

@@ -1,5 +1,5 @@
-//! `wasm-connect plugins list|inspect`: what the worker would load from a plugin path,
-//! and everything one component says about itself.
+//! `wasm-connect plugins list|inspect|new`: what the worker would load from a plugin path,
+//! everything one component says about itself, and new plugin projects (in `scaffold`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +24,8 @@ pub enum PluginsCommand {
         /// The `.wasm` file.
         file: PathBuf,
     },
+    /// Write a new plugin project: WIT, SDK, a working connector, a test and a README.
+    New(super::scaffold::NewArgs),
 }
 
 impl PluginsCommand {
@@ -59,6 +61,7 @@ impl PluginsCommand {
                 }
                 Ok(if found.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
             }
+            Self::New(args) => args.run(),
             Self::Inspect { file } => match runtime.load(&file).await {
                 Ok(plugin) => {
                     print!("{}", inspect(&plugin));

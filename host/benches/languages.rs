@@ -1,0 +1,200 @@
+//! Per-language benchmark of the example plugins: for every component under
+//! `build/examples/<language>/`, its size, the first load (Cranelift compile), a load from
+//! the on-disk artifact cache by a fresh runtime, the time to instantiate a task, and the
+//! records/s through `poll` (sources) or `put` (sinks) in batches of 1,000 records with
+//! 100-byte values. Prints a Markdown table.
+//!
+//! Run with `cargo bench --bench languages` after `scripts/build-guests.sh`,
+//! `scripts/build-python-guests.sh` and `scripts/build-js-guests.sh`.
+//! `LANG_BENCH_RECORDS` sets the records per throughput run (default 100,000).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use wasm_connect::model::{PluginKind, TopicPartition, TopicPartitionOffset};
+use wasm_connect::runtime::{Identity, NoHost, Plugin, Runtime, RuntimeOptions};
+use wasm_connect_batch::{Kind, Record};
+
+/// Records per batch, as the worker polls and puts by default.
+const BATCH: u32 = 1000;
+
+fn examples() -> Vec<(String, PathBuf)> {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/examples");
+    let mut found = Vec::new();
+    for lang in ["rust", "python", "js"] {
+        let Ok(dir) = std::fs::read_dir(root.join(lang)) else {
+            eprintln!("no {lang} examples in {}: build them first", root.display());
+            continue;
+        };
+        let mut files: Vec<PathBuf> = dir
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "wasm"))
+            .collect();
+        files.sort();
+        found.extend(files.into_iter().map(|f| (lang.to_owned(), f)));
+    }
+    found
+}
+
+fn runtime(cache: Option<&Path>) -> Runtime {
+    Runtime::new(RuntimeOptions { cache_dir: cache.map(Into::into), pool: None }).unwrap()
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// A config that runs the example: every key the examples use, given a value that keeps it
+/// busy (`count` large, files in `dir`), plus the defaults of its definition.
+fn config(plugin: &Plugin, dir: &Path) -> Vec<(String, String)> {
+    let mut config = vec![
+        ("name".to_owned(), "bench".to_owned()),
+        ("topic".to_owned(), "bench".to_owned()),
+        ("topics".to_owned(), "bench".to_owned()),
+    ];
+    for key in &plugin.info().config_def.keys {
+        let value = match key.name.as_str() {
+            "topic" | "topics" => continue,
+            "count" | "records" | "max.records" => "100000000".to_owned(),
+            "batch.size" => BATCH.to_string(),
+            "file" | "path" => dir.join("bench.out").display().to_string(),
+            _ => match &key.default_value {
+                Some(v) => v.clone(),
+                None => continue,
+            },
+        };
+        config.push((key.name.clone(), value));
+    }
+    config
+}
+
+/// Records/s through `poll` until `target` records (or an empty poll).
+async fn poll_rate(plugin: &Plugin, config: &[(String, String)], target: usize) -> String {
+    let task = plugin.source_task(Identity::task("bench", 0), config, Arc::new(NoHost)).await;
+    let task = match task {
+        Ok(t) => t,
+        Err(e) => return format!("instantiate failed: {e}"),
+    };
+    if let Err(e) = task.start(config.to_vec()).await {
+        return format!("start failed: {e}");
+    }
+    let t0 = Instant::now();
+    let mut n = 0;
+    while n < target {
+        match task.poll(BATCH).await {
+            Ok(batch) if batch.is_empty() => break,
+            Ok(batch) => n += batch.len(),
+            Err(e) => return format!("poll failed: {e}"),
+        }
+    }
+    let rate = n as f64 / t0.elapsed().as_secs_f64();
+    let _ = task.stop().await;
+    format!("{:.1} k ({n} records)", rate / 1e3)
+}
+
+/// Records/s through `put` of `target` string records with 100-byte values.
+async fn put_rate(plugin: &Plugin, config: &[(String, String)], target: usize) -> String {
+    let task = plugin.sink_task(Identity::task("bench", 0), config, Arc::new(NoHost)).await;
+    let task = match task {
+        Ok(t) => t,
+        Err(e) => return format!("instantiate failed: {e}"),
+    };
+    if let Err(e) = task.start(config.to_vec()).await {
+        return format!("start failed: {e}");
+    }
+    let tp = TopicPartition { topic: "bench".into(), partition: 0 };
+    if let Err(e) = task.open(std::slice::from_ref(&tp)).await {
+        return format!("open failed: {e}");
+    }
+    let mut offset = 0i64;
+    let t0 = Instant::now();
+    while (offset as usize) < target {
+        let batch: Vec<Record> = (0..BATCH as i64)
+            .map(|i| Record {
+                topic: tp.topic.clone(),
+                partition: Some(0),
+                offset: Some(offset + i),
+                value_kind: Kind::String,
+                value: Some(format!("{:0>100}", offset + i).into_bytes()),
+                ..Record::default()
+            })
+            .collect();
+        offset += BATCH as i64;
+        if let Err(e) = task.put(&batch).await {
+            return format!("put failed: {e}");
+        }
+    }
+    let done = [TopicPartitionOffset { topic: tp.topic.clone(), partition: 0, offset }];
+    if let Err(e) = task.pre_commit(&done).await {
+        return format!("pre-commit failed: {e}");
+    }
+    let rate = offset as f64 / t0.elapsed().as_secs_f64();
+    let _ = task.stop().await;
+    format!("{:.1} k", rate / 1e3)
+}
+
+#[tokio::main]
+async fn main() {
+    let target: usize =
+        std::env::var("LANG_BENCH_RECORDS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
+    println!(
+        "| language | plugin | kind | size | first load (compile) | cached load | \
+         instantiate (median) | records/s |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for (lang, file) in examples() {
+        let cache = tempfile::tempdir().unwrap();
+        let work = tempfile::tempdir().unwrap();
+        let size = std::fs::metadata(&file).unwrap().len();
+
+        let t0 = Instant::now();
+        let first = match runtime(Some(cache.path())).load(&file).await {
+            Ok(p) => p,
+            Err(e) => {
+                println!("| {lang} | {} | - | - | failed: {e} | | | |", file.display());
+                continue;
+            }
+        };
+        let compile = t0.elapsed();
+        drop(first);
+        let rt = runtime(Some(cache.path()));
+        let t0 = Instant::now();
+        let plugin = rt.load(&file).await.unwrap();
+        let cached = t0.elapsed();
+
+        let config = config(&plugin, work.path());
+        let rounds = if lang == "rust" { 200 } else { 30 };
+        let mut inst = Vec::new();
+        for i in 0..rounds {
+            let t0 = Instant::now();
+            let made = match plugin.info().kind {
+                PluginKind::Source => plugin
+                    .source_task(Identity::task("bench", i), &config, Arc::new(NoHost))
+                    .await
+                    .map(drop),
+                PluginKind::Sink => plugin
+                    .sink_task(Identity::task("bench", i), &config, Arc::new(NoHost))
+                    .await
+                    .map(drop),
+            };
+            made.unwrap();
+            inst.push(t0.elapsed());
+        }
+        let rate = match plugin.info().kind {
+            PluginKind::Source => poll_rate(&plugin, &config, target).await,
+            PluginKind::Sink => put_rate(&plugin, &config, target).await,
+        };
+        println!(
+            "| {lang} | {} | {} | {:.1} MB | {:.2} s | {:.1} ms | {:.0} µs | {rate} |",
+            plugin.info().name,
+            plugin.info().kind,
+            size as f64 / 1e6,
+            compile.as_secs_f64(),
+            cached.as_secs_f64() * 1e3,
+            median(inst).as_secs_f64() * 1e6,
+        );
+    }
+}
