@@ -104,3 +104,26 @@ impl SinkTask for {{class}}Task {
 }
 
 export_sink!({{class}}Connector, {{class}}Task);
+
+#[cfg(test)]
+mod tests {
+    use wasm_connect_sdk::serde_json::json;
+    use wasm_connect_sdk::testing::SinkHarness;
+
+    use super::*;
+
+    #[test]
+    fn appends_each_value_and_flushes_before_the_commit() {
+        let dir = std::env::temp_dir().join(format!("{{name}}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("out.txt");
+        let _ = std::fs::remove_file(&path);
+        let mut sink = SinkHarness::<{{class}}Task>::new();
+        sink.start(Config::new().with(FILE, path.to_str().unwrap())).unwrap();
+        let mut records = sink.string_records("t", 0, ["one"]);
+        records.extend(sink.json_records("t", 0, [json!({"two": 2})]));
+        assert!(sink.put(&records).unwrap().is_empty());
+        assert_eq!(sink.commit().unwrap()[0].offset, 2);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "one\n{\"two\":2}\n");
+    }
+}

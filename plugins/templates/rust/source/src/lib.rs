@@ -7,7 +7,7 @@
 
 use wasm_connect_sdk::serde_json::{Value, json};
 use wasm_connect_sdk::{
-    Config, ConfigDef, ConfigKey, Connector, Importance, Result, SourceRecord, SourceTask,
+    Config, ConfigDef, ConfigKey, Connector, Importance, Range, Result, SourceRecord, SourceTask,
     export_source, info,
 };
 
@@ -42,6 +42,7 @@ impl Connector for {{class}}Connector {
             .define(
                 ConfigKey::long(COUNT)
                     .default_value(1000)
+                    .ensure(Range::at_least(0))
                     .importance(Importance::Medium)
                     .doc("How many records to write in all."),
             )
@@ -101,3 +102,28 @@ impl SourceTask for {{class}}Task {
 }
 
 export_source!({{class}}Connector, {{class}}Task);
+
+#[cfg(test)]
+mod tests {
+    use wasm_connect_sdk::testing::{ConnectorHarness, RecordsExt, SourceHarness};
+
+    use super::*;
+
+    #[test]
+    fn writes_count_records_and_resumes_after_the_committed_one() {
+        let mut task = SourceHarness::<{{class}}Task>::new().max_records(2);
+        task.start(Config::new().with(TOPIC, "t").with(COUNT, "3")).unwrap();
+        assert_eq!(task.poll().unwrap().values_as_strings(), ["hello 0", "hello 1"]);
+        task.commit().unwrap();
+        task.restart().unwrap();
+        assert_eq!(task.poll_until_empty().unwrap().values_as_strings(), ["hello 2"]);
+    }
+
+    #[test]
+    fn a_negative_count_is_rejected() {
+        let connector = ConnectorHarness::<{{class}}Connector>::new();
+        let problems = connector.validate(&Config::new().with(TOPIC, "t").with(COUNT, "-1"));
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert_eq!(problems[0].key, COUNT);
+    }
+}
