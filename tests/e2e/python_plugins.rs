@@ -224,3 +224,37 @@ async fn a_python_exception_fails_the_task_with_its_traceback() {
     assert_eq!(crate::harness::state(&app, &crate::harness::c(&name)).await, Some(State::Running));
     app.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn records_the_python_sink_cannot_handle_are_routed_as_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in.txt"), dir.path().join("out.jsonl"));
+    std::fs::write(
+        &input,
+        "{\"seq\":0,\"text\":\"record 0\"}\nnot json\n{\"seq\":1,\"text\":\"record 1\"}\n",
+    )
+    .unwrap();
+    let plugin_path =
+        format!("{},{}", python_plugins().display(), root().join("build/plugins").display());
+    let app = Backing::embedded(&dir)
+        .start_cached(&[("plugin.path", &plugin_path), ("offset.flush.interval.ms", "500")])
+        .await;
+    let (topic, src, snk) = (unique("py-mixed"), unique("py-lines"), unique("py-tolerant"));
+    let string = [("value.converter", "org.apache.kafka.connect.storage.StringConverter")];
+    let mut lines = props(&[
+        ("connector.class", "FileStreamSource"),
+        ("file", input.to_str().unwrap()),
+        ("topic", &topic),
+    ]);
+    lines.extend(props(&string));
+    app.herder.put_connector_config(&src, lines, None, false).await.unwrap();
+    // Strings reach the sink; it writes those that are JSON and returns the other as a
+    // failure, which errors.tolerance=all skips.
+    let mut tolerant = sink(&topic, &output);
+    tolerant.extend(props(&string));
+    tolerant.extend(props(&[("errors.tolerance", "all")]));
+    app.herder.put_connector_config(&snk, tolerant, None, false).await.unwrap();
+    assert_exactly(&wait_lines(&output, 2).await, 2);
+    assert_eq!(crate::harness::state(&app, &t(&snk, 0)).await, Some(State::Running));
+    app.shutdown().await;
+}
