@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The test command: builds the guest components, then runs every quality gate and every
-# test of both workspaces. `.ci/run` calls exactly this.
+# The test command: builds the guest components (Rust, and the Python examples with the
+# pinned componentize-py), then runs every quality gate and every test of both workspaces
+# and of the Python SDK. `.ci/run` calls exactly this.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -12,6 +13,8 @@ step() { printf '\n==> %s\n' "$*"; }
 
 step "guest components"
 scripts/build-guests.sh
+step "python guest components"
+scripts/build-python-guests.sh
 
 step "format"
 cargo fmt --all -- --check
@@ -26,6 +29,9 @@ CARGO_TARGET_DIR="$CARGO_TARGET_DIR/guests" \
 step "tests (guest workspace, native)"
 CARGO_TARGET_DIR="$CARGO_TARGET_DIR/guests" \
   cargo test --release --manifest-path plugins/Cargo.toml --workspace
+
+step "tests (python SDK)"
+"$(scripts/build-python-guests.sh --print-python)" -m pytest -q -p no:cacheprovider plugins/sdk-python
 
 step "kafka broker"
 # The Kafka backend tests need a broker and fail without one. Use KAFKA_BOOTSTRAP when it is

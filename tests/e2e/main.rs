@@ -1,8 +1,9 @@
 //! End-to-end tests of the worker against real guest components.
 //!
 //! The components come from `scripts/build-guests.sh` (connectors in `build/plugins/`,
-//! misbehaving fixtures in `build/fixtures/`); a missing file fails the test with the
-//! command to run, never skips it.
+//! misbehaving fixtures in `build/fixtures/`) and `scripts/build-python-guests.sh` (the
+//! Python SDK's examples in `build/examples/python/`); a missing file fails the test with
+//! the command to run, never skips it.
 
 #[macro_use]
 mod harness;
@@ -17,6 +18,7 @@ mod delivery;
 mod fuzz;
 mod herder;
 mod offsets;
+mod python_plugins;
 mod rest;
 mod sandbox;
 mod scaffold;

@@ -9,6 +9,7 @@
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use wasmtime::Engine;
 use wasmtime::component::Component;
@@ -83,8 +84,12 @@ fn load_artifact(engine: &Engine, path: &Path) -> wasmtime::Result<Component> {
 }
 
 fn store_artifact(component: &Component, path: &Path) -> anyhow::Result<()> {
+    // A temporary name unique in this process too: two runtimes of one process (tests
+    // sharing a cache directory) may compile the same component at the same time.
+    static NEXT: AtomicU64 = AtomicU64::new(0);
     let bytes = component.serialize()?;
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let tmp = path.with_extension(format!("tmp{}-{n}", std::process::id()));
     std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, path)?;
     Ok(())
