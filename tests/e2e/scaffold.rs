@@ -30,6 +30,23 @@ fn guest_target() -> PathBuf {
         .join("guests")
 }
 
+/// The guest toolchain of `lang` that `scripts/build-<lang>-guests.sh` installed.
+fn tools(lang: &str) -> PathBuf {
+    let dir = std::env::var_os("WASM_CONNECT_TOOLS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("build/tools"))
+        .join(lang);
+    assert!(dir.exists(), "{} is missing: run scripts/build-{lang}-guests.sh", dir.display());
+    dir
+}
+
+/// `PATH` with `dir` first.
+fn with_path(dir: &Path) -> std::ffi::OsString {
+    let mut paths = vec![dir.to_path_buf()];
+    paths.extend(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()));
+    std::env::join_paths(paths).unwrap()
+}
+
 /// `wasm-connect plugins new NAME --lang LANG --kind KIND` in `parent`.
 fn new_project(parent: &Path, name: &str, lang: &str, kind: &str) -> PathBuf {
     let out = run(
@@ -66,6 +83,14 @@ fn test_and_build(project: &Path, lang: &str) -> PathBuf {
             std::fs::copy(target.join(format!("wasm32-wasip2/release/{snake}.wasm")), &wasm)
                 .unwrap();
             wasm
+        }
+        "python" => {
+            let bin = tools("python").join("bin");
+            let python = bin.join("python");
+            let out = run(project, Command::new(&python).args(["-m", "pytest", "-q"]));
+            assert!(out.contains("passed"), "{out}");
+            run(project, Command::new("sh").arg("build.sh").env("PATH", with_path(&bin)));
+            plugins.join(format!("{snake}.wasm"))
         }
         other => panic!("no build recipe for {other}"),
     }
@@ -125,6 +150,11 @@ async fn scaffolds_build_test_and_run(lang: &str) {
 #[tokio::test(flavor = "multi_thread")]
 async fn rust_scaffolds_build_test_and_run() {
     scaffolds_build_test_and_run("rust").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn python_scaffolds_build_test_and_run() {
+    scaffolds_build_test_and_run("python").await;
 }
 
 #[test]

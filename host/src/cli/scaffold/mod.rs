@@ -22,12 +22,15 @@ pub use names::ProjectNames;
 pub enum Lang {
     /// Rust, with the `wasm-connect-sdk` crate (`wasm32-wasip2`).
     Rust,
+    /// Python, with the `wasm_connect` package, built by componentize-py.
+    Python,
 }
 
 impl Lang {
     fn dir(self) -> &'static str {
         match self {
             Self::Rust => "rust",
+            Self::Python => "python",
         }
     }
 
@@ -41,13 +44,21 @@ impl Lang {
                     "mkdir -p plugins && cp target/wasm32-wasip2/release/{}.wasm plugins/",
                     names.snake
                 ),
-                format!(
-                    "wasm-connect plugins test plugins/{}.wasm --config connector.properties",
-                    names.snake
-                ),
+                check(names),
+            ],
+            Self::Python => vec![
+                "python3 -m venv .venv && .venv/bin/pip install -r requirements.txt".into(),
+                ".venv/bin/python -m pytest -q".into(),
+                "PATH=.venv/bin:$PATH sh build.sh".into(),
+                check(names),
             ],
         }
     }
+}
+
+/// The conformance check of a project's component.
+fn check(names: &ProjectNames) -> String {
+    format!("wasm-connect plugins test plugins/{}.wasm --config connector.properties", names.snake)
 }
 
 /// The kind of a new plugin.
@@ -113,6 +124,8 @@ impl NewArgs {
         refuse_non_empty(&dir)?;
         let sdk_path = match self.lang {
             Lang::Rust => rust_sdk(self.sdk)?,
+            // The SDK is copied into the project.
+            Lang::Python => PathBuf::new(),
         };
         let values = template::Values { names: &names, sdk_path: &sdk_path };
         let files = template::render(self.lang, self.kind, &values);

@@ -16,6 +16,8 @@ use super::{Kind, Lang, ProjectNames};
 static TEMPLATES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../plugins/templates");
 /// The WIT contract, copied into every project.
 static WIT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../wit");
+/// The Python SDK, copied into Python projects.
+static SDK_PYTHON: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../plugins/sdk-python");
 
 /// One file of a new project.
 #[derive(Debug)]
@@ -43,17 +45,19 @@ pub fn render(lang: Lang, kind: Kind, values: &Values<'_>) -> Vec<ProjectFile> {
         }
     }
     collect(&WIT, WIT.path(), Path::new("wit"), values, &mut files);
-    for (dir, into) in vendored(lang) {
-        collect(dir, dir.path(), Path::new(into), values, &mut files);
+    match lang {
+        Lang::Rust => {}
+        Lang::Python => {
+            let sdk = SDK_PYTHON.get_dir("wasm_connect").expect("the Python SDK is embedded");
+            collect(sdk, sdk.path(), Path::new("wasm_connect"), values, &mut files);
+            let pins = SDK_PYTHON.get_file("requirements-build.txt").expect("pinned toolchain");
+            files.push(ProjectFile {
+                path: "requirements.txt".into(),
+                contents: pins.contents().to_vec(),
+            });
+        }
     }
     files
-}
-
-/// The SDK sources a language's projects carry with them.
-fn vendored(lang: Lang) -> Vec<(&'static Dir<'static>, &'static str)> {
-    match lang {
-        Lang::Rust => Vec::new(),
-    }
 }
 
 fn collect(
@@ -63,7 +67,7 @@ fn collect(
     values: &Values<'_>,
     out: &mut Vec<ProjectFile>,
 ) {
-    for file in dir.files() {
+    for file in dir.files().filter(|f| !is_build_debris(f.path())) {
         let relative = file.path().strip_prefix(base).unwrap_or(file.path());
         let path = into.join(target_name(relative));
         let contents = match std::str::from_utf8(file.contents()) {
@@ -73,9 +77,15 @@ fn collect(
         out.retain(|f: &ProjectFile| f.path != path);
         out.push(ProjectFile { path, contents });
     }
-    for sub in dir.dirs() {
+    for sub in dir.dirs().filter(|d| !is_build_debris(d.path())) {
         collect(sub, base, into, values, out);
     }
+}
+
+/// Files a checkout may hold next to the sources (bytecode caches), never copied.
+fn is_build_debris(path: &Path) -> bool {
+    path.components().any(|c| c.as_os_str() == "__pycache__" || c.as_os_str() == ".pytest_cache")
+        || path.extension().is_some_and(|e| e == "pyc")
 }
 
 /// A template's path in the project: `.tmpl` dropped, `dot_` made `.`.
@@ -125,11 +135,32 @@ mod tests {
             assert!(text(&files, "wit/connector.wit").contains("world source-connector"));
             assert!(text(&files, "README.md").contains("orders-feed"));
             assert!(files.iter().any(|f| f.path == Path::new(".gitignore")));
-            for f in &files {
-                let t = String::from_utf8_lossy(&f.contents);
-                assert!(!t.contains("{{"), "{} keeps a placeholder", f.path.display());
-                assert!(!f.path.to_string_lossy().ends_with(".tmpl"));
+            no_placeholders_left(&files);
+        }
+    }
+
+    fn no_placeholders_left(files: &[ProjectFile]) {
+        for f in files {
+            let t = String::from_utf8_lossy(&f.contents);
+            for p in ["{{name}}", "{{snake}}", "{{class}}", "{{sdk_path}}", "{{contract}}"] {
+                assert!(!t.contains(p), "{} keeps {p}", f.path.display());
             }
+            assert!(!f.path.to_string_lossy().ends_with(".tmpl"));
+            assert!(!is_build_debris(&f.path), "{} copied", f.path.display());
+        }
+    }
+
+    #[test]
+    fn a_python_project_carries_the_sdk_and_the_pinned_toolchain() {
+        for (kind, world) in [(Kind::Source, "source-connector"), (Kind::Sink, "sink-connector")] {
+            let files = files(Lang::Python, kind);
+            assert!(text(&files, "app.py").contains("class OrdersFeedConnector(Connector)"));
+            assert!(text(&files, "test_app.py").contains("MockHost"));
+            assert!(text(&files, "build.sh").contains(&format!("-w {world}")));
+            assert!(text(&files, "wasm_connect/__init__.py").contains("export_source"));
+            assert!(text(&files, "wasm_connect/testing.py").contains("class MockHost"));
+            assert!(text(&files, "requirements.txt").contains("componentize-py=="));
+            no_placeholders_left(&files);
         }
     }
 }
