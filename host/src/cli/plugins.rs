@@ -1,5 +1,6 @@
-//! `wasm-connect plugins list|inspect`: what the worker would load from a plugin path,
-//! and everything one component says about itself.
+//! `wasm-connect plugins list|inspect|test`: what the worker would load from a plugin
+//! path, everything one component says about itself, and the conformance checks of one
+//! component (in `plugin_test`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,6 +24,17 @@ pub enum PluginsCommand {
     Inspect {
         /// The `.wasm` file.
         file: PathBuf,
+    },
+    /// Run conformance checks against one plugin and print a pass/fail table. Exits 1
+    /// if a check failed, 2 if the file or config cannot be used.
+    Test {
+        /// The `.wasm` file.
+        file: PathBuf,
+        /// A connector config (`.json` or `.properties`, as `standalone` reads them) with
+        /// values for the plugin's required keys. Without it the definition's defaults
+        /// are used.
+        #[arg(long)]
+        config: Option<PathBuf>,
     },
 }
 
@@ -69,6 +81,9 @@ impl PluginsCommand {
                     Ok(ExitCode::FAILURE)
                 }
             },
+            Self::Test { file, config } => {
+                Ok(super::plugin_test::run(runtime, &file, config.as_deref()).await)
+            }
         }
     }
 }
