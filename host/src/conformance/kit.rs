@@ -135,7 +135,7 @@ impl Kit {
 pub fn sink_records(tp: &TopicPartition, first: i64, count: usize) -> Vec<Record> {
     (first..first + count as i64)
         .map(|offset| {
-            let (value_kind, value) = if offset % 2 == 0 {
+            let (value_kind, value) = if offset.rem_euclid(2) == 0 {
                 (Kind::String, format!("conformance record {offset}"))
             } else {
                 (Kind::Json, format!(r#"{{"n":{offset},"text":"conformance"}}"#))
@@ -157,22 +157,25 @@ pub fn sink_records(tp: &TopicPartition, first: i64, count: usize) -> Vec<Record
         .collect()
 }
 
-/// One line saying which call failed and how. Errors that already name their call (a
-/// trap, a timeout, an oversized answer) are not prefixed twice; a trap's last line of
-/// guest stderr (a panic message, usually) is added.
-pub fn describe(call: &str, e: &InstanceError) -> String {
-    let text = match e {
-        InstanceError::Trap { stderr, .. } => {
-            match stderr.iter().rev().find(|l| !l.trim().is_empty()) {
-                Some(last) => format!("{e} (guest stderr: {})", last.trim()),
-                None => e.to_string(),
-            }
-        }
-        InstanceError::Timeout { .. }
-        | InstanceError::Oversized { .. }
-        | InstanceError::Malformed { .. } => e.to_string(),
-        _ => format!("{call}: {e}"),
+/// One line saying which call failed and how: `label` (the kit's name for the call, e.g.
+/// `task stop`) is left out when the error already starts with it. A trap gets the last
+/// line of the guest's stderr that says something (a panic message, usually; Rust's
+/// `note: run with RUST_BACKTRACE` hint is skipped).
+pub fn describe(label: &str, e: &InstanceError) -> String {
+    let named = match e {
+        InstanceError::Trap { call, .. }
+        | InstanceError::Timeout { call, .. }
+        | InstanceError::Oversized { call, .. }
+        | InstanceError::Malformed { call, .. } => *call == label,
+        _ => false,
     };
+    let mut text = if named { e.to_string() } else { format!("{label}: {e}") };
+    if let InstanceError::Trap { stderr, .. } = e
+        && let Some(last) =
+            stderr.iter().rev().map(|l| l.trim()).find(|l| !l.is_empty() && !l.starts_with("note:"))
+    {
+        text.push_str(&format!(" (guest stderr: {last})"));
+    }
     one_line(&text)
 }
 
@@ -190,11 +193,22 @@ mod tests {
             call: "poll",
             kind: TrapKind::Unreachable,
             detail: String::new(),
-            stderr: vec!["panicked at src/lib.rs: chaos panic".into(), " ".into()],
+            stderr: vec![
+                "chaos panic".into(),
+                "note: run with `RUST_BACKTRACE=1` to display a backtrace".into(),
+                " ".into(),
+            ],
         };
         let text = describe("poll", &e);
         assert!(text.starts_with("poll trapped: guest panicked"), "{text}");
-        assert!(text.ends_with("(guest stderr: panicked at src/lib.rs: chaos panic)"), "{text}");
+        assert!(text.ends_with("(guest stderr: chaos panic)"), "{text}");
+        let e = InstanceError::Trap {
+            call: "stop",
+            kind: TrapKind::Deadline,
+            detail: String::new(),
+            stderr: Vec::new(),
+        };
+        assert_eq!(describe("task stop", &e), "task stop: stop trapped: CPU deadline exceeded");
     }
 
     #[test]
