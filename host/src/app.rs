@@ -27,11 +27,11 @@ use crate::worker::{DataPlane, PluginRegistry, Worker, WorkerSettings};
 /// Records asked of one source `poll`: large enough that the per-call cost of crossing
 /// into the sandbox is amortised (BENCHMARKS.md: ~90 % of the peak rate at 100, the peak
 /// by 1,000).
-const SOURCE_MAX_POLL_RECORDS: u32 = 1000;
+pub const SOURCE_MAX_POLL_RECORDS: u32 = 1000;
 
 /// Records handed to one sink `put` unless `consumer.max.poll.records` says otherwise
 /// (Kafka's consumer default).
-const SINK_MAX_RECORDS: usize = 500;
+pub const SINK_MAX_RECORDS: usize = 500;
 
 /// Internal topic names of the embedded backend (standalone mode).
 const EMBEDDED_TOPICS: [&str; 3] = ["connect-configs", "connect-offsets", "connect-status"];

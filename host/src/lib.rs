@@ -10,11 +10,13 @@
 //! - [`store`]: the backing stores (config log, statuses, offsets) over Kafka topics or
 //!   embedded SQLite.
 //! - [`telemetry`]: the `tracing` subscriber and run-time log levels (`/admin/loggers`).
+//! - [`conformance`]: the plugin test kit behind `wasm-connect plugins test`.
 //! - [`cli`]: the `wasm-connect` command line.
 
 pub mod app;
 pub mod cli;
 pub mod config;
+pub mod conformance;
 pub mod herder;
 pub mod model;
 pub mod rest;

@@ -1,5 +1,7 @@
-//! `wasm-connect plugins list|inspect`, including one clear line for every kind of bad
-//! file and never a panic.
+//! `wasm-connect plugins list|inspect|test`, including one clear line for every kind of
+//! bad file and never a panic. `plugins test` runs against the shipped connectors (every
+//! check passes) and against the chaos fixtures told to break one rule each (that check
+//! fails, and the exit status says so).
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -60,7 +62,11 @@ fn inspect_prints_world_config_definition_and_imports() {
 }
 
 fn assert_one_clear_line(out: &Output, file: &Path, reason: &str) {
-    assert_eq!(out.status.code(), Some(1), "stderr: {}", text(&out.stderr));
+    assert_one_line_with_code(out, 1, file, reason);
+}
+
+fn assert_one_line_with_code(out: &Output, code: i32, file: &Path, reason: &str) {
+    assert_eq!(out.status.code(), Some(code), "stderr: {}", text(&out.stderr));
     let stderr = text(&out.stderr);
     let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
     assert_eq!(lines.len(), 1, "expected one line, got:\n{stderr}");
@@ -108,4 +114,208 @@ fn list_skips_bad_files_and_keeps_the_good_ones() {
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.starts_with("skipped ") && stderr.contains("junk.wasm"), "{stderr}");
+}
+
+/// Writes a `.properties` connector config named `chaos` into `dir`.
+fn properties(dir: &Path, file: &str, pairs: &[(&str, &str)]) -> std::path::PathBuf {
+    let path = dir.join(file);
+    let mut body = String::from("name=chaos\n");
+    for (k, v) in pairs {
+        body.push_str(&format!("{k}={v}\n"));
+    }
+    std::fs::write(&path, body).unwrap();
+    path
+}
+
+/// The table row of `check` in `plugins test` output.
+fn row<'a>(stdout: &'a str, check: &str) -> &'a str {
+    stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{check}  ")))
+        .unwrap_or_else(|| panic!("no row for {check:?} in:\n{stdout}"))
+}
+
+/// The RESULT column of `check`'s row.
+fn result<'a>(stdout: &'a str, check: &str) -> &'a str {
+    row(stdout, check)[check.len()..].split_whitespace().next().unwrap_or("")
+}
+
+fn plugin_test(file: &Path, config: Option<&Path>, cache: &Path) -> (Output, String) {
+    let mut args = vec!["plugins".to_string(), "test".into(), file.display().to_string()];
+    if let Some(c) = config {
+        args.extend(["--config".to_string(), c.display().to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = run(&args, cache);
+    let stdout = text(&out.stdout);
+    (out, stdout)
+}
+
+const SOURCE_CHECKS: [&str; 7] = [
+    "config definition",
+    "validate rejects bad configs",
+    "lifecycle order",
+    "task-configs respects max-tasks",
+    "poll within sandbox limits",
+    "restart",
+    "clean stop",
+];
+
+#[test]
+fn test_passes_every_check_of_the_shipped_connectors() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, "one\ntwo\nthree\n").unwrap();
+    let source_config = dir.path().join("file-source.json");
+    let body = serde_json::json!({"name": "lines", "config": {"file": input, "topic": "lines"}});
+    std::fs::write(&source_config, body.to_string()).unwrap();
+    let output = dir.path().join("out.txt");
+    let sink_config = properties(
+        dir.path(),
+        "file-sink.properties",
+        &[("file", output.to_str().unwrap()), ("topics", "lines")],
+    );
+    let datagen_config = properties(dir.path(), "datagen.properties", &[("topic", "gen")]);
+    for (plugin, config) in
+        [("file-source", &source_config), ("file-sink", &sink_config), ("datagen", &datagen_config)]
+    {
+        let (out, stdout) = plugin_test(&component("plugins", plugin), Some(config), cache.path());
+        assert_eq!(out.status.code(), Some(0), "{plugin}:\n{stdout}\n{}", text(&out.stderr));
+        let sink = plugin == "file-sink";
+        for check in SOURCE_CHECKS {
+            let check = match check {
+                "poll within sandbox limits" if sink => "put within sandbox limits",
+                other => other,
+            };
+            assert_eq!(result(&stdout, check), "PASS", "{plugin}:\n{stdout}");
+        }
+        assert!(stdout.ends_with("7 passed, 0 failed, 0 skipped\n"), "{plugin}:\n{stdout}");
+    }
+    // The sink wrote the synthetic records where its config said.
+    let written = std::fs::read_to_string(&output).unwrap();
+    assert!(written.contains("conformance record 0"), "{written}");
+}
+
+#[test]
+fn test_without_a_config_names_the_missing_keys() {
+    let cache = tempfile::tempdir().unwrap();
+    let (out, stdout) = plugin_test(&component("plugins", "datagen"), None, cache.path());
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(result(&stdout, "config definition"), "PASS", "{stdout}");
+    let lifecycle = row(&stdout, "lifecycle order");
+    assert!(
+        lifecycle.contains("FAIL") && lifecycle.contains("pass --config with values for: topic"),
+        "{stdout}"
+    );
+    assert!(stdout.ends_with("1 passed, 6 failed, 0 skipped\n"), "{stdout}");
+}
+
+/// A fixture, its config, the check that must fail, and text its detail must hold.
+type Misbehaviour =
+    (&'static str, &'static [(&'static str, &'static str)], &'static str, &'static str);
+
+#[test]
+fn test_fails_the_check_each_misbehaviour_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let cases: &[Misbehaviour] = &[
+        (
+            "chaos-source",
+            &[("chaos.task.configs.extra", "1")],
+            "task-configs respects max-tasks",
+            "9 task configs for max-tasks 8",
+        ),
+        (
+            "chaos-source",
+            &[("chaos.offsets.ignore", "true")],
+            "restart",
+            "repeat a committed position",
+        ),
+        (
+            "chaos-source",
+            &[("chaos.mode", "loop"), ("chaos.when", "stop"), ("wasm.call.timeout.ms", "300")],
+            "clean stop",
+            "task stop: stop trapped: CPU deadline exceeded",
+        ),
+        (
+            "chaos-source",
+            &[("chaos.mode", "loop"), ("wasm.call.timeout.ms", "300")],
+            "poll within sandbox limits",
+            "poll trapped: CPU deadline exceeded",
+        ),
+        (
+            "chaos-source",
+            &[("chaos.mode", "oom")],
+            "poll within sandbox limits",
+            "memory cap of 64 MiB",
+        ),
+        (
+            "chaos-source",
+            &[
+                ("chaos.mode", "huge"),
+                ("chaos.huge.bytes", "2000000"),
+                ("wasm.batch.max.bytes", "1000000"),
+            ],
+            "poll within sandbox limits",
+            "over the limit of 1000000",
+        ),
+        (
+            "chaos-source",
+            &[("chaos.mode", "trap"), ("chaos.when", "connector-start")],
+            "lifecycle order",
+            "connector start: start trapped",
+        ),
+        (
+            "chaos-sink",
+            &[("chaos.pre.commit.ahead", "5")],
+            "put within sandbox limits",
+            "beyond the delivered 2000",
+        ),
+        ("chaos-sink", &[("chaos.mode", "panic")], "put within sandbox limits", "chaos panic"),
+        ("chaos-sink", &[("chaos.fail.tasks", "0")], "lifecycle order", "task 0 told to fail"),
+    ];
+    for (i, (fixture, pairs, check, detail)) in cases.iter().enumerate() {
+        let config = properties(dir.path(), &format!("case-{i}.properties"), pairs);
+        let (out, stdout) =
+            plugin_test(&component("fixtures", fixture), Some(&config), cache.path());
+        let case = format!("{fixture} {pairs:?}");
+        // 1, not 101: whatever the guest does, the kit reports it and does not panic.
+        assert_eq!(out.status.code(), Some(1), "{case}:\n{stdout}\n{}", text(&out.stderr));
+        let line = row(&stdout, check);
+        assert_eq!(result(&stdout, check), "FAIL", "{case}:\n{stdout}");
+        assert!(line.contains(detail), "{case}: {detail:?} missing from {line}");
+        assert_eq!(result(&stdout, "config definition"), "PASS", "{case}:\n{stdout}");
+    }
+    // Told nothing, both fixtures pass.
+    let config = properties(dir.path(), "ok.properties", &[]);
+    for fixture in ["chaos-source", "chaos-sink"] {
+        let (out, stdout) =
+            plugin_test(&component("fixtures", fixture), Some(&config), cache.path());
+        assert_eq!(out.status.code(), Some(0), "{fixture}:\n{stdout}");
+    }
+}
+
+#[test]
+fn test_of_a_bad_file_or_config_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("text.wasm", b"definitely not wasm".to_vec(), "magic number"),
+        (
+            "empty-component.wasm",
+            wat::parse_str("(component)").unwrap(),
+            "not a wasm-connect plugin",
+        ),
+    ];
+    for (name, bytes, reason) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let (out, stdout) = plugin_test(&path, None, cache.path());
+        assert!(stdout.is_empty(), "{stdout}");
+        assert_one_line_with_code(&out, 2, &path, reason);
+    }
+    let missing = dir.path().join("missing.json");
+    let (out, _) = plugin_test(&component("plugins", "datagen"), Some(&missing), cache.path());
+    assert_one_line_with_code(&out, 2, &missing, "cannot read");
 }

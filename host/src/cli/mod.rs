@@ -1,7 +1,8 @@
-//! The command line: `wasm-connect plugins list|inspect` and the worker modes,
+//! The command line: `wasm-connect plugins list|inspect|test` and the worker modes,
 //! `standalone` and `distributed`. Each subcommand lives in its own file and returns an exit code; errors
 //! reach the user as one line, never as a panic or a backtrace.
 
+mod plugin_test;
 mod plugins;
 mod scaffold;
 mod table;

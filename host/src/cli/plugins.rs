@@ -1,5 +1,6 @@
-//! `wasm-connect plugins list|inspect|new`: what the worker would load from a plugin path,
-//! everything one component says about itself, and new plugin projects (in `scaffold`).
+//! `wasm-connect plugins list|inspect|test|new`: what the worker would load from a plugin
+//! path, everything one component says about itself, the conformance checks of one
+//! component (in `plugin_test`), and new plugin projects (in `scaffold`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,6 +27,17 @@ pub enum PluginsCommand {
     },
     /// Write a new plugin project: WIT, SDK, a working connector, a test and a README.
     New(super::scaffold::NewArgs),
+    /// Run conformance checks against one plugin and print a pass/fail table. Exits 1
+    /// if a check failed, 2 if the file or config cannot be used.
+    Test {
+        /// The `.wasm` file.
+        file: PathBuf,
+        /// A connector config (`.json` or `.properties`, as `standalone` reads them) with
+        /// values for the plugin's required keys. Without it the definition's defaults
+        /// are used.
+        #[arg(long)]
+        config: Option<PathBuf>,
+    },
 }
 
 impl PluginsCommand {
@@ -72,6 +84,9 @@ impl PluginsCommand {
                     Ok(ExitCode::FAILURE)
                 }
             },
+            Self::Test { file, config } => {
+                Ok(super::plugin_test::run(runtime, &file, config.as_deref()).await)
+            }
         }
     }
 }

@@ -50,6 +50,7 @@ pub use sink_offsets::{
     EmbeddedSinkOffsets, KafkaSinkOffsets, NoSinkOffsets, SinkOffsets, SinkOffsetsError,
     TopicPartition,
 };
+pub use validate::validate as validate_config;
 
 use crate::model::{ConfigProblem, PluginKind, TargetState};
 use crate::store::{Properties, Status, StatusStore};

@@ -168,6 +168,12 @@ impl Instance {
         self.discarded.lock().unwrap_or_else(|p| p.into_inner()).is_some()
     }
 
+    /// Bytes of linear memory the instance uses now, summed over its memories (what the
+    /// memory cap is checked against). Runs no guest code.
+    pub async fn memory_used(&self) -> Result<usize, InstanceError> {
+        self.call("memory-used", |live| Ok(live.store.data().limiter.memory_used())).await
+    }
+
     /// Runs `f` on the instance thread and waits for its answer. An error that is fatal
     /// to the instance discards it.
     pub(crate) async fn call<R: Send + 'static>(

@@ -1,7 +1,8 @@
 //! [`ChaosConnector`]: the connector half both chaos plugins share. It misbehaves at
 //! `connector-start` or `task-configs` when told to, fails `task_configs` (retriable) the
 //! first `chaos.task.configs.failures` times, and gives each of `tasks.max` tasks the
-//! whole config plus `chaos.task.index`.
+//! whole config plus `chaos.task.index` (and `chaos.task.configs.extra` tasks more, a
+//! breach of the contract, when told to).
 
 use wasm_connect_sdk::{Config, Error, Result, info};
 
@@ -13,6 +14,8 @@ pub struct ChaosConnector {
     config: Config,
     settings: Option<Settings>,
     failures_left: i64,
+    /// Task configs returned beyond `max_tasks`.
+    extra: u32,
     /// A probe's outcome at `connector-start`, passed on to the tasks.
     probe_result: Option<String>,
 }
@@ -22,6 +25,8 @@ impl ChaosConnector {
     pub fn start(&mut self, config: Config, data_call: &str) -> Result<()> {
         let settings = Settings::parse(&config, data_call)?;
         self.failures_left = config.get_i64(keys::TASK_CONFIGS_FAILURES)?.unwrap_or(0);
+        self.extra =
+            u32::try_from(config.get_i32(keys::TASK_CONFIGS_EXTRA)?.unwrap_or(0)).unwrap_or(0);
         if settings.at(Call::ConnectorStart) {
             misbehave(settings.mode);
             self.probe_result = probe(&settings);
@@ -31,7 +36,7 @@ impl ChaosConnector {
         Ok(())
     }
 
-    /// One config per task, up to `max_tasks`.
+    /// One config per task, up to `max_tasks` (plus `chaos.task.configs.extra`).
     pub fn task_configs(&mut self, max_tasks: u32) -> Result<Vec<Config>> {
         let settings =
             self.settings.as_ref().ok_or_else(|| Error::fatal("task_configs before start"))?;
@@ -53,7 +58,7 @@ impl ChaosConnector {
                 self.failures_left
             )));
         }
-        Ok((0..max_tasks)
+        Ok((0..max_tasks.saturating_add(self.extra))
             .map(|i| {
                 let mut task = self.config.clone();
                 task.set(keys::TASK_INDEX, i.to_string());

@@ -23,6 +23,8 @@ pub mod keys {
     pub const HUGE_BYTES: &str = "chaos.huge.bytes";
     /// How many times `task_configs` fails (retriable) before it succeeds.
     pub const TASK_CONFIGS_FAILURES: &str = "chaos.task.configs.failures";
+    /// How many task configs beyond `max-tasks` `task_configs` returns (a contract breach).
+    pub const TASK_CONFIGS_EXTRA: &str = "chaos.task.configs.extra";
     /// Task indexes whose `start` fails (fatal), comma-separated.
     pub const FAIL_TASKS: &str = "chaos.fail.tasks";
     /// A password the fixture ignores: it shows that secrets stay hidden.
@@ -97,6 +99,8 @@ pub enum Call {
     TaskConfigs,
     /// The connector's `start`.
     ConnectorStart,
+    /// The task's `stop`.
+    TaskStop,
 }
 
 /// The parsed chaos keys.
@@ -126,10 +130,11 @@ impl Settings {
             "start" => Call::TaskStart,
             "task-configs" => Call::TaskConfigs,
             "connector-start" => Call::ConnectorStart,
+            "stop" => Call::TaskStop,
             other => {
                 return Err(Error::config(format!(
                     "config key `{}`: `{other}` is not one of {data_call}, start, \
-                     task-configs, connector-start",
+                     task-configs, connector-start, stop",
                     keys::WHEN
                 )));
             }
@@ -161,7 +166,8 @@ impl Settings {
             .default_value("ok")
             .doc("ok, trap, panic, loop, oom, recurse, huge, open-file, socket, env or clock.")))
             .define(low(ConfigKey::string(keys::WHEN).default_value(data_call).doc(format!(
-                "Where the mode applies: {data_call}, start, task-configs or connector-start."
+                "Where the mode applies: {data_call}, start, task-configs, connector-start or stop \
+                 (the task's)."
             ))))
             .define(low(ConfigKey::string(keys::PATH)
                 .grant(Grant::ReadFile)
@@ -180,6 +186,9 @@ impl Settings {
             .define(low(ConfigKey::int(keys::TASK_CONFIGS_FAILURES)
                 .default_value(0)
                 .doc("How many times task-configs fails (retriable) before it succeeds.")))
+            .define(low(ConfigKey::int(keys::TASK_CONFIGS_EXTRA)
+                .default_value(0)
+                .doc("How many task configs beyond max-tasks task-configs returns.")))
             .define(low(ConfigKey::list(keys::FAIL_TASKS)
                 .default_value("")
                 .doc("Indexes of the tasks whose start fails (fatal).")))

@@ -6,6 +6,8 @@ use wasm_connect_sdk::{Config, ConfigDef, ConfigKey, Connector, Result};
 
 /// Records whose value contains these bytes fail.
 pub const BAD_MARKER: &str = "chaos.bad.marker";
+/// How far beyond the delivered offsets `pre_commit` answers (unsafe when not 0).
+pub const PRE_COMMIT_AHEAD: &str = "chaos.pre.commit.ahead";
 /// The topics to consume (a framework key, declared for documentation).
 pub const TOPICS: &str = "topics";
 
@@ -23,11 +25,17 @@ impl Connector for ChaosSinkConnector {
     }
 
     fn config_definition(&self) -> ConfigDef {
-        let def =
-            ConfigDef::new().define(ConfigKey::list(TOPICS).doc("The topics to consume.")).define(
+        let def = ConfigDef::new()
+            .define(ConfigKey::list(TOPICS).doc("The topics to consume."))
+            .define(
                 ConfigKey::string(BAD_MARKER)
                     .default_value("BAD")
                     .doc("put fails every record whose value contains this text."),
+            )
+            .define(
+                ConfigKey::long(PRE_COMMIT_AHEAD)
+                    .default_value(0)
+                    .doc("Offsets pre-commit returns beyond those delivered (unsafe when not 0)."),
             );
         Settings::define(def, "put")
     }

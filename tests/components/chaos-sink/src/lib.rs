@@ -1,7 +1,7 @@
 //! `ChaosSink`: a host test fixture. A sink that writes nowhere (it counts records),
 //! fails every record whose value contains `chaos.bad.marker` (default `BAD`), and
 //! misbehaves on demand like `ChaosSource`: `chaos.mode` says what goes wrong and
-//! `chaos.when` where (put, start, task-configs, connector-start).
+//! `chaos.when` where (put, start, task-configs, connector-start, stop).
 //!
 //! Layout: `connector` (the shared chaos connector plus sink keys), `task` (counting,
 //! failing records, misbehaving).

@@ -10,6 +10,8 @@ pub const TOPIC: &str = "topic";
 pub const BATCH_SIZE: &str = "batch.size";
 /// Value size in bytes in `ok` mode.
 pub const VALUE_SIZE: &str = "value.size";
+/// Start from 0 after a restart instead of after the committed offset.
+pub const IGNORE_OFFSETS: &str = "chaos.offsets.ignore";
 
 /// The `ChaosSource` connector.
 #[derive(Default)]
@@ -28,7 +30,10 @@ impl Connector for ChaosSourceConnector {
         let def = ConfigDef::new()
             .define(ConfigKey::string(TOPIC).default_value("chaos").doc("The topic to write to."))
             .define(ConfigKey::int(BATCH_SIZE).default_value(100).doc("Records per poll."))
-            .define(ConfigKey::int(VALUE_SIZE).default_value(100).doc("Value size in bytes."));
+            .define(ConfigKey::int(VALUE_SIZE).default_value(100).doc("Value size in bytes."))
+            .define(ConfigKey::boolean(IGNORE_OFFSETS).default_value(false).doc(
+                "Set to true to ignore committed offsets: a restarted task repeats its records.",
+            ));
         Settings::define(def, "poll")
     }
 

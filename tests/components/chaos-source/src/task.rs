@@ -3,13 +3,13 @@
 //!
 //! Records: key = the decimal count `n`, value = `n` zero-padded to `value.size` bytes,
 //! source partition `{"chaos": "p"}`, offset `{"n": n}`; a restarted task resumes after
-//! the committed `n`.
+//! the committed `n`, unless `chaos.offsets.ignore` makes it start again from 0.
 
 use chaos_common::{Call, ChaosConnector, Mode, Settings, keys, misbehave, probe};
 use wasm_connect_sdk::serde_json::{Value, json};
 use wasm_connect_sdk::{Config, Error, Result, SourceRecord, SourceTask, offsets};
 
-use crate::connector::{BATCH_SIZE, TOPIC, VALUE_SIZE};
+use crate::connector::{BATCH_SIZE, IGNORE_OFFSETS, TOPIC, VALUE_SIZE};
 
 /// The bytes of one record of a `huge` batch.
 const HUGE_RECORD: usize = 64 * 1024;
@@ -52,7 +52,9 @@ impl SourceTask for ChaosSourceTask {
         self.batch_size = usize::try_from(config.get_i32(BATCH_SIZE)?.unwrap_or(100)).unwrap_or(0);
         self.value_size = usize::try_from(config.get_i32(VALUE_SIZE)?.unwrap_or(100)).unwrap_or(0);
         self.probe_result = config.get(keys::PROBE_RESULT).map(str::to_owned);
-        let committed = offsets(&[json!({"chaos": "p"})]).pop().flatten();
+        let ignore = config.get_bool(IGNORE_OFFSETS)?.unwrap_or(false);
+        let committed =
+            if ignore { None } else { offsets(&[json!({"chaos": "p"})]).pop().flatten() };
         self.next = committed.and_then(|o| o.get("n").and_then(Value::as_u64)).map_or(0, |n| n + 1);
         if settings.at(Call::TaskStart) {
             misbehave(settings.mode);
@@ -88,5 +90,11 @@ impl SourceTask for ChaosSourceTask {
         Ok((n..n + count).map(|k| self.record(k, self.counted_value(k))).collect())
     }
 
-    fn stop(&mut self) {}
+    fn stop(&mut self) {
+        if let Some(settings) = &self.settings
+            && settings.at(Call::TaskStop)
+        {
+            misbehave(settings.mode);
+        }
+    }
 }
