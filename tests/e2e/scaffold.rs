@@ -106,6 +106,27 @@ fn connector_config(project: &Path, overrides: &[(&str, &str)]) -> (String, Prop
     (name, config)
 }
 
+/// `wasm-connect plugins test` on a project's component, with its own connector config
+/// plus `overrides`: every check must pass.
+fn conformance(project: &Path, wasm: &Path, cache: &Path, overrides: &[(&str, &str)]) {
+    let (_, config) = connector_config(project, overrides);
+    let file = project.join("kit.properties");
+    let text: String = config.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
+    std::fs::write(&file, text).unwrap();
+    let out = run(
+        project,
+        Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
+            .args(["plugins", "test"])
+            .arg(wasm)
+            .arg("--config")
+            .arg(&file)
+            .arg("--cache-dir")
+            .arg(cache)
+            .env("RUST_LOG", "error"),
+    );
+    assert!(out.contains("7 passed, 0 failed"), "{out}");
+}
+
 /// Writes a source and a sink project in `lang`, tests and builds both, then runs them in
 /// one standalone worker: the sink's file must get the source's records, in order.
 async fn scaffolds_build_test_and_run(lang: &str) {
@@ -114,13 +135,19 @@ async fn scaffolds_build_test_and_run(lang: &str) {
     let sink = new_project(dir.path(), &format!("{lang}-drain"), lang, "sink");
     let source_wasm = test_and_build(&source, lang);
     let sink_wasm = test_and_build(&sink, lang);
+    // The kit and the worker share one artifact cache: each component compiles once.
+    let cache = dir.path().join("cache");
+    let out = dir.path().join("out.txt");
+    conformance(&source, &source_wasm, &cache, &[("topic", "scaffold")]);
+    let sink_overrides = [("topics", "scaffold"), ("file", out.to_str().unwrap())];
+    conformance(&sink, &sink_wasm, &cache, &sink_overrides);
     let plugins = dir.path().join("plugins");
     std::fs::create_dir_all(&plugins).unwrap();
     for wasm in [&source_wasm, &sink_wasm] {
         std::fs::copy(wasm, plugins.join(wasm.file_name().unwrap())).unwrap();
     }
 
-    let out = dir.path().join("out.txt");
+    let _ = std::fs::remove_file(&out);
     let (source_name, source_config) =
         connector_config(&source, &[("topic", "scaffold"), ("count", "250")]);
     let (sink_name, sink_config) =
@@ -128,6 +155,7 @@ async fn scaffolds_build_test_and_run(lang: &str) {
     let app = Backing::embedded(&dir)
         .start_with(&[
             ("plugin.path", plugins.to_str().unwrap()),
+            ("wasm.cache.dir", cache.to_str().unwrap()),
             ("offset.flush.interval.ms", "200"),
         ])
         .await;
