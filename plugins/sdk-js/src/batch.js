@@ -1,0 +1,202 @@
+// The `record-batch` byte encoding of `wit/types.wit`: version 2 written, versions 1 and
+// 2 read, with DataView and TextEncoder (the Rust twin is `plugins/batch`).
+//
+// This file owns the byte layout only. Records here are "raw": bytes or null for keys,
+// values, headers and source fields, and a kind name per key and value. Turning JS values
+// into those bytes belongs to `records.js`.
+
+/** The version this encoder writes. */
+export const VERSION = 2;
+
+/** Kind names in tag order: `bytes` (0), `string` (1), `json` (2), `connect-json` (3). */
+export const KINDS = Object.freeze(['bytes', 'string', 'json', 'connect-json']);
+
+/**
+ * @typedef {'bytes' | 'string' | 'json' | 'connect-json'} Kind
+ * @typedef {object} RawRecord
+ * @property {string} topic
+ * @property {number | null} partition  null: none (the host picks by key)
+ * @property {number | null} offset     Kafka offset on sink records, null on source records
+ * @property {number | null} timestamp  ms since the epoch, null: none
+ * @property {Kind} keyKind
+ * @property {Uint8Array | null} key
+ * @property {Kind} valueKind
+ * @property {Uint8Array | null} value
+ * @property {Array<[string, Uint8Array | null]>} headers
+ * @property {Uint8Array | null} sourcePartition  JSON text (source records only)
+ * @property {Uint8Array | null} sourceOffset     JSON text (source records only)
+ */
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** A growable little-endian byte buffer. */
+class Writer {
+  constructor(capacity = 256) {
+    this.buf = new Uint8Array(capacity);
+    this.view = new DataView(this.buf.buffer);
+    this.len = 0;
+  }
+
+  reserve(n) {
+    if (this.len + n <= this.buf.length) return;
+    let cap = this.buf.length * 2;
+    while (cap < this.len + n) cap *= 2;
+    const next = new Uint8Array(cap);
+    next.set(this.buf.subarray(0, this.len));
+    this.buf = next;
+    this.view = new DataView(next.buffer);
+  }
+
+  u8(v) {
+    this.reserve(1);
+    this.buf[this.len++] = v;
+  }
+
+  u32(v) {
+    this.reserve(4);
+    this.view.setUint32(this.len, v, true);
+    this.len += 4;
+  }
+
+  i32(v) {
+    this.reserve(4);
+    this.view.setInt32(this.len, v, true);
+    this.len += 4;
+  }
+
+  i64(v) {
+    this.reserve(8);
+    this.view.setBigInt64(this.len, BigInt(v), true);
+    this.len += 8;
+  }
+
+  raw(b) {
+    this.reserve(b.length);
+    this.buf.set(b, this.len);
+    this.len += b.length;
+  }
+
+  bytes(b) {
+    this.u32(b.length);
+    this.raw(b);
+  }
+
+  optBytes(b) {
+    if (b == null) return this.i32(-1);
+    this.i32(b.length);
+    this.raw(b);
+  }
+
+  kind(k) {
+    const tag = KINDS.indexOf(k);
+    if (tag < 0) throw new TypeError(`unknown record kind ${JSON.stringify(k)}`);
+    this.u8(tag);
+  }
+}
+
+/**
+ * Encodes raw records as one version 2 batch.
+ * @param {RawRecord[]} records
+ * @returns {Uint8Array}
+ */
+export function encodeBatch(records) {
+  const w = new Writer();
+  w.u8(VERSION);
+  w.u32(records.length);
+  for (const r of records) {
+    w.bytes(utf8.encode(r.topic));
+    w.i32(r.partition ?? -1);
+    w.i64(r.offset ?? -1);
+    w.i64(r.timestamp ?? -1);
+    w.kind(r.keyKind ?? 'bytes');
+    w.optBytes(r.key);
+    w.kind(r.valueKind ?? 'bytes');
+    w.optBytes(r.value);
+    const headers = r.headers ?? [];
+    w.u32(headers.length);
+    for (const [k, v] of headers) {
+      w.bytes(utf8.encode(k));
+      w.optBytes(v);
+    }
+    w.optBytes(r.sourcePartition);
+    w.optBytes(r.sourceOffset);
+  }
+  return w.buf.slice(0, w.len);
+}
+
+/** Why a batch could not be decoded, naming the record and field. */
+export class BatchError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'BatchError';
+  }
+}
+
+/**
+ * Decodes a version 1 or 2 batch. Keys, values and headers are views into `batch`.
+ * @param {Uint8Array} batch
+ * @returns {RawRecord[]}
+ */
+export function decodeBatch(batch) {
+  const bytes = batch instanceof Uint8Array ? batch : Uint8Array.from(batch);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.length === 0) throw new BatchError('empty record batch');
+  const version = bytes[0];
+  if (version < 1 || version > VERSION) {
+    throw new BatchError(`record batch version ${version} is not supported (want 1 to ${VERSION})`);
+  }
+  let at = 1;
+  let record = 0;
+  const need = (n, field) => {
+    if (at + n > bytes.length) throw new BatchError(`record batch ends inside \`${field}\` of record ${record}`);
+    const start = at;
+    at += n;
+    return start;
+  };
+  const u32 = (field) => view.getUint32(need(4, field), true);
+  const i32 = (field) => view.getInt32(need(4, field), true);
+  const i64 = (field) => Number(view.getBigInt64(need(8, field), true));
+  const take = (n, field) => bytes.subarray(need(n, field), at);
+  const string = (field) => {
+    const b = take(u32(field), field);
+    try {
+      return fromUtf8.decode(b);
+    } catch {
+      throw new BatchError(`\`${field}\` of record ${record} is not UTF-8`);
+    }
+  };
+  const optBytes = (field) => {
+    const n = i32(field);
+    if (n === -1) return null;
+    if (n < 0) throw new BatchError(`\`${field}\` of record ${record} has an invalid length`);
+    return take(n, field);
+  };
+  const kind = (field) => {
+    if (version < 2) return 'bytes';
+    const tag = bytes[need(1, field)];
+    if (tag >= KINDS.length) throw new BatchError(`\`${field}\` of record ${record} is the unknown kind tag ${tag}`);
+    return KINDS[tag];
+  };
+  const nonNegative = (n) => (n >= 0 ? n : null);
+  const count = u32('count');
+  const out = [];
+  for (; record < count; record++) {
+    const topic = string('topic');
+    const partition = nonNegative(i32('partition'));
+    const offset = nonNegative(i64('offset'));
+    const timestamp = nonNegative(i64('timestamp'));
+    const keyKind = kind('key kind');
+    const key = optBytes('key');
+    const valueKind = kind('value kind');
+    const value = optBytes('value');
+    const headerCount = u32('header count');
+    const headers = [];
+    for (let h = 0; h < headerCount; h++) headers.push([string('header key'), optBytes('header value')]);
+    const sourcePartition = optBytes('source partition');
+    const sourceOffset = optBytes('source offset');
+    out.push({ topic, partition, offset, timestamp, keyKind, key, valueKind, value, headers, sourcePartition, sourceOffset });
+  }
+  if (at !== bytes.length) throw new BatchError(`${bytes.length - at} bytes after the last record of the batch`);
+  return out;
+}
