@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The test command: builds the guest components (Rust, and the Python examples with the
-# pinned componentize-py), then runs every quality gate and every test of both workspaces
-# and of the Python SDK. `.ci/run` calls exactly this.
+# The test command: builds the guest components (Rust, the Python examples with the pinned
+# componentize-py, the JavaScript examples with the pinned componentize-js), then runs every
+# quality gate and every test of both workspaces and of the Python and JavaScript SDKs.
+# `.ci/run` calls exactly this.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -15,6 +16,8 @@ step "guest components"
 scripts/build-guests.sh
 step "python guest components"
 scripts/build-python-guests.sh
+step "JavaScript guest components"
+scripts/build-js-guests.sh
 
 step "format"
 cargo fmt --all -- --check
@@ -32,6 +35,9 @@ CARGO_TARGET_DIR="$CARGO_TARGET_DIR/guests" \
 
 step "tests (python SDK)"
 "$(scripts/build-python-guests.sh --print-python)" -m pytest -q -p no:cacheprovider plugins/sdk-python
+
+step "tests (JavaScript SDK, node)"
+node --test plugins/sdk-js/test
 
 step "kafka broker"
 # The Kafka backend tests need a broker and fail without one. Use KAFKA_BOOTSTRAP when it is

@@ -1,8 +1,9 @@
 //! End-to-end tests of the worker against real guest components.
 //!
 //! The components come from `scripts/build-guests.sh` (connectors in `build/plugins/`,
-//! misbehaving fixtures in `build/fixtures/`) and `scripts/build-python-guests.sh` (the
-//! Python SDK's examples in `build/examples/python/`); a missing file fails the test with
+//! misbehaving fixtures in `build/fixtures/`), `scripts/build-python-guests.sh` (the
+//! Python SDK's examples in `build/examples/python/`) and `scripts/build-js-guests.sh` (the
+//! JavaScript SDK's examples in `build/examples/js/`); a missing file fails the test with
 //! the command to run, never skips it.
 
 #[macro_use]
@@ -17,6 +18,7 @@ mod data_path;
 mod delivery;
 mod fuzz;
 mod herder;
+mod js_plugins;
 mod offsets;
 mod python_plugins;
 mod rest;
