@@ -4,8 +4,8 @@
 # componentize-js against the repo's wit/).
 #
 # The toolchain is pinned by plugins/sdk-js/package-lock.json and installed with `npm ci`
-# (preview2-shim is listed there because componentize-js imports it without declaring it)
-# when node_modules is missing or older than the lockfile. A component newer than every
+# when node_modules is missing or older than the lockfile (preview2-shim is pinned there
+# because componentize-js imports it without declaring it). A component newer than every
 # input (its example, the SDK, the build tool, wit/, the lockfile) is not rebuilt, so a
 # second run takes a second.
 set -euo pipefail
