@@ -134,7 +134,9 @@ export class BatchError extends Error {
 }
 
 /**
- * Decodes a version 1 or 2 batch. Keys, values and headers are views into `batch`.
+ * Decodes a version 1 or 2 batch. Keys, values and headers are copies, not views into
+ * `batch`: thousands of views on one buffer per call made StarlingMonkey (componentize-js
+ * 0.23.0) fail with "out of memory" after ~260 puts of 500 records, whatever the cap.
  * @param {Uint8Array} batch
  * @returns {RawRecord[]}
  */
@@ -157,7 +159,7 @@ export function decodeBatch(batch) {
   const u32 = (field) => view.getUint32(need(4, field), true);
   const i32 = (field) => view.getInt32(need(4, field), true);
   const i64 = (field) => Number(view.getBigInt64(need(8, field), true));
-  const take = (n, field) => bytes.subarray(need(n, field), at);
+  const take = (n, field) => bytes.slice(need(n, field), at);
   const string = (field) => {
     const b = take(u32(field), field);
     try {

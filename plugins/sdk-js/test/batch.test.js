@@ -62,6 +62,16 @@ test('decodes the shared version 1 vector with bytes kinds', () => {
   assert.deepEqual(plain(decodeBatch(fromHex(SHARED_V1_HEX))), want);
 });
 
+test('decoded fields are copies, not views into the batch', () => {
+  // Views kept StarlingMonkey's engine memory growing until a sink task died (see decodeBatch).
+  const batch = fromHex(SHARED_HEX);
+  const [first, second] = decodeBatch(batch);
+  for (const field of [first.key, first.value, first.headers[0][1], second.value, second.sourceOffset]) {
+    assert.notEqual(field.buffer, batch.buffer);
+    assert.equal(field.byteLength, field.buffer.byteLength);
+  }
+});
+
 test('an empty batch is five bytes', () => {
   assert.equal(hex(encodeBatch([])), '0200000000');
   assert.deepEqual(decodeBatch(fromHex('0200000000')), []);
