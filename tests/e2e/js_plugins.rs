@@ -20,16 +20,16 @@ use crate::support::root;
 
 on_both_backends!(numbers_flow_through_js_plugins_and_the_source_resumes);
 
-/// A worker whose plugin path holds the JS examples (besides the Rust plugins), committing
-/// offsets every half second.
+/// A worker whose plugin path holds only the JS examples, committing offsets every half
+/// second.
 async fn start(b: &Backing) -> App {
     let js = root().join("build/examples/js");
     for name in ["sequence-source", "jsonl-sink"] {
         let wasm = js.join(format!("{name}.wasm"));
         assert!(wasm.exists(), "{} is missing: run scripts/build-js-guests.sh", wasm.display());
     }
-    let plugin_path = format!("{},{}", root().join("build/plugins").display(), js.display());
-    b.start_cached(&[("plugin.path", &plugin_path), ("offset.flush.interval.ms", "500")]).await
+    let plugin_path = js.to_str().expect("a UTF-8 repository path");
+    b.start_cached(&[("plugin.path", plugin_path), ("offset.flush.interval.ms", "500")]).await
 }
 
 /// A name unique to this run (connector names and Kafka topics outlive a test).
