@@ -92,6 +92,21 @@ fn test_and_build(project: &Path, lang: &str) -> PathBuf {
             run(project, Command::new("sh").arg("build.sh").env("PATH", with_path(&bin)));
             plugins.join(format!("{snake}.wasm"))
         }
+        "js" => {
+            // `npm install` stands in for the toolchain scripts/build-js-guests.sh installed
+            // from the same pins.
+            let modules = root().join("plugins/sdk-js/node_modules");
+            assert!(
+                modules.exists(),
+                "{} is missing: run scripts/build-js-guests.sh",
+                modules.display()
+            );
+            std::os::unix::fs::symlink(&modules, project.join("node_modules")).unwrap();
+            let out = run(project, Command::new("npm").arg("test"));
+            assert!(out.contains("# fail 0"), "{out}");
+            run(project, Command::new("npm").args(["run", "build"]));
+            plugins.join(format!("{snake}.wasm"))
+        }
         other => panic!("no build recipe for {other}"),
     }
 }
@@ -183,6 +198,11 @@ async fn rust_scaffolds_build_test_and_run() {
 #[tokio::test(flavor = "multi_thread")]
 async fn python_scaffolds_build_test_and_run() {
     scaffolds_build_test_and_run("python").await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn js_scaffolds_build_test_and_run() {
+    scaffolds_build_test_and_run("js").await;
 }
 
 #[test]

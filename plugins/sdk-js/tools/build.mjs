@@ -13,6 +13,7 @@
 //
 // This script owns the build only; it never runs the component.
 
+import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
@@ -25,7 +26,16 @@ const SDK = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 // The WASI release StarlingMonkey in componentize-js 0.23.0 imports; the filesystem
 // world below must name the same one. jco (a dependency of componentize-js) ships its WIT.
 const WASI = '0.2.12';
-const WASI_WIT = join(SDK, 'node_modules/@bytecodealliance/jco/lib/wit/builtin', WASI);
+// Found in the nearest node_modules above the SDK (its own, or a project's that holds a copy).
+const WASI_WIT = nearest(SDK, join('node_modules/@bytecodealliance/jco/lib/wit/builtin', WASI));
+
+/** `relative` under `dir` or the closest of its parents that has it (else under `dir`). */
+function nearest(dir, relative) {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, relative))) return join(d, relative);
+    if (dirname(d) === d) return join(dir, relative);
+  }
+}
 
 function usage(message) {
   console.error(`error: ${message}\nusage: node plugins/sdk-js/tools/build.mjs <example dir | entry .js> <out.wasm> [--wit <dir>]`);
@@ -86,7 +96,7 @@ async function witFolder(wit, work) {
   for (const f of await readdir(wit)) if (f.endsWith('.wit')) await cp(join(wit, f), join(out, f));
   for (const pkg of ['io', 'clocks', 'filesystem']) {
     await cp(join(WASI_WIT, `wasi-${pkg}`), join(out, 'deps', pkg), { recursive: true }).catch(() => {
-      throw new Error(`WASI ${WASI} WIT not found under ${WASI_WIT}: run \`npm ci\` in plugins/sdk-js`);
+      throw new Error(`WASI ${WASI} WIT not found under ${WASI_WIT}: run \`npm ci\` (in plugins/sdk-js, or \`npm install\` in a project)`);
     });
   }
   const world = (kind) => `

@@ -24,6 +24,9 @@ pub enum Lang {
     Rust,
     /// Python, with the `wasm_connect` package, built by componentize-py.
     Python,
+    /// JavaScript (ES modules), with the `wasm-connect-sdk` package, built by
+    /// componentize-js.
+    Js,
 }
 
 impl Lang {
@@ -31,6 +34,7 @@ impl Lang {
         match self {
             Self::Rust => "rust",
             Self::Python => "python",
+            Self::Js => "js",
         }
     }
 
@@ -52,6 +56,9 @@ impl Lang {
                 "PATH=.venv/bin:$PATH sh build.sh".into(),
                 check(names),
             ],
+            Self::Js => {
+                vec!["npm install".into(), "npm test".into(), "npm run build".into(), check(names)]
+            }
         }
     }
 }
@@ -125,7 +132,7 @@ impl NewArgs {
         let sdk_path = match self.lang {
             Lang::Rust => rust_sdk(self.sdk)?,
             // The SDK is copied into the project.
-            Lang::Python => PathBuf::new(),
+            Lang::Python | Lang::Js => PathBuf::new(),
         };
         let values = template::Values { names: &names, sdk_path: &sdk_path };
         let files = template::render(self.lang, self.kind, &values);

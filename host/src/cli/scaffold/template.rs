@@ -18,6 +18,9 @@ static TEMPLATES: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../plugins/te
 static WIT: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../wit");
 /// The Python SDK, copied into Python projects.
 static SDK_PYTHON: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../plugins/sdk-python");
+/// The JavaScript SDK's sources and build tool, copied into JavaScript projects.
+static SDK_JS_SRC: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../plugins/sdk-js/src");
+static SDK_JS_TOOLS: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/../plugins/sdk-js/tools");
 
 /// One file of a new project.
 #[derive(Debug)]
@@ -55,6 +58,10 @@ pub fn render(lang: Lang, kind: Kind, values: &Values<'_>) -> Vec<ProjectFile> {
                 path: "requirements.txt".into(),
                 contents: pins.contents().to_vec(),
             });
+        }
+        Lang::Js => {
+            collect(&SDK_JS_SRC, SDK_JS_SRC.path(), Path::new("sdk/src"), values, &mut files);
+            collect(&SDK_JS_TOOLS, SDK_JS_TOOLS.path(), Path::new("sdk/tools"), values, &mut files);
         }
     }
     files
@@ -147,6 +154,21 @@ mod tests {
             }
             assert!(!f.path.to_string_lossy().ends_with(".tmpl"));
             assert!(!is_build_debris(&f.path), "{} copied", f.path.display());
+        }
+    }
+
+    #[test]
+    fn a_javascript_project_carries_the_sdk_and_its_build_tool() {
+        for (kind, export) in [(Kind::Source, "exportSource"), (Kind::Sink, "exportSink")] {
+            let files = files(Lang::Js, kind);
+            assert!(text(&files, "index.js").contains(export));
+            assert!(text(&files, "test/connector.test.js").contains("node:test"));
+            assert!(
+                text(&files, "package.json").contains("\"@bytecodealliance/wizer\": \"10.0.0\"")
+            );
+            assert!(text(&files, "sdk/src/index.js").contains("exportSource"));
+            assert!(text(&files, "sdk/tools/build.mjs").contains("componentize"));
+            no_placeholders_left(&files);
         }
     }
 
