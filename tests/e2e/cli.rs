@@ -319,3 +319,22 @@ fn test_of_a_bad_file_or_config_is_one_line_and_exit_2() {
     let (out, _) = plugin_test(&component("plugins", "datagen"), Some(&missing), cache.path());
     assert_one_line_with_code(&out, 2, &missing, "cannot read");
 }
+
+#[test]
+fn a_second_plugin_with_a_taken_name_is_skipped_and_named() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let file = component("plugins", "file-sink");
+    // Same plugin name, different bytes (a custom section appended), two files.
+    std::fs::copy(&file, dir.path().join("a.wasm")).unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes.extend_from_slice(&[0, 4, 1, b'x', 0, 0]);
+    std::fs::write(dir.path().join("b.wasm"), bytes).unwrap();
+    let out =
+        run(&["plugins", "list", "--plugin-path", dir.path().to_str().unwrap()], cache.path());
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().filter(|l| l.starts_with("FileStreamSink")).count(), 1);
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("b.wasm: plugin name FileStreamSink is already used by"), "{stderr}");
+    assert!(stderr.contains("a.wasm"), "{stderr}");
+}

@@ -1,5 +1,5 @@
-//! The JavaScript SDK's example plugins in a real worker: `SequenceSource` → topic →
-//! `JsonlSink` into a file, validation naming the bad key, an exception in a task failing
+//! The JavaScript SDK's example plugins in a real worker: `JsSequenceSource` → topic →
+//! `JsJsonlSink` into a file, validation naming the bad key, an exception in a task failing
 //! it with the message in its trace, and the source resuming from its committed offset
 //! after a task restart and after a worker restart.
 //!
@@ -46,7 +46,7 @@ const JSON_VALUES: [(&str, &str); 2] = [
 
 fn source(topic: &str, count: u32, extra: &[(&str, &str)]) -> Properties {
     let mut p = props(&[
-        ("connector.class", "SequenceSource"),
+        ("connector.class", "JsSequenceSource"),
         ("topic", topic),
         ("count", &count.to_string()),
         ("batch.size", "40"),
@@ -58,7 +58,7 @@ fn source(topic: &str, count: u32, extra: &[(&str, &str)]) -> Properties {
 
 fn sink(topic: &str, file: &Path) -> Properties {
     let mut p = props(&[
-        ("connector.class", "JsonlSink"),
+        ("connector.class", "JsJsonlSink"),
         ("topics", topic),
         ("file", file.to_str().unwrap()),
     ]);

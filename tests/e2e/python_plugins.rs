@@ -1,4 +1,4 @@
-//! The Python SDK's examples in a real worker: `SequenceSource` → topic → `JsonlSink`
+//! The Python SDK's examples in a real worker: `PySequenceSource` → topic → `PyJsonlSink`
 //! into a file on both backends, with a source that resumes from its committed offset
 //! after a stop; the plugins' listing (language python) and validation; a Python
 //! exception in a task becoming a FAILED task whose trace has the Python traceback.
@@ -52,7 +52,7 @@ const JSON_VALUES: [(&str, &str); 2] = [
 ];
 
 fn source(topic: &str, extra: &[(&str, &str)]) -> Properties {
-    let mut p = props(&[("connector.class", "SequenceSource"), ("topic", topic)]);
+    let mut p = props(&[("connector.class", "PySequenceSource"), ("topic", topic)]);
     p.extend(props(&JSON_VALUES));
     p.extend(props(extra));
     p
@@ -60,7 +60,7 @@ fn source(topic: &str, extra: &[(&str, &str)]) -> Properties {
 
 fn sink(topic: &str, file: &Path) -> Properties {
     let mut p = props(&[
-        ("connector.class", "JsonlSink"),
+        ("connector.class", "PyJsonlSink"),
         ("topics", topic),
         ("file", file.to_str().unwrap()),
     ]);
@@ -162,12 +162,12 @@ async fn python_plugins_are_listed_and_validate_with_their_config_def() {
         .collect();
     assert_eq!(
         listed,
-        [("JsonlSink".into(), "sink".into()), ("SequenceSource".into(), "source".into())]
+        [("PyJsonlSink".into(), "sink".into()), ("PySequenceSource".into(), "source".into())]
     );
 
     // The key the SDK's ConfigDef rejects is named, with the validator's message.
-    let path = "/connector-plugins/SequenceSource/config/validate";
-    let bad = json!({"connector.class": "SequenceSource", "topic": "t", "count": "-1"});
+    let path = "/connector-plugins/PySequenceSource/config/validate";
+    let bad = json!({"connector.class": "PySequenceSource", "topic": "t", "count": "-1"});
     let (code, body) = api.call(Method::PUT, path, Some(bad)).await;
     assert!(code.is_success(), "{body}");
     assert_eq!(body["error_count"], 1, "{body}");
@@ -179,11 +179,11 @@ async fn python_plugins_are_listed_and_validate_with_their_config_def() {
         .unwrap_or_else(|| panic!("no `count` entry: {body}"));
     let errors = count["value"]["errors"].to_string();
     assert!(errors.contains("must be at least 0"), "{errors}");
-    let good = json!({"connector.class": "SequenceSource", "topic": "t", "count": "5"});
+    let good = json!({"connector.class": "PySequenceSource", "topic": "t", "count": "5"});
     let (_, body) = api.call(Method::PUT, path, Some(good)).await;
     assert_eq!(body["error_count"], 0, "{body}");
     // The sink's `file` key is declared with the write-file grant.
-    let (_, body) = api.call(Method::GET, "/connector-plugins/JsonlSink/config", None).await;
+    let (_, body) = api.call(Method::GET, "/connector-plugins/PyJsonlSink/config", None).await;
     assert!(body.to_string().contains("\"file\""), "{body}");
     app.shutdown().await;
 
@@ -198,7 +198,7 @@ async fn python_plugins_are_listed_and_validate_with_their_config_def() {
         .expect("the binary runs");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    for name in ["JsonlSink", "SequenceSource"] {
+    for name in ["PyJsonlSink", "PySequenceSource"] {
         let line =
             stdout.lines().find(|l| l.starts_with(name)).unwrap_or_else(|| panic!("{stdout}"));
         assert!(line.contains(" python "), "{line}");

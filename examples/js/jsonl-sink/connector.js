@@ -13,7 +13,7 @@ export const CONFIG = new ConfigDef().define('file', {
 });
 
 export class JsonlSink extends Connector {
-  name = 'JsonlSink';
+  name = 'JsJsonlSink';
   version = '0.1.0';
   configDef = CONFIG;
 

@@ -17,7 +17,7 @@ export const CONFIG = new ConfigDef()
   });
 
 export class SequenceSource extends Connector {
-  name = 'SequenceSource';
+  name = 'JsSequenceSource';
   version = '0.1.0';
   configDef = CONFIG;
 

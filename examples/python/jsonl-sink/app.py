@@ -27,7 +27,7 @@ CONFIG = ConfigDef().define(
 class JsonlSink(Connector):
     """One task, with the connector's own config (which carries the granting `file` key)."""
 
-    name = "JsonlSink"
+    name = "PyJsonlSink"
     version = "0.1.0"
     config_def = CONFIG
 

@@ -43,7 +43,7 @@ CONFIG = (
 class SequenceSource(Connector):
     """One task, with the connector's own config."""
 
-    name = "SequenceSource"
+    name = "PySequenceSource"
     version = "0.1.0"
     config_def = CONFIG
 

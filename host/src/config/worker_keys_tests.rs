@@ -152,7 +152,7 @@ fn example_standalone_config_parses() {
     let c = WorkerConfig::load(&example("standalone.properties"), Mode::Standalone)
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(c.uses_embedded_topics());
-    assert_eq!(c.plugin_path, [PathBuf::from("build/plugins")]);
+    assert_eq!(c.plugin_path, [PathBuf::from("build/plugins"), PathBuf::from("build/examples")]);
     assert_eq!(c.listeners[0].to_string(), "http://localhost:8083");
     assert_eq!(
         c.mode,

@@ -40,6 +40,17 @@ pub enum LoadError {
         /// Why.
         reason: String,
     },
+    /// A second plugin with a name already taken by another file: `connector.class`
+    /// would be ambiguous, so the first file (in path order) keeps the name.
+    #[error("{}: plugin name {name} is already used by {}", path.display(), first.display())]
+    DuplicateName {
+        /// The file skipped.
+        path: PathBuf,
+        /// The name both files declare.
+        name: String,
+        /// The file that keeps the name.
+        first: PathBuf,
+    },
     /// A component, but not one implementing a wasm-connect world.
     #[error("{}: not a wasm-connect plugin: {reason}", path.display())]
     WrongWorld {

@@ -112,7 +112,8 @@ impl Runtime {
     }
 
     /// Loads every `.wasm` file under the given paths (files or directories, searched
-    /// recursively). A file that fails is reported, never fatal to the others.
+    /// recursively). A file that fails is reported, never fatal to the others; so is a
+    /// plugin whose name an earlier file (in path order) already took.
     pub async fn discover(&self, paths: &[PathBuf]) -> Discovery {
         let mut files = Vec::new();
         let mut failures = Vec::new();
@@ -121,10 +122,17 @@ impl Runtime {
         }
         files.sort();
         files.dedup();
-        let mut plugins = Vec::new();
+        let mut plugins: Vec<Plugin> = Vec::new();
         for f in files {
             match self.load(&f).await {
-                Ok(p) => plugins.push(p),
+                Ok(p) => match plugins.iter().find(|q| q.info().name == p.info().name) {
+                    Some(first) => failures.push(LoadError::DuplicateName {
+                        path: f,
+                        name: p.info().name.clone(),
+                        first: first.info().file.clone(),
+                    }),
+                    None => plugins.push(p),
+                },
                 Err(e) => failures.push(e),
             }
         }
