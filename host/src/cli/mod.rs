@@ -69,6 +69,8 @@ impl Cli {
         let cache_dir =
             if self.no_cache { None } else { self.cache_dir.or_else(default_cache_dir) };
         match self.command {
+            // Writing a project needs no wasm engine.
+            Command::Plugins(plugins::PluginsCommand::New(args)) => args.run(),
             Command::Plugins(cmd) => {
                 let runtime = Runtime::new(RuntimeOptions { cache_dir, pool: None })?;
                 cmd.run(&runtime).await

@@ -64,10 +64,7 @@ pub fn judge_pre_commit(
 
 /// Runs "put within sandbox limits".
 pub async fn put_check(kit: &Kit) -> Finding {
-    match put_within_limits(kit).await {
-        Ok(f) => f,
-        Err(why) => Finding::fail(why),
-    }
+    put_within_limits(kit).await.unwrap_or_else(Finding::fail)
 }
 
 async fn put_within_limits(kit: &Kit) -> Result<Finding, String> {
@@ -131,10 +128,7 @@ async fn put_within_limits(kit: &Kit) -> Result<Finding, String> {
 
 /// Runs "restart" for a sink.
 pub async fn restart_check(kit: &Kit) -> Finding {
-    match restart(kit).await {
-        Ok(f) => f,
-        Err(why) => Finding::fail(why),
-    }
+    restart(kit).await.unwrap_or_else(Finding::fail)
 }
 
 async fn restart(kit: &Kit) -> Result<Finding, String> {

@@ -122,10 +122,7 @@ fn position(r: &Record) -> (Value, Value) {
 
 /// Runs "poll within sandbox limits".
 pub async fn poll_check(kit: &Kit) -> Finding {
-    match poll_within_limits(kit).await {
-        Ok(f) => f,
-        Err(why) => Finding::fail(why),
-    }
+    poll_within_limits(kit).await.unwrap_or_else(Finding::fail)
 }
 
 async fn poll_within_limits(kit: &Kit) -> Result<Finding, String> {
@@ -175,10 +172,7 @@ async fn poll_within_limits(kit: &Kit) -> Result<Finding, String> {
 
 /// Runs "restart" for a source.
 pub async fn restart_check(kit: &Kit) -> Finding {
-    match restart(kit).await {
-        Ok(f) => f,
-        Err(why) => Finding::fail(why),
-    }
+    restart(kit).await.unwrap_or_else(Finding::fail)
 }
 
 async fn restart(kit: &Kit) -> Result<Finding, String> {

@@ -13,10 +13,7 @@ use crate::model::PluginKind;
 
 /// Runs the check.
 pub async fn check(kit: &Kit) -> Finding {
-    match run(kit).await {
-        Ok(detail) => Finding::pass(detail),
-        Err(why) => Finding::fail(why),
-    }
+    run(kit).await.map_or_else(Finding::fail, Finding::pass)
 }
 
 async fn run(kit: &Kit) -> Result<String, String> {
