@@ -52,6 +52,9 @@ impl Herder {
                 }
             }
             Command::RestartTask(name, task, reply) => self.restart_task_now(&name, task, reply),
+            Command::SubmitTaskConfigs(name, configs, reply) => {
+                let _ = reply.send(self.submit_task_configs(&name, configs).await);
+            }
             Command::Offsets(name, reply) => self.connector_offsets(&name, reply),
             Command::AlterOffsets { name, offsets, reply } => {
                 self.alter_offsets(&name, offsets, reply).await
@@ -186,6 +189,33 @@ impl Herder {
         // Apply the record now, so the plan runs before this request is answered.
         self.sync_config().await?;
         Ok(RestartOutcome::Accepted(ConnectorStatus { name, connector, tasks, kind }))
+    }
+
+    /// Writes task configs generated on another worker, as the leader.
+    async fn submit_task_configs(
+        &mut self,
+        name: &str,
+        configs: Vec<Properties>,
+    ) -> Result<(), HerderError> {
+        if !self.member.is_leader() {
+            return Err(HerderError::NotHere {
+                message: "Cannot submit task configs: this worker is not the leader".into(),
+                url: self.member.leader_url().map(str::to_owned),
+            });
+        }
+        if !self.config.contains(name) {
+            return Err(not_found(name));
+        }
+        if !configs.is_empty() && self.config.target_state(name) == TargetState::Stopped {
+            return Err(HerderError::BadRequest(format!(
+                "Cannot submit non-empty set of task configs for stopped connector {name}"
+            )));
+        }
+        self.config_log
+            .write(&super::reconfigure::task_records(name, &configs))
+            .await
+            .map_err(store("Error writing task configurations to the config topic"))?;
+        self.sync_config().await
     }
 
     fn restart_task_now(&mut self, name: &str, task: u32, reply: super::Reply<()>) {

@@ -15,6 +15,20 @@ pub enum HerderError {
     /// The request conflicts with the cluster's state (409).
     #[error("{0}")]
     Conflict(String),
+    /// Another worker must execute this request: the leader, or the worker that runs the
+    /// instance. REST forwards it to `url` when known, and answers 409 when not.
+    #[error("{message}")]
+    NotHere {
+        /// Why this worker cannot.
+        message: String,
+        /// The advertised REST URL of the worker that can, when known.
+        url: Option<String>,
+    },
+    /// A config change is waiting for a rebalance (409).
+    #[error(
+        "Cannot complete request momentarily due to stale configuration (typically caused by a concurrent config change)"
+    )]
+    RebalanceNeeded,
     /// The config is invalid (400); one message per problem.
     #[error(
         "Connector configuration is invalid and contains the following {} error(s):\n{}\nYou can also find the above list of errors at the endpoint `/connector-plugins/{{connectorType}}/config/validate`",

@@ -121,6 +121,7 @@ pub(crate) enum Command {
         reply: Reply<RestartOutcome>,
     },
     RestartTask(String, u32, Reply<()>),
+    SubmitTaskConfigs(String, Vec<Properties>, Reply<()>),
     Offsets(String, Reply<ConnectorOffsets>),
     AlterOffsets {
         name: String,
@@ -234,6 +235,16 @@ impl HerderHandle {
     /// Restarts one task and waits until it has started again.
     pub async fn restart_task(&self, name: &str, task: u32) -> Result<(), HerderError> {
         self.ask(|r| Command::RestartTask(name.to_owned(), task, r)).await
+    }
+
+    /// Writes task configs another worker generated (the internal
+    /// `POST /connectors/{name}/tasks`). Only the leader writes them.
+    pub async fn submit_task_configs(
+        &self,
+        name: &str,
+        configs: Vec<Properties>,
+    ) -> Result<(), HerderError> {
+        self.ask(|r| Command::SubmitTaskConfigs(name.to_owned(), configs, r)).await
     }
 
     /// A connector's committed offsets (KIP-875): a source connector's from the offsets

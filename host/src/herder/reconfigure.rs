@@ -234,7 +234,7 @@ fn gave_up_trace(error: &str, failures: u32) -> String {
 }
 
 /// The records of a task-config write: every task, then the commit.
-fn task_records(name: &str, configs: &[Properties]) -> Vec<ConfigRecord> {
+pub(super) fn task_records(name: &str, configs: &[Properties]) -> Vec<ConfigRecord> {
     configs
         .iter()
         .enumerate()

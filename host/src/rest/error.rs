@@ -49,7 +49,10 @@ impl From<HerderError> for ApiError {
     fn from(e: HerderError) -> Self {
         let status = match &e {
             HerderError::NotFound(_) => StatusCode::NOT_FOUND,
-            HerderError::AlreadyExists(_) | HerderError::Conflict(_) => StatusCode::CONFLICT,
+            HerderError::AlreadyExists(_)
+            | HerderError::Conflict(_)
+            | HerderError::NotHere { .. }
+            | HerderError::RebalanceNeeded => StatusCode::CONFLICT,
             HerderError::InvalidConfig(_) | HerderError::BadRequest(_) => StatusCode::BAD_REQUEST,
             HerderError::Store { .. } | HerderError::Failed(_) => StatusCode::INTERNAL_SERVER_ERROR,
             HerderError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,

@@ -1,0 +1,32 @@
+//! Kafka group membership for wasm-connect workers.
+//!
+//! Workers of one cluster form a Kafka group (`group.id`) with a protocol type of their
+//! own, [`PROTOCOL_TYPE`]. Kafka's group coordinator decides who is in the group, who
+//! leads and when a rebalance happens; this crate speaks the group protocol to it and
+//! computes the leader's assignment. It knows nothing of connectors' configs, the herder
+//! or REST: the herder feeds it a [`ConfigView`] and reads [`GroupEvent`]s.
+//!
+//! Layout:
+//! - `protocol`: the member metadata and assignment wire formats (Kafka Connect's
+//!   `sessioned` schemas);
+//! - `assignor`: the leader's incremental cooperative assignment, pure;
+//! - `connection`: one TCP connection to a broker, framed requests with kafka-protocol;
+//! - `coordinator`: the group requests (find coordinator, join, sync, heartbeat, leave)
+//!   and their error codes;
+//! - `member`: the task that keeps this worker in the group and reports assignments.
+
+pub mod assignor;
+pub mod member;
+pub mod protocol;
+
+pub use assignor::{AssignorState, MemberPlan, Plan};
+pub use member::{
+    Assigned, ConfigView, GroupEvent, GroupMember, MemberHandle, MemberSettings,
+};
+pub use protocol::{Allocation, Assignment, AssignmentError, MemberMetadata, ProtocolError, TaskId};
+
+/// The protocol type our workers join with: only wasm-connect workers share a group.
+pub const PROTOCOL_TYPE: &str = "wasm-connect";
+
+/// The one sub-protocol offered: Kafka Connect's v2 schemas, with request signing.
+pub const PROTOCOL_NAME: &str = "sessioned";
