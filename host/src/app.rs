@@ -13,7 +13,7 @@ use anyhow::Context;
 
 use crate::config::{Mode, ModeConfig, WorkerConfig};
 use crate::herder::{
-    self, EmbeddedSinkOffsets, HerderHandle, HerderSettings, KafkaSinkOffsets, SingleMember,
+    self, EmbeddedSinkOffsets, HerderHandle, HerderSettings, KafkaSinkOffsets, MemberSpec,
     SinkOffsets,
 };
 use crate::rest::{self, RestState};
@@ -102,7 +102,8 @@ impl App {
             data,
             events_tx,
         );
-        let member = Box::new(SingleMember::new(worker_id.clone(), url));
+        status.follow(&worker_id);
+        let member = member_spec(config, &worker_id, url);
         let settings = HerderSettings {
             reconfiguration: config.task_reconfiguration.clone(),
             shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
@@ -174,6 +175,28 @@ impl App {
             let _ = tokio::time::timeout(std::time::Duration::from_secs(5), task).await;
         }
         self.herder.shutdown().await;
+    }
+}
+
+/// How this worker takes part in the cluster: alone in standalone mode, as a member of the
+/// Kafka group `group.id` in distributed mode.
+fn member_spec(config: &WorkerConfig, worker_id: &str, url: String) -> MemberSpec {
+    match &config.mode {
+        ModeConfig::Standalone(_) => MemberSpec::Single { worker_id: worker_id.to_owned(), url },
+        ModeConfig::Distributed(d) => MemberSpec::Group {
+            worker_id: worker_id.to_owned(),
+            settings: wasm_connect_group::MemberSettings {
+                bootstrap_servers: config.bootstrap_servers.clone(),
+                group_id: d.group_id.clone(),
+                client_id: format!("wasm-connect-{worker_id}"),
+                url,
+                session_timeout: d.session_timeout,
+                rebalance_timeout: d.rebalance_timeout,
+                heartbeat_interval: d.heartbeat_interval,
+                scheduled_rebalance_max_delay: d.scheduled_rebalance_max_delay,
+                worker_sync_timeout: d.worker_sync_timeout,
+            },
+        },
     }
 }
 

@@ -12,6 +12,7 @@ use tokio::time::Instant;
 use super::auto_restart::AutoRestarts;
 use super::config_log::{ConfigLog, FollowerMsg};
 use super::retry_chain::RetryChains;
+use super::group::{GroupLink, MemberSpec, config_view};
 use super::{Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
 use crate::model::{InstanceId, RetryPolicy, State};
 use crate::store::{
@@ -54,7 +55,13 @@ pub(super) struct Run {
 
 /// Everything the herder owns.
 pub(super) struct Herder {
-    pub member: Box<dyn Membership>,
+    pub member: Membership,
+    /// The member loop, in distributed mode.
+    pub group: Option<GroupLink>,
+    /// The offset of the next config-topic record to apply.
+    pub config_offset: i64,
+    /// Requests waiting for a rebalance to complete, with the time they are answered 409.
+    pub deferred: Vec<(Instant, Command)>,
     pub settings: HerderSettings,
     pub config: ConfigState,
     pub config_log: ConfigLog,
@@ -90,7 +97,7 @@ pub async fn spawn(
     worker: Worker,
     sink_offsets: Arc<dyn SinkOffsets>,
     events: mpsc::UnboundedReceiver<WorkerEvent>,
-    member: Box<dyn Membership>,
+    member: MemberSpec,
     settings: HerderSettings,
 ) -> Result<HerderHandle, StoreError> {
     let mut reader = config_topic.reader().await?;
@@ -98,6 +105,7 @@ pub async fn spawn(
     let initial = reader.read_to_end().await?;
     apply_entries(&mut config, &initial);
     config.finish_initial_read();
+    let config_offset = next_offset(&initial).unwrap_or(0);
     tracing::info!(
         records = initial.len(),
         connectors = config.connectors().count(),
@@ -108,8 +116,18 @@ pub async fn spawn(
     let (tx, rx) = mpsc::channel(256);
     let dirty = config.connectors().map(str::to_owned).collect();
     let policy_defaults = settings.reconfiguration.clone();
+    let (member, group) = match member {
+        MemberSpec::Single { worker_id, url } => (Membership::single(worker_id, url), None),
+        MemberSpec::Group { worker_id, settings } => {
+            let member = Membership::group(worker_id, settings.url.clone());
+            (member, Some(GroupLink::start(settings, config_view(&config, config_offset))))
+        }
+    };
     let herder = Herder {
         member,
+        group,
+        config_offset,
+        deferred: Vec::new(),
         settings,
         config,
         config_log,
@@ -131,6 +149,11 @@ pub async fn spawn(
     };
     tokio::spawn(herder.run(rx));
     Ok(HerderHandle { tx, registry, status, policy_defaults })
+}
+
+/// The offset after the last of `entries`.
+pub(super) fn next_offset(entries: &[LogEntry]) -> Option<i64> {
+    entries.iter().map(|e| e.offset + 1).max()
 }
 
 /// Applies config-topic entries to a state, logging and skipping records it cannot read.
@@ -155,6 +178,7 @@ enum Wake {
     Command(Option<Command>),
     Worker(Option<WorkerEvent>),
     Config(Option<FollowerMsg>),
+    Group(Option<wasm_connect_group::GroupEvent>),
     Due,
 }
 
@@ -163,15 +187,40 @@ impl Herder {
         self.reconcile_dirty();
         loop {
             let next_due =
-                [self.chains.next_due(), self.auto_restarts.next_due()].into_iter().flatten().min();
+                [self.chains.next_due(), self.auto_restarts.next_due(), self.next_deferred_due()]
+                    .into_iter()
+                    .flatten()
+                    .min();
+            let group_rx = self.group.as_mut().map(|link| &mut link.events);
+            let group_events = async move {
+                match group_rx {
+                    Some(rx) => rx.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
             let wake = tokio::select! {
                 c = commands.recv(), if self.shutting_down.is_none() => Wake::Command(c),
                 e = self.events.recv() => Wake::Worker(e),
                 m = self.follower.recv() => Wake::Config(m),
+                g = group_events => Wake::Group(g),
                 _ = sleep_until(next_due) => Wake::Due,
             };
             match wake {
-                Wake::Command(Some(c)) => self.command(c).await,
+                Wake::Command(Some(c)) => {
+                    if let Some(c) = self.admit(c) {
+                        self.command(c).await;
+                    }
+                }
+                Wake::Group(Some(e)) => {
+                    self.group_event(e).await;
+                    self.run_deferred().await;
+                }
+                Wake::Group(None) => {
+                    if self.group.take().is_some() && self.shutting_down.is_none() {
+                        tracing::error!("The group member loop ended; stopping all work here");
+                        self.member.lost();
+                    }
+                }
                 Wake::Command(None) => self.begin_shutdown(None),
                 Wake::Worker(Some(e)) => self.worker_event(e).await,
                 Wake::Config(Some(m)) => self.follower_msg(m),
@@ -179,15 +228,22 @@ impl Herder {
                 Wake::Due => {
                     self.run_due_retries();
                     self.run_due_restarts();
+                    self.run_deferred().await;
                 }
             }
-            self.process_restarts();
+            if !self.rebalance_pending() {
+                self.process_restarts();
+            }
             self.reconcile_dirty();
+            self.finish_revocation();
             if self.shutting_down.is_some() && self.connectors.is_empty() && self.tasks.is_empty() {
                 break;
             }
         }
         self.status.flush().await;
+        if let Some(link) = self.group.take() {
+            link.handle.leave().await;
+        }
         if let Some(done) = self.shutting_down.take() {
             let _ = done.send(());
         }
@@ -200,6 +256,10 @@ impl Herder {
                 for event in apply_entries(&mut self.config, &entries) {
                     self.config_event(event);
                 }
+                if let Some(next) = next_offset(&entries) {
+                    self.config_offset = self.config_offset.max(next);
+                }
+                self.publish_view();
             }
             FollowerMsg::Synced(_) => {}
             FollowerMsg::Error(e) => {
@@ -263,6 +323,9 @@ impl Herder {
         }
         for c in self.connectors.keys().cloned().collect::<Vec<_>>() {
             self.stop_connector(&c, false);
+        }
+        for (_, command) in std::mem::take(&mut self.deferred) {
+            command.reject(HerderError::ShuttingDown);
         }
         for (_, waiters) in std::mem::take(&mut self.waiters) {
             for w in waiters {

@@ -1,71 +1,211 @@
 //! Group membership as the herder sees it: who this worker is, the generation, whether
-//! it leads, and which connectors and tasks are assigned to it.
+//! it leads, where the leader is, and which connectors and tasks are assigned to it.
 //!
-//! Designed for several workers; the only implementation so far is [`SingleMember`], the
-//! whole cluster in one worker (standalone mode, and distributed mode with one worker).
+//! A [`Membership`] is either the whole cluster in one worker (standalone mode: it leads
+//! and runs everything) or one member of a Kafka group (distributed mode), whose state
+//! changes only through [`Membership::assigned`] and [`Membership::lost`], called by the
+//! herder when the member loop reports. It holds no connection and does no I/O.
+
+use std::collections::BTreeMap;
+
+use wasm_connect_group::{Allocation, Assigned, TaskId};
 
 use crate::store::ConfigState;
 
-/// Connectors and tasks assigned to this worker.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Assignment {
-    /// Connector instances to run here.
-    pub connectors: Vec<String>,
-    /// Tasks to run here.
-    pub tasks: Vec<(String, u32)>,
-}
-
 /// This worker's place in the group.
-pub trait Membership: Send + Sync + 'static {
-    /// `host:port` of this worker, written into every status it reports.
-    fn worker_id(&self) -> &str;
-    /// The generation of the group this worker last joined.
-    fn generation(&self) -> i64;
-    /// Whether this worker leads (writes task configs and restart records).
-    fn is_leader(&self) -> bool;
-    /// The REST URL of the leader, when known.
-    fn leader_url(&self) -> Option<&str>;
-    /// Whether the connector instance `name` runs here.
-    fn owns_connector(&self, config: &ConfigState, name: &str) -> bool;
-    /// Whether task `task` of `name` runs here.
-    fn owns_task(&self, config: &ConfigState, name: &str, task: u32) -> bool;
-}
-
-/// A group of one: this worker leads and runs everything.
-pub struct SingleMember {
+#[derive(Clone, Debug)]
+pub struct Membership {
     worker_id: String,
     url: String,
+    /// `None`: a group of one that runs everything. `Some`: what the group assigned here.
+    owned: Option<Allocation>,
+    generation: i64,
+    leader: bool,
+    leader_url: Option<String>,
+    /// Leader only: every member's REST URL and allocation, to route requests to owners.
+    routes: BTreeMap<String, Allocation>,
 }
 
-impl SingleMember {
-    /// The member `worker_id` reachable at `url`.
-    pub fn new(worker_id: impl Into<String>, url: impl Into<String>) -> Self {
-        Self { worker_id: worker_id.into(), url: url.into() }
+impl Membership {
+    /// A group of one: this worker, `worker_id` at `url`, leads and runs everything.
+    pub fn single(worker_id: impl Into<String>, url: impl Into<String>) -> Self {
+        let url = url.into();
+        Self {
+            worker_id: worker_id.into(),
+            owned: None,
+            generation: 1,
+            leader: true,
+            leader_url: Some(url.clone()),
+            url,
+            routes: BTreeMap::new(),
+        }
     }
-}
 
-impl Membership for SingleMember {
-    fn worker_id(&self) -> &str {
+    /// A member of a Kafka group that has not joined yet: it runs nothing and knows no
+    /// leader.
+    pub fn group(worker_id: impl Into<String>, url: impl Into<String>) -> Self {
+        Self {
+            worker_id: worker_id.into(),
+            url: url.into(),
+            owned: Some(Allocation::default()),
+            generation: -1,
+            leader: false,
+            leader_url: None,
+            routes: BTreeMap::new(),
+        }
+    }
+
+    /// Whether this worker is one member of a group (distributed mode).
+    pub fn in_group(&self) -> bool {
+        self.owned.is_some()
+    }
+
+    /// `host:port` of this worker, written into every status it reports.
+    pub fn worker_id(&self) -> &str {
         &self.worker_id
     }
 
-    fn generation(&self) -> i64 {
-        1
+    /// This worker's advertised REST URL.
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
-    fn is_leader(&self) -> bool {
-        true
+    /// The generation of the group this worker last joined.
+    pub fn generation(&self) -> i64 {
+        self.generation
     }
 
-    fn leader_url(&self) -> Option<&str> {
-        Some(&self.url)
+    /// Whether this worker leads (writes configs, task configs and restart records).
+    pub fn is_leader(&self) -> bool {
+        self.leader
     }
 
-    fn owns_connector(&self, config: &ConfigState, name: &str) -> bool {
-        config.contains(name)
+    /// The REST URL of the leader, when known.
+    pub fn leader_url(&self) -> Option<&str> {
+        self.leader_url.as_deref()
     }
 
-    fn owns_task(&self, config: &ConfigState, name: &str, task: u32) -> bool {
-        (task as usize) < config.task_configs(name).len()
+    /// What the group assigned here; `None` in a group of one.
+    pub fn allocation(&self) -> Option<&Allocation> {
+        self.owned.as_ref()
+    }
+
+    /// Whether the connector instance `name` runs here.
+    pub fn owns_connector(&self, config: &ConfigState, name: &str) -> bool {
+        match &self.owned {
+            None => config.contains(name),
+            Some(a) => a.connectors.contains(name),
+        }
+    }
+
+    /// Whether task `task` of `name` runs here.
+    pub fn owns_task(&self, config: &ConfigState, name: &str, task: u32) -> bool {
+        match &self.owned {
+            None => (task as usize) < config.task_configs(name).len(),
+            Some(a) => a.tasks.contains(&TaskId { connector: name.to_owned(), task }),
+        }
+    }
+
+    /// Leader only: the REST URL of the worker the connector instance `name` is assigned
+    /// to, when one is.
+    pub fn connector_owner(&self, name: &str) -> Option<&str> {
+        self.routes.iter().find(|(_, a)| a.connectors.contains(name)).map(|(u, _)| u.as_str())
+    }
+
+    /// Leader only: the REST URL of the worker task `task` of `name` is assigned to.
+    pub fn task_owner(&self, name: &str, task: u32) -> Option<&str> {
+        let id = TaskId { connector: name.to_owned(), task };
+        self.routes.iter().find(|(_, a)| a.tasks.contains(&id)).map(|(u, _)| u.as_str())
+    }
+
+    /// Applies a completed rebalance: drops the revoked work, adds the assigned.
+    pub fn assigned(&mut self, a: &Assigned) {
+        let owned = self.owned.get_or_insert_with(Allocation::default);
+        for c in &a.revoked.connectors {
+            owned.connectors.remove(c);
+        }
+        for t in &a.revoked.tasks {
+            owned.tasks.remove(t);
+        }
+        owned.connectors.extend(a.assigned.connectors.iter().cloned());
+        owned.tasks.extend(a.assigned.tasks.iter().cloned());
+        self.generation = i64::from(a.generation);
+        self.leader = a.is_leader;
+        self.leader_url = Some(a.leader_url.clone());
+        self.routes = a.members.clone().unwrap_or_default();
+    }
+
+    /// Membership is lost: nothing runs here and no leader is known until the next
+    /// assignment.
+    pub fn lost(&mut self) {
+        self.owned = Some(Allocation::default());
+        self.leader = false;
+        self.leader_url = None;
+        self.routes.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use wasm_connect_group::AssignmentError;
+
+    use super::*;
+
+    fn alloc(connectors: &[&str], tasks: &[(&str, u32)]) -> Allocation {
+        Allocation {
+            connectors: connectors.iter().map(|c| c.to_string()).collect(),
+            tasks: tasks
+                .iter()
+                .map(|(c, t)| TaskId { connector: c.to_string(), task: *t })
+                .collect(),
+        }
+    }
+
+    fn assigned(assigned: Allocation, revoked: Allocation) -> Assigned {
+        Assigned {
+            generation: 3,
+            member_id: "m1".into(),
+            is_leader: false,
+            leader_url: "http://leader:8083".into(),
+            error: AssignmentError::None,
+            config_offset: 7,
+            assigned,
+            revoked,
+            delay: Duration::ZERO,
+            members: None,
+        }
+    }
+
+    #[test]
+    fn a_member_owns_what_was_assigned_minus_what_was_revoked() {
+        let config = ConfigState::default();
+        let mut m = Membership::group("w1:8083", "http://w1:8083");
+        assert!(!m.owns_connector(&config, "a"));
+        assert_eq!(m.leader_url(), None);
+        m.assigned(&assigned(alloc(&["a", "b"], &[("a", 0), ("b", 1)]), Allocation::default()));
+        assert!(m.owns_connector(&config, "a") && m.owns_task(&config, "b", 1));
+        assert_eq!((m.generation(), m.leader_url()), (3, Some("http://leader:8083")));
+        m.assigned(&assigned(Allocation::default(), alloc(&["a"], &[("b", 1)])));
+        assert!(!m.owns_connector(&config, "a") && !m.owns_task(&config, "b", 1));
+        assert!(m.owns_connector(&config, "b") && m.owns_task(&config, "a", 0));
+        m.lost();
+        assert!(!m.owns_connector(&config, "b") && m.leader_url().is_none());
+    }
+
+    #[test]
+    fn the_leader_routes_to_owners() {
+        let mut m = Membership::group("w1:8083", "http://w1:8083");
+        let mut a = assigned(Allocation::default(), Allocation::default());
+        a.is_leader = true;
+        a.members = Some(BTreeMap::from([
+            ("http://w1:8083".to_string(), alloc(&["a"], &[])),
+            ("http://w2:8083".to_string(), alloc(&["b"], &[("a", 0)])),
+        ]));
+        m.assigned(&a);
+        assert_eq!(m.connector_owner("b"), Some("http://w2:8083"));
+        assert_eq!(m.task_owner("a", 0), Some("http://w2:8083"));
+        assert_eq!(m.connector_owner("zzz"), None);
     }
 }

@@ -13,7 +13,8 @@
 //! (failed instances and restart policies), `auto_restart` (the restart-policy
 //! bookkeeping, pure), `policies` (a connector's retry and restart keys), `restart`
 //! (KIP-745 plans), `offsets` (KIP-875) and `sink_offsets` (where sink offsets live),
-//! `membership`, `config_log`, `validate`, `error`.
+//! `membership` (this worker's place in the group), `group` (the member loop's reports),
+//! `gate` (which worker executes a request, and when), `config_log`, `validate`, `error`.
 
 mod actor;
 mod auto_restart;
@@ -21,6 +22,8 @@ mod commands;
 mod config_log;
 mod error;
 mod events;
+mod gate;
+mod group;
 mod membership;
 mod offsets;
 mod policies;
@@ -39,7 +42,9 @@ use tokio::sync::{mpsc, oneshot};
 pub use crate::model::{Backoff, RetryPolicy};
 pub use actor::{HerderSettings, spawn};
 pub use error::HerderError;
-pub use membership::{Assignment, Membership, SingleMember};
+pub use gate::REBALANCE_WAIT;
+pub use group::MemberSpec;
+pub use membership::Membership;
 pub use offsets::{ConnectorOffset, ConnectorOffsets};
 pub use policies::{
     ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,

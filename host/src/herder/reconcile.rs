@@ -96,6 +96,7 @@ impl Herder {
             target: self.config.target_state(name),
         };
         let run = self.next_run();
+        tracing::info!(connector = %name, task, "Starting task");
         self.worker.start_task(name, task, spec, run);
         self.tasks
             .insert((name.to_owned(), task), Run { run, phase: Phase::Starting, restart: false });

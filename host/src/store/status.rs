@@ -2,7 +2,8 @@
 //! `state`, `trace`, `worker_id` and `generation`, as Kafka Connect writes them.
 //!
 //! Reads come from a cache filled from the topic at open and kept current by this worker's
-//! own writes and by [`StatusStore::apply`] for records read back (other workers' writes).
+//! own writes and, once [`StatusStore::follow`] has started, by the records other workers
+//! write, read back as they arrive.
 //! Writes go through one background writer so writes to one key stay in order, and are
 //! retried while the backend is unavailable; [`StatusStore::flush`] waits for them. This
 //! store never decides a state; the herder does.
@@ -14,7 +15,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 
-use super::{LogEntry, LogRecord, LogTopic, StoreError};
+use super::{LogEntry, LogReader, LogRecord, LogTopic, StoreError};
 use crate::model::{InstanceId, State};
 
 /// One status record.
@@ -98,7 +99,12 @@ pub struct StatusStore {
     /// Active topics per connector (KIP-558 topic tracking).
     topics: Mutex<BTreeMap<String, BTreeSet<String>>>,
     writes: mpsc::UnboundedSender<Write>,
+    /// The reader positioned after the initial read, until [`StatusStore::follow`] takes it.
+    reader: Mutex<Option<Box<dyn LogReader>>>,
 }
+
+/// How long one poll of the follower waits for other workers' statuses.
+const FOLLOW_POLL: Duration = Duration::from_millis(200);
 
 /// Delay between attempts to write a status while the backend is unavailable.
 const RETRY: Duration = Duration::from_millis(500);
@@ -112,8 +118,14 @@ impl StatusStore {
     pub async fn open(topic: Arc<dyn LogTopic>) -> Result<Self, StoreError> {
         let mut reader = topic.reader().await?;
         let (writes, mut rx) = mpsc::unbounded_channel::<Write>();
-        let store = Self { cache: Mutex::new(BTreeMap::new()), topics: Mutex::default(), writes };
-        store.apply(&reader.read_to_end().await?);
+        let initial = reader.read_to_end().await?;
+        let store = Self {
+            cache: Mutex::new(BTreeMap::new()),
+            topics: Mutex::default(),
+            writes,
+            reader: Mutex::new(Some(reader)),
+        };
+        store.apply(&initial);
         tokio::spawn(async move {
             // Writes queued while a send is in flight go out together, in order.
             while let Some(first) = rx.recv().await {
@@ -137,6 +149,44 @@ impl StatusStore {
             }
         });
         Ok(store)
+    }
+
+    /// Keeps the cache current with other workers' statuses (distributed mode): applies
+    /// every record read after the initial read, except the statuses `worker_id` writes,
+    /// which are in the cache already and may be newer than their read-back. Ends when the
+    /// store is dropped. Called at most once; later calls do nothing.
+    pub fn follow(self: &Arc<Self>, worker_id: &str) {
+        let Some(mut reader) = self.reader.lock().unwrap_or_else(|p| p.into_inner()).take() else {
+            return;
+        };
+        let store = Arc::downgrade(self);
+        let me = worker_id.to_owned();
+        tokio::spawn(async move {
+            loop {
+                let entries = match reader.poll(FOLLOW_POLL).await {
+                    Ok(e) => e,
+                    Err(e) => {
+                        tracing::warn!(error = %e, "Reading the status topic failed; retrying");
+                        tokio::time::sleep(RETRY).await;
+                        continue;
+                    }
+                };
+                let Some(store) = store.upgrade() else { return };
+                let others: Vec<LogEntry> =
+                    entries.into_iter().filter(|e| !store.written_here(e, &me)).collect();
+                store.apply(&others);
+            }
+        });
+    }
+
+    /// Whether a record read back is this worker's own status write, or a tombstone of a
+    /// status this worker holds (its own deletes are applied already).
+    fn written_here(&self, e: &LogEntry, me: &str) -> bool {
+        let Some(id) = e.key.as_deref().and_then(parse_key) else { return false };
+        match e.value.as_deref() {
+            Some(v) => serde_json::from_slice::<Status>(v).is_ok_and(|s| s.worker_id == me),
+            None => self.lock().get(&id).is_some_and(|s| s.worker_id == me),
+        }
     }
 
     /// Writes a status without conditions ("blind" write: RUNNING, PAUSED, STOPPED,

@@ -1,0 +1,165 @@
+//! Which worker may execute a request, and when. In a group, writes to the config topic
+//! are the leader's, a connector or task restart is the owner's, and reads of a connector
+//! need a settled assignment. A request that arrives while a rebalance is under way waits
+//! for it, up to [`REBALANCE_WAIT`], and is then answered 409 as Kafka Connect answers;
+//! a request for another worker is answered [`HerderError::NotHere`] with that worker's
+//! URL, which REST forwards. A group of one admits everything.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::actor::Herder;
+use super::{Command, HerderError};
+use crate::model::TargetState;
+
+/// How long a request waits for a rebalance to complete before it is answered 409.
+/// Rebalances caused by a config change settle within a heartbeat or two; one held up by
+/// an unresponsive worker lasts until its session times out, and a client is better served
+/// by a prompt 409 (which tools retry) than by a request that hangs.
+pub const REBALANCE_WAIT: Duration = Duration::from_secs(5);
+
+/// What a request needs from the group.
+enum Needs {
+    /// Nothing: any worker answers it at once (lists, pause, resume, offsets reads).
+    Nothing,
+    /// A settled assignment (Kafka Connect's "rebalance needed" check).
+    Settled,
+    /// The leader.
+    Leader,
+    /// The worker that runs the connector instance.
+    ConnectorOwner(String),
+    /// The worker that runs the task.
+    TaskOwner(String, u32),
+}
+
+impl Command {
+    fn needs(&self) -> Needs {
+        match self {
+            Command::Connectors(_) | Command::Offsets(..) | Command::Shutdown(_) => Needs::Nothing,
+            Command::SetTarget(_, target, _) if *target != TargetState::Stopped => Needs::Nothing,
+            Command::Info(..) | Command::TaskConfigs(..) => Needs::Settled,
+            Command::Restart { request, .. } if !request.include_tasks && !request.only_failed => {
+                Needs::ConnectorOwner(request.connector.clone())
+            }
+            Command::RestartTask(name, task, _) => Needs::TaskOwner(name.clone(), *task),
+            Command::PutConfig { .. }
+            | Command::Delete(..)
+            | Command::SetTarget(..)
+            | Command::Restart { .. }
+            | Command::SubmitTaskConfigs(..)
+            | Command::AlterOffsets { .. }
+            | Command::ResetOffsets(..) => Needs::Leader,
+        }
+    }
+
+    /// Answers the request with `error` without executing it.
+    pub(super) fn reject(self, error: HerderError) {
+        fn fail<T>(reply: super::Reply<T>, error: HerderError) {
+            let _ = reply.send(Err(error));
+        }
+        match self {
+            Command::Connectors(r) => fail(r, error),
+            Command::Info(_, r) => fail(r, error),
+            Command::TaskConfigs(_, r) => fail(r, error),
+            Command::PutConfig { reply, .. } => fail(reply, error),
+            Command::Delete(_, r)
+            | Command::SetTarget(_, _, r)
+            | Command::RestartTask(_, _, r)
+            | Command::SubmitTaskConfigs(_, _, r) => fail(r, error),
+            Command::Restart { reply, .. } => fail(reply, error),
+            Command::Offsets(_, r) => fail(r, error),
+            Command::AlterOffsets { reply, .. } => fail(reply, error),
+            Command::ResetOffsets(_, r) => fail(r, error),
+            Command::Shutdown(done) => drop(done.send(())),
+        }
+    }
+}
+
+impl Herder {
+    /// Decides what happens to a request: returned to be executed now, or answered
+    /// (forwarded elsewhere), or kept until the rebalance under way completes.
+    pub(super) fn admit(&mut self, command: Command) -> Option<Command> {
+        if !self.member.in_group() {
+            return Some(command);
+        }
+        let needs = command.needs();
+        if matches!(needs, Needs::Nothing) {
+            return Some(command);
+        }
+        if self.rebalance_pending() {
+            self.deferred.push((Instant::now() + REBALANCE_WAIT, command));
+            return None;
+        }
+        let not_here = |message: String, url: Option<&str>| HerderError::NotHere {
+            message,
+            url: url.map(str::to_owned),
+        };
+        let leader_url = self.member.leader_url();
+        let refusal = match needs {
+            Needs::Nothing | Needs::Settled => None,
+            Needs::Leader => (!self.member.is_leader()).then(|| {
+                not_here("Cannot complete request because this worker is not the leader".into(), leader_url)
+            }),
+            Needs::ConnectorOwner(name) => {
+                let here = !self.config.contains(&name)
+                    || self.member.owns_connector(&self.config, &name);
+                (!here).then(|| {
+                    let url =
+                        if self.member.is_leader() { self.member.connector_owner(&name) } else { leader_url };
+                    not_here(format!("Connector {name} is not assigned to this worker"), url)
+                })
+            }
+            Needs::TaskOwner(name, task) => {
+                let here = !self.config.contains(&name)
+                    || task as usize >= self.config.task_configs(&name).len()
+                    || self.member.owns_task(&self.config, &name, task);
+                (!here).then(|| {
+                    let url =
+                        if self.member.is_leader() { self.member.task_owner(&name, task) } else { leader_url };
+                    not_here(format!("Task {name}-{task} is not assigned to this worker"), url)
+                })
+            }
+        };
+        match refusal {
+            None => Some(command),
+            Some(e) => {
+                command.reject(e);
+                None
+            }
+        }
+    }
+
+    /// When the waiting requests' turn comes: after a rebalance, each is admitted again;
+    /// those that waited too long are answered 409.
+    pub(super) async fn run_deferred(&mut self) {
+        let now = Instant::now();
+        let pending = self.rebalance_pending();
+        for (due, command) in std::mem::take(&mut self.deferred) {
+            if pending && due > now {
+                self.deferred.push((due, command));
+            } else if pending {
+                command.reject(self.rebalance_refusal());
+            } else if let Some(c) = self.admit(command) {
+                self.command(c).await;
+            }
+        }
+    }
+
+    /// The earliest time a waiting request must be answered.
+    pub(super) fn next_deferred_due(&self) -> Option<Instant> {
+        self.deferred.iter().map(|(due, _)| *due).min()
+    }
+
+    /// Kafka Connect's answer while a rebalance is under way: stale configuration when a
+    /// leader is known, no known leader otherwise.
+    fn rebalance_refusal(&self) -> HerderError {
+        match self.member.leader_url() {
+            Some(_) => HerderError::RebalanceNeeded,
+            None => HerderError::NotHere {
+                message: "No leader is known while a rebalance is under way".into(),
+                url: None,
+            },
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! The herder's side of distributed mode: what it does when the member loop reports a
+//! rebalance, a lost membership or a needed rejoin, and what it tells the member loop
+//! (the [`ConfigView`] the leader assigns from, rejoin requests).
+//!
+//! A completed rebalance is accepted only once the config topic has been read at least as
+//! far as the assignment's offset; revoked work is stopped before the second cooperative
+//! round is requested; a lost membership stops everything, so no zombie keeps working.
+//! Owns no connection: [`GroupLink`] only holds the member loop's handle and channels.
+
+use std::collections::BTreeMap;
+
+use tokio::sync::{mpsc, watch};
+use wasm_connect_group::{
+    Allocation, Assigned, AssignmentError, ConfigView, GroupEvent, GroupMember, MemberHandle,
+    MemberSettings,
+};
+
+use super::actor::Herder;
+use crate::model::TargetState;
+use crate::store::ConfigState;
+
+/// How this worker takes part in the cluster.
+#[derive(Clone, Debug)]
+pub enum MemberSpec {
+    /// A group of one (standalone mode): leads and runs everything.
+    Single {
+        /// `host:port` written into statuses.
+        worker_id: String,
+        /// Advertised REST URL.
+        url: String,
+    },
+    /// One member of a Kafka group (distributed mode).
+    Group {
+        /// `host:port` written into statuses.
+        worker_id: String,
+        /// How to join (the advertised REST URL is `settings.url`).
+        settings: MemberSettings,
+    },
+}
+
+/// The herder's link to the member loop.
+pub(super) struct GroupLink {
+    pub handle: MemberHandle,
+    pub events: mpsc::UnboundedReceiver<GroupEvent>,
+    view: watch::Sender<ConfigView>,
+    /// A rebalance is under way or needed: requests that need the leader or a stable
+    /// assignment wait ([`super::gate`]).
+    pub pending: bool,
+    /// Revoked work still stopping; the next round is requested once it has stopped.
+    revoking: Option<Allocation>,
+}
+
+impl GroupLink {
+    /// Starts the member loop with the config read so far.
+    pub fn start(settings: MemberSettings, view: ConfigView) -> Self {
+        let (view_tx, view_rx) = watch::channel(view);
+        let (handle, events) = GroupMember::spawn(settings, view_rx);
+        Self { handle, events, view: view_tx, pending: true, revoking: None }
+    }
+}
+
+/// The leader's input: every connector with its committed task count (none while
+/// STOPPED), and how far the config topic has been read.
+pub(super) fn config_view(config: &ConfigState, offset: i64) -> ConfigView {
+    let connectors: BTreeMap<String, u32> = config
+        .connectors()
+        .map(|name| {
+            let tasks = if config.target_state(name) == TargetState::Stopped {
+                0
+            } else {
+                config.task_configs(name).len() as u32
+            };
+            (name.to_owned(), tasks)
+        })
+        .collect();
+    ConfigView { offset, connectors }
+}
+
+impl Herder {
+    /// Publishes the config view to the member loop. When the connectors or their task
+    /// counts changed, the group must rebalance: asks for a rejoin.
+    pub(super) fn publish_view(&mut self) {
+        let view = config_view(&self.config, self.config_offset);
+        let Some(link) = self.group.as_mut() else { return };
+        let mut changed = false;
+        link.view.send_if_modified(|old| {
+            changed = old.connectors != view.connectors;
+            let modified = *old != view;
+            *old = view;
+            modified
+        });
+        if changed {
+            self.request_rebalance("the connectors or their task configs changed");
+        }
+    }
+
+    /// Asks the member loop for a rebalance; requests that need it wait meanwhile.
+    pub(super) fn request_rebalance(&mut self, reason: &str) {
+        if let Some(link) = self.group.as_mut() {
+            tracing::debug!(reason, "Requesting a rebalance");
+            link.pending = true;
+            link.handle.rejoin(reason);
+        }
+    }
+
+    /// Whether a rebalance is under way or needed.
+    pub(super) fn rebalance_pending(&self) -> bool {
+        self.group.as_ref().is_some_and(|l| l.pending)
+    }
+
+    /// Handles one report of the member loop.
+    pub(super) async fn group_event(&mut self, event: GroupEvent) {
+        match event {
+            GroupEvent::Rebalancing => {
+                if let Some(link) = self.group.as_mut() {
+                    link.pending = true;
+                }
+            }
+            GroupEvent::Lost { reason } => {
+                tracing::warn!(reason = %reason, "Lost group membership; stopping every connector and task here");
+                self.member.lost();
+                if let Some(link) = self.group.as_mut() {
+                    link.pending = true;
+                    link.revoking = None;
+                }
+                self.mark_all_dirty();
+            }
+            GroupEvent::Assigned(a) => self.assigned(a).await,
+        }
+    }
+
+    async fn assigned(&mut self, a: Assigned) {
+        if a.error == AssignmentError::ConfigMismatch || self.config_offset < a.config_offset {
+            // Catch up before accepting: the assignment was computed from configs this
+            // worker has not read yet.
+            if let Err(e) = self.sync_config().await {
+                tracing::warn!(error = %e, "Could not catch up with the config topic");
+            }
+            self.publish_view();
+        }
+        if a.error == AssignmentError::ConfigMismatch {
+            tracing::info!("The leader was behind the config topic; rejoining");
+            self.request_rebalance("the leader could not read the latest configs");
+            return;
+        }
+        if self.config_offset < a.config_offset {
+            tracing::warn!(
+                read = self.config_offset,
+                assignment = a.config_offset,
+                "Still behind the assignment's config offset; rejoining"
+            );
+        }
+        tracing::info!(
+            generation = a.generation,
+            leader = a.is_leader,
+            leader_url = %a.leader_url,
+            assigned_connectors = a.assigned.connectors.len(),
+            assigned_tasks = a.assigned.tasks.len(),
+            revoked_connectors = a.revoked.connectors.len(),
+            revoked_tasks = a.revoked.tasks.len(),
+            delay_ms = a.delay.as_millis() as u64,
+            "Rebalance completed"
+        );
+        self.member.assigned(&a);
+        let revoked = !(a.revoked.connectors.is_empty() && a.revoked.tasks.is_empty());
+        for c in a.revoked.connectors.iter().chain(a.revoked.tasks.iter().map(|t| &t.connector)) {
+            self.dirty.insert(c.clone());
+        }
+        self.mark_all_dirty();
+        let behind = self.config_offset < a.config_offset;
+        if let Some(link) = self.group.as_mut() {
+            link.pending = revoked || behind;
+            link.revoking = revoked.then_some(a.revoked);
+        }
+        if behind {
+            self.request_rebalance("this worker is behind the config topic");
+        }
+        if self.member.is_leader() {
+            self.leader_duties().await;
+        }
+    }
+
+    /// Once revoked work has stopped, asks for the second cooperative round, in which the
+    /// leader hands it to other workers.
+    pub(super) fn finish_revocation(&mut self) {
+        let Some(link) = self.group.as_ref() else { return };
+        let Some(revoked) = &link.revoking else { return };
+        let stopping = revoked.connectors.iter().any(|c| self.connectors.contains_key(c))
+            || revoked.tasks.iter().any(|t| self.tasks.contains_key(&(t.connector.clone(), t.task)));
+        if !stopping {
+            if let Some(link) = self.group.as_mut() {
+                link.revoking = None;
+            }
+            self.request_rebalance("revoked connectors and tasks have stopped");
+        }
+    }
+
+    fn mark_all_dirty(&mut self) {
+        let names: Vec<String> = self
+            .config
+            .connectors()
+            .map(str::to_owned)
+            .chain(self.connectors.keys().cloned())
+            .chain(self.tasks.keys().map(|(c, _)| c.clone()))
+            .collect();
+        self.dirty.extend(names);
+    }
+
+    /// What the leader does after each rebalance.
+    async fn leader_duties(&mut self) {}
+}
