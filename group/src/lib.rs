@@ -11,19 +11,22 @@
 //!   `sessioned` schemas);
 //! - `assignor`: the leader's incremental cooperative assignment, pure;
 //! - `connection`: one TCP connection to a broker, framed requests with kafka-protocol;
-//! - `coordinator`: the group requests (find coordinator, join, sync, heartbeat, leave)
-//!   and their error codes;
+//! - `coordinator`: the group requests (find coordinator, join, sync, heartbeat, leave);
+//! - `error`: their error codes, mapped to what the member does about them;
 //! - `member`: the task that keeps this worker in the group and reports assignments.
 
 pub mod assignor;
+mod connection;
+mod coordinator;
+mod error;
 pub mod member;
 pub mod protocol;
 
 pub use assignor::{AssignorState, MemberPlan, Plan};
-pub use member::{
-    Assigned, ConfigView, GroupEvent, GroupMember, MemberHandle, MemberSettings,
+pub use member::{Assigned, ConfigView, GroupEvent, GroupMember, MemberHandle, MemberSettings};
+pub use protocol::{
+    Allocation, Assignment, AssignmentError, MemberMetadata, ProtocolError, TaskId,
 };
-pub use protocol::{Allocation, Assignment, AssignmentError, MemberMetadata, ProtocolError, TaskId};
 
 /// The protocol type our workers join with: only wasm-connect workers share a group.
 pub const PROTOCOL_TYPE: &str = "wasm-connect";

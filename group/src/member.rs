@@ -1,24 +1,41 @@
 //! The member loop: one task that keeps this worker in the group and tells the herder
-//! what to run. CONTRACT (filled in by the implementation):
+//! what to run.
 //!
-//! - `GroupMember::spawn(settings, config)` starts the task and returns a
-//!   [`MemberHandle`] and a receiver of [`GroupEvent`]s.
-//! - It finds the coordinator, joins with [`MemberMetadata`] (its URL, the latest
-//!   [`ConfigView::offset`], and its current allocation), and syncs. When it leads, it
-//!   computes every member's assignment with the assignor from the latest [`ConfigView`].
-//! - It tracks its own allocation: current = current - revoked + assigned after each sync;
-//!   empty after [`GroupEvent::Lost`].
-//! - It heartbeats every `heartbeat_interval`. REBALANCE_IN_PROGRESS: send
-//!   [`GroupEvent::Rebalancing`] and rejoin, keeping the allocation (cooperative).
-//!   UNKNOWN_MEMBER_ID / ILLEGAL_GENERATION / FENCED: send [`GroupEvent::Lost`] and rejoin
-//!   fresh. Coordinator unreachable for longer than `heartbeat_interval` (KAFKA-9184):
-//!   send [`GroupEvent::Lost`], keep trying to rejoin.
-//! - A positive assignment delay schedules a rejoin after it. [`MemberHandle::rejoin`]
-//!   asks for a rejoin (after revocations, on new connectors, on config mismatch).
-//! - [`MemberHandle::leave`] sends LeaveGroup and ends the task.
+//! [`GroupMember::spawn`] starts the task; the herder reads [`GroupEvent`]s and drives it
+//! through the [`MemberHandle`]. The task:
 //!
-//! Must not: block on the herder, interpret connector configs, or retry forever without
-//! a back-off.
+//! - finds the coordinator, joins with its [`MemberMetadata`](crate::MemberMetadata) (its
+//!   URL, the latest [`ConfigView::offset`] and its current allocation) and syncs. When it
+//!   leads, it assigns with the assignor from the latest [`ConfigView`], after waiting up
+//!   to `worker_sync_timeout` for that view to reach the highest offset a member reported
+//!   (else every member gets CONFIG_MISMATCH);
+//! - tracks its allocation: after each sync, current - revoked + assigned; empty after
+//!   [`GroupEvent::Lost`];
+//! - heartbeats every `heartbeat_interval`. REBALANCE_IN_PROGRESS: [`GroupEvent::Rebalancing`]
+//!   and a rejoin that keeps the allocation (cooperative). UNKNOWN_MEMBER_ID,
+//!   ILLEGAL_GENERATION, FENCED_INSTANCE_ID, or no successful heartbeat for
+//!   `session_timeout`: [`GroupEvent::Lost`] and a rejoin with a fresh member id. Group
+//!   requests failing for longer than `heartbeat_interval` (KAFKA-9184): [`GroupEvent::Lost`]
+//!   and retries with a capped exponential back-off;
+//! - rejoins by itself when an assignment carries a positive delay, once it has passed,
+//!   and on [`MemberHandle::rejoin`];
+//! - on [`MemberHandle::leave`], or when the events receiver is dropped, sends LeaveGroup
+//!   (best effort, bounded) and ends.
+//!
+//! Events, in order: [`GroupEvent::Rebalancing`] once before each rebalance's JoinGroup
+//! (not again for its retries), then [`GroupEvent::Assigned`] when it completes.
+//! [`GroupEvent::Lost`] may come at any point, at most once between two `Assigned`.
+//! The task never starts a second rebalance by itself after revocations: the herder stops
+//! the revoked work, then calls [`MemberHandle::rejoin`], so no one else is assigned work
+//! still running here.
+//!
+//! Must not: block on the herder, interpret connector configs, or retry without a
+//! back-off. The group requests are `coordinator`'s; the assignment is the assignor's.
+
+mod backoff;
+mod control;
+mod leader;
+mod task;
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -102,8 +119,10 @@ pub enum GroupEvent {
 
 /// Requests to the member loop.
 #[derive(Debug)]
-enum MemberCommand {
+pub(crate) enum MemberCommand {
+    /// Start a rebalance; the reason is logged.
     Rejoin(String),
+    /// Leave the group and end; answered once done.
     Leave(tokio::sync::oneshot::Sender<()>),
 }
 
@@ -132,13 +151,19 @@ impl MemberHandle {
 pub struct GroupMember;
 
 impl GroupMember {
-    /// Starts the loop. The leader assigns from the latest value of `config`; the events
-    /// end when the loop ends.
+    /// Starts the loop on the current Tokio runtime (panics outside one). The leader
+    /// assigns from the latest value of `config`; the events end when the loop ends. The
+    /// loop keeps running when every handle is dropped; it ends on [`MemberHandle::leave`]
+    /// or when the events receiver is dropped.
     pub fn spawn(
         settings: MemberSettings,
         config: tokio::sync::watch::Receiver<ConfigView>,
     ) -> (MemberHandle, tokio::sync::mpsc::UnboundedReceiver<GroupEvent>) {
-        let _ = (settings, config);
-        unimplemented!("SKELETON: the member loop")
+        let (tx, commands) = tokio::sync::mpsc::unbounded_channel();
+        let (events_tx, events) = tokio::sync::mpsc::unbounded_channel();
+        let control = control::Control::new(commands, events_tx.clone());
+        let task = task::MemberTask::new(settings, config, events_tx);
+        tokio::spawn(task.run(control));
+        (MemberHandle { tx }, events)
     }
 }

@@ -1,0 +1,390 @@
+//! One TCP connection to one broker, carrying Kafka requests one at a time.
+//!
+//! A request goes out as a frame: a big-endian `int32` length, the request header (API
+//! key, version, correlation id, client id) and the body encoded with kafka-protocol at
+//! the version fixed by its [`Api`] impl. The response frame's header must carry the same
+//! correlation id. Header versions follow each message's flexible versions
+//! ([`HeaderVersion`]). Every [`Connection::connect`] first asks the broker for its
+//! supported versions (ApiVersions) and refuses a broker lacking any version this crate
+//! uses, so an old broker fails with a clear error instead of a dropped connection.
+//!
+//! Owns framing, versions and timeouts only: it knows nothing of groups or error codes
+//! in response bodies. After any error (including a timeout, or a request future being
+//! dropped) the stream's position is unknown: drop the connection and open a new one.
+
+use std::time::Duration;
+
+use bytes::{Buf, Bytes};
+use kafka_protocol::messages::{
+    ApiKey, ApiVersionsRequest, ApiVersionsResponse, FindCoordinatorRequest,
+    FindCoordinatorResponse, HeartbeatRequest, HeartbeatResponse, JoinGroupRequest,
+    JoinGroupResponse, LeaveGroupRequest, LeaveGroupResponse, RequestHeader, ResponseHeader,
+    SyncGroupRequest, SyncGroupResponse,
+};
+use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, StrBytes};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+/// The largest response frame accepted. Kafka brokers cap requests at 100 MiB
+/// (`socket.request.max.bytes`); a JoinGroup response carrying every member's allocation
+/// stays far below it, and a larger length means a corrupt stream, not a message.
+const MAX_RESPONSE_BYTES: usize = 100 * 1024 * 1024;
+
+/// A request this crate sends, at the one version it speaks.
+pub(crate) trait Api: Encodable + HeaderVersion {
+    /// The API key.
+    const KEY: ApiKey;
+    /// The version sent. Fixed rather than negotiated: each of these is supported by every
+    /// broker since Kafka 3.2 and still by Kafka 4.x, and one version per API keeps a
+    /// single code path to test.
+    const VERSION: i16;
+    /// The response body.
+    type Response: Decodable + HeaderVersion;
+}
+
+/// ApiVersions v3: the first flexible version, supported since Kafka 2.4. Its response
+/// header is always v0, so even a broker that rejects the version can answer.
+impl Api for ApiVersionsRequest {
+    const KEY: ApiKey = ApiKey::ApiVersions;
+    const VERSION: i16 = 3;
+    type Response = ApiVersionsResponse;
+}
+
+/// FindCoordinator v4: batched keys (KIP-699, Kafka 3.0); Kafka 4 removed v0 and v1-v3
+/// remain only for old clients.
+impl Api for FindCoordinatorRequest {
+    const KEY: ApiKey = ApiKey::FindCoordinator;
+    const VERSION: i16 = 4;
+    type Response = FindCoordinatorResponse;
+}
+
+/// JoinGroup v9 (Kafka 3.2): requires a member id (MEMBER_ID_REQUIRED, v4+), returns the
+/// protocol type and name (v7+) and carries a rejoin reason (v8+).
+impl Api for JoinGroupRequest {
+    const KEY: ApiKey = ApiKey::JoinGroup;
+    const VERSION: i16 = 9;
+    type Response = JoinGroupResponse;
+}
+
+/// SyncGroup v5 (Kafka 2.5): protocol type and name in request and response (v5+).
+impl Api for SyncGroupRequest {
+    const KEY: ApiKey = ApiKey::SyncGroup;
+    const VERSION: i16 = 5;
+    type Response = SyncGroupResponse;
+}
+
+/// Heartbeat v4 (Kafka 2.4): the flexible version.
+impl Api for HeartbeatRequest {
+    const KEY: ApiKey = ApiKey::Heartbeat;
+    const VERSION: i16 = 4;
+    type Response = HeartbeatResponse;
+}
+
+/// LeaveGroup v5 (Kafka 3.2): members listed (v3+) with a reason (v5+).
+impl Api for LeaveGroupRequest {
+    const KEY: ApiKey = ApiKey::LeaveGroup;
+    const VERSION: i16 = 5;
+    type Response = LeaveGroupResponse;
+}
+
+/// The APIs checked against the broker's ApiVersions answer.
+const USED_APIS: [(ApiKey, i16); 5] = [
+    (ApiKey::FindCoordinator, FindCoordinatorRequest::VERSION),
+    (ApiKey::JoinGroup, JoinGroupRequest::VERSION),
+    (ApiKey::SyncGroup, SyncGroupRequest::VERSION),
+    (ApiKey::Heartbeat, HeartbeatRequest::VERSION),
+    (ApiKey::LeaveGroup, LeaveGroupRequest::VERSION),
+];
+
+/// Why a connection or request failed. Any of these leaves the connection unusable.
+#[derive(Debug, thiserror::Error)]
+pub enum ConnectionError {
+    /// The TCP connection could not be opened.
+    #[error("cannot connect to {addr}: {source}")]
+    Connect {
+        /// The broker address.
+        addr: String,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Reading or writing failed (the broker closed the connection, a reset...).
+    #[error("I/O error on {addr} during {api:?}: {source}")]
+    Io {
+        /// The broker address.
+        addr: String,
+        /// The request in flight.
+        api: ApiKey,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Connecting or a request took longer than its timeout.
+    #[error("{api:?} to {addr} timed out after {timeout:?}")]
+    Timeout {
+        /// The broker address.
+        addr: String,
+        /// The request in flight (ApiVersions while connecting).
+        api: ApiKey,
+        /// The timeout.
+        timeout: Duration,
+    },
+    /// kafka-protocol could not encode the request.
+    #[error("cannot encode {api:?}: {reason}")]
+    Encode {
+        /// The request.
+        api: ApiKey,
+        /// The encoder's message.
+        reason: String,
+    },
+    /// The response frame is not a valid response.
+    #[error("invalid {api:?} response from {addr}: {reason}")]
+    Decode {
+        /// The broker address.
+        addr: String,
+        /// The request answered.
+        api: ApiKey,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The broker does not support the version this crate sends.
+    #[error("broker {addr} does not support {api:?} v{version} (it supports {supported})")]
+    Unsupported {
+        /// The broker address.
+        addr: String,
+        /// The API.
+        api: ApiKey,
+        /// The version this crate sends.
+        version: i16,
+        /// The broker's range, `min..max`, or "none".
+        supported: String,
+    },
+}
+
+/// One connection to one broker. Requests are sent one at a time.
+#[derive(Debug)]
+pub(crate) struct Connection {
+    stream: TcpStream,
+    addr: String,
+    client_id: StrBytes,
+    next_correlation_id: i32,
+}
+
+impl Connection {
+    /// Opens a connection and checks the broker supports every version used, all within
+    /// `timeout`.
+    pub(crate) async fn connect(
+        addr: &str,
+        client_id: &str,
+        timeout: Duration,
+    ) -> Result<Self, ConnectionError> {
+        let stream = tokio::time::timeout(timeout, TcpStream::connect(addr))
+            .await
+            .map_err(|_| ConnectionError::Timeout {
+                addr: addr.to_owned(),
+                api: ApiKey::ApiVersions,
+                timeout,
+            })?
+            .map_err(|source| ConnectionError::Connect { addr: addr.to_owned(), source })?;
+        // Group requests are small and latency-bound.
+        let _ = stream.set_nodelay(true);
+        let mut connection = Self {
+            stream,
+            addr: addr.to_owned(),
+            client_id: StrBytes::from_string(client_id.to_owned()),
+            next_correlation_id: 0,
+        };
+        let request = ApiVersionsRequest::default()
+            .with_client_software_name(StrBytes::from_static_str(env!("CARGO_PKG_NAME")))
+            .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
+        let versions = connection.send(&request, timeout).await?;
+        connection.check_versions(&versions)?;
+        Ok(connection)
+    }
+
+    /// The broker address this connection goes to.
+    pub(crate) fn addr(&self) -> &str {
+        &self.addr
+    }
+
+    /// Sends `request` and reads its response, within `timeout`.
+    pub(crate) async fn send<R: Api>(
+        &mut self,
+        request: &R,
+        timeout: Duration,
+    ) -> Result<R::Response, ConnectionError> {
+        let correlation_id = self.next_correlation_id;
+        self.next_correlation_id = self.next_correlation_id.wrapping_add(1);
+        let frame = encode_frame(request, correlation_id, &self.client_id)?;
+        let exchange = async {
+            self.stream.write_all(&frame).await?;
+            let mut len = [0u8; 4];
+            self.stream.read_exact(&mut len).await?;
+            let len = i32::from_be_bytes(len);
+            let len = usize::try_from(len)
+                .ok()
+                .filter(|len| *len <= MAX_RESPONSE_BYTES)
+                .ok_or_else(|| std::io::Error::other(format!("invalid frame length {len}")))?;
+            let mut body = vec![0u8; len];
+            self.stream.read_exact(&mut body).await?;
+            Ok::<_, std::io::Error>(Bytes::from(body))
+        };
+        let frame = tokio::time::timeout(timeout, exchange)
+            .await
+            .map_err(|_| ConnectionError::Timeout {
+                addr: self.addr.clone(),
+                api: R::KEY,
+                timeout,
+            })?
+            .map_err(|source| ConnectionError::Io {
+                addr: self.addr.clone(),
+                api: R::KEY,
+                source,
+            })?;
+        decode_response::<R>(frame, correlation_id).map_err(|reason| ConnectionError::Decode {
+            addr: self.addr.clone(),
+            api: R::KEY,
+            reason,
+        })
+    }
+
+    fn check_versions(&self, versions: &ApiVersionsResponse) -> Result<(), ConnectionError> {
+        if versions.error_code != 0 {
+            return Err(ConnectionError::Decode {
+                addr: self.addr.clone(),
+                api: ApiKey::ApiVersions,
+                reason: format!("error code {}", versions.error_code),
+            });
+        }
+        for (api, version) in USED_APIS {
+            let range = versions.api_keys.iter().find(|v| v.api_key == api as i16);
+            if !range.is_some_and(|r| (r.min_version..=r.max_version).contains(&version)) {
+                return Err(ConnectionError::Unsupported {
+                    addr: self.addr.clone(),
+                    api,
+                    version,
+                    supported: range.map_or_else(
+                        || "none".to_owned(),
+                        |r| format!("{}..{}", r.min_version, r.max_version),
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The whole request frame: length, header, body.
+fn encode_frame<R: Api>(
+    request: &R,
+    correlation_id: i32,
+    client_id: &StrBytes,
+) -> Result<Vec<u8>, ConnectionError> {
+    let encode_error = |e: &dyn std::fmt::Display| ConnectionError::Encode {
+        api: R::KEY,
+        reason: format!("{e:#}"),
+    };
+    let header = RequestHeader::default()
+        .with_request_api_key(R::KEY as i16)
+        .with_request_api_version(R::VERSION)
+        .with_correlation_id(correlation_id)
+        .with_client_id(Some(client_id.clone()));
+    let mut frame = vec![0u8; 4];
+    header.encode(&mut frame, R::header_version(R::VERSION)).map_err(|e| encode_error(&e))?;
+    request.encode(&mut frame, R::VERSION).map_err(|e| encode_error(&e))?;
+    let len = i32::try_from(frame.len() - 4).map_err(|_| ConnectionError::Encode {
+        api: R::KEY,
+        reason: format!("request of {} bytes", frame.len()),
+    })?;
+    frame[..4].copy_from_slice(&len.to_be_bytes());
+    Ok(frame)
+}
+
+/// Reads a response frame (without its length prefix), checking the correlation id.
+fn decode_response<R: Api>(mut frame: Bytes, correlation_id: i32) -> Result<R::Response, String> {
+    let header = ResponseHeader::decode(&mut frame, R::Response::header_version(R::VERSION))
+        .map_err(|e| format!("header: {e:#}"))?;
+    if header.correlation_id != correlation_id {
+        return Err(format!(
+            "correlation id {} where {correlation_id} was expected",
+            header.correlation_id
+        ));
+    }
+    let response =
+        R::Response::decode(&mut frame, R::VERSION).map_err(|e| format!("body: {e:#}"))?;
+    if frame.has_remaining() {
+        return Err(format!("{} bytes left after the body", frame.remaining()));
+    }
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frame_has_length_flexible_header_and_body() {
+        let request = HeartbeatRequest::default()
+            .with_group_id(kafka_protocol::messages::GroupId(StrBytes::from_static_str("g")))
+            .with_generation_id(7)
+            .with_member_id(StrBytes::from_static_str("m"));
+        let frame = encode_frame(&request, 42, &StrBytes::from_static_str("cid")).unwrap();
+        let len = i32::from_be_bytes(frame[..4].try_into().unwrap());
+        assert_eq!(len as usize, frame.len() - 4);
+        let expected_header: &[u8] = &[
+            0, 12, // api key: Heartbeat
+            0, 4, // version
+            0, 0, 0, 42, // correlation id
+            0, 3, b'c', b'i', b'd', // client id: a classic int16 string even in header v2
+            0,    // no tagged fields (header v2, flexible)
+        ];
+        assert_eq!(&frame[4..4 + expected_header.len()], expected_header);
+        let body = &frame[4 + expected_header.len()..];
+        let expected_body: &[u8] = &[
+            2, b'g', // compact string: length + 1
+            0, 0, 0, 7, // generation
+            2, b'm', // member id
+            0,    // no group instance id (compact nullable)
+            0,    // no tagged fields
+        ];
+        assert_eq!(body, expected_body);
+    }
+
+    /// A Heartbeat v4 response frame body: header v1 (correlation id, tagged fields),
+    /// then throttle time, error code, tagged fields.
+    fn heartbeat_response(correlation_id: i32, error_code: i16) -> Bytes {
+        let mut frame = correlation_id.to_be_bytes().to_vec();
+        frame.push(0);
+        frame.extend_from_slice(&0i32.to_be_bytes());
+        frame.extend_from_slice(&error_code.to_be_bytes());
+        frame.push(0);
+        Bytes::from(frame)
+    }
+
+    #[test]
+    fn response_with_matching_correlation_id_decodes() {
+        let response = decode_response::<HeartbeatRequest>(heartbeat_response(5, 27), 5).unwrap();
+        assert_eq!(response.error_code, 27);
+    }
+
+    #[test]
+    fn response_with_other_correlation_id_is_rejected() {
+        let error = decode_response::<HeartbeatRequest>(heartbeat_response(6, 0), 5).unwrap_err();
+        assert!(error.contains("correlation id 6"), "{error}");
+    }
+
+    #[test]
+    fn trailing_bytes_are_rejected() {
+        let mut frame = heartbeat_response(1, 0).to_vec();
+        frame.push(9);
+        assert!(decode_response::<HeartbeatRequest>(Bytes::from(frame), 1).is_err());
+    }
+
+    #[tokio::test]
+    async fn connect_to_nothing_fails_typed() {
+        // Port 1 (tcpmux) is not served on test machines: the connection is refused.
+        let error = Connection::connect("127.0.0.1:1", "t", Duration::from_secs(2)).await;
+        assert!(matches!(
+            error,
+            Err(ConnectionError::Connect { .. } | ConnectionError::Timeout { .. })
+        ));
+    }
+}

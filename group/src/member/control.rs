@@ -1,0 +1,140 @@
+//! The member loop's inputs besides the broker: commands from the handles and the
+//! events receiver's liveness.
+//!
+//! [`Control`] runs each step of the loop (a request, a wait) while listening to them, so
+//! a JoinGroup that the broker holds for a whole rebalance timeout never delays a leave.
+//! It records rejoin requests and the reason to stop; it decides nothing else.
+
+use std::future::Future;
+use std::pin::pin;
+
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use super::{GroupEvent, MemberCommand};
+
+/// Why the loop stops.
+#[derive(Debug)]
+pub(super) enum Stop {
+    /// [`super::MemberHandle::leave`]: answer once left.
+    Leave(oneshot::Sender<()>),
+    /// Nobody reads the events any more.
+    EventsDropped,
+}
+
+/// What ended a wait.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Wake {
+    /// The deadline passed.
+    Deadline,
+    /// A rejoin was requested (its reason is in [`Control::take_rejoin`]).
+    Rejoin,
+}
+
+/// The commands receiver and the events sender's liveness.
+#[derive(Debug)]
+pub(super) struct Control {
+    commands: mpsc::UnboundedReceiver<MemberCommand>,
+    /// Every handle dropped: nothing more will come, and `recv` must not be polled again.
+    commands_closed: bool,
+    events: mpsc::UnboundedSender<GroupEvent>,
+    rejoin: Option<String>,
+    stop: Option<Stop>,
+}
+
+impl Control {
+    /// Listens to `commands` and watches `events` for its receiver being dropped.
+    pub(super) fn new(
+        commands: mpsc::UnboundedReceiver<MemberCommand>,
+        events: mpsc::UnboundedSender<GroupEvent>,
+    ) -> Self {
+        Self { commands, commands_closed: false, events, rejoin: None, stop: None }
+    }
+
+    /// Runs `step` to completion unless the loop must stop first (`None`; `step` is
+    /// dropped). Rejoin requests meanwhile are recorded.
+    pub(super) async fn guard<F: Future>(&mut self, step: F) -> Option<F::Output> {
+        let mut step = pin!(step);
+        loop {
+            tokio::select! {
+                biased;
+                () = self.events.closed() => {
+                    self.stop.get_or_insert(Stop::EventsDropped);
+                    return None;
+                }
+                command = self.commands.recv(), if !self.commands_closed => {
+                    if self.on_command(command) {
+                        return None;
+                    }
+                }
+                output = &mut step => return Some(output),
+            }
+        }
+    }
+
+    /// Waits until `deadline` (forever if `None`); with `wake_on_rejoin`, a rejoin request
+    /// ends the wait early. `None` when the loop must stop.
+    pub(super) async fn sleep_until(
+        &mut self,
+        deadline: Option<Instant>,
+        wake_on_rejoin: bool,
+    ) -> Option<Wake> {
+        if wake_on_rejoin && self.rejoin.is_some() {
+            return Some(Wake::Rejoin);
+        }
+        let sleep = async {
+            match deadline {
+                Some(deadline) => tokio::time::sleep_until(deadline).await,
+                None => std::future::pending().await,
+            }
+        };
+        let mut sleep = pin!(sleep);
+        loop {
+            tokio::select! {
+                biased;
+                () = self.events.closed() => {
+                    self.stop.get_or_insert(Stop::EventsDropped);
+                    return None;
+                }
+                command = self.commands.recv(), if !self.commands_closed => {
+                    if self.on_command(command) {
+                        return None;
+                    }
+                    if wake_on_rejoin && self.rejoin.is_some() {
+                        return Some(Wake::Rejoin);
+                    }
+                }
+                () = &mut sleep => return Some(Wake::Deadline),
+            }
+        }
+    }
+
+    /// The pending rejoin request's reason, if any, clearing it.
+    pub(super) fn take_rejoin(&mut self) -> Option<String> {
+        self.rejoin.take()
+    }
+
+    /// Why the loop stops (`None` when [`Control::guard`] or [`Control::sleep_until`] has
+    /// not returned `None`).
+    pub(super) fn take_stop(&mut self) -> Option<Stop> {
+        self.stop.take()
+    }
+
+    /// Records a command; true when it stops the loop.
+    fn on_command(&mut self, command: Option<MemberCommand>) -> bool {
+        match command {
+            None => {
+                self.commands_closed = true;
+                false
+            }
+            Some(MemberCommand::Rejoin(reason)) => {
+                self.rejoin.get_or_insert(reason);
+                false
+            }
+            Some(MemberCommand::Leave(reply)) => {
+                self.stop = Some(Stop::Leave(reply));
+                true
+            }
+        }
+    }
+}

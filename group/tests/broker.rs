@@ -1,0 +1,241 @@
+//! The member loop against the real broker (`KAFKA_BOOTSTRAP`, default 127.0.0.1:9092):
+//! joining, leading, cooperative rounds between several members, departures with and
+//! without a scheduled delay, new work, and losing the coordinator. Each test uses its
+//! own group; none skips when the broker is missing.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use support::proxy::Proxy;
+use support::{
+    Worker, bootstrap, describe, everything, require_broker, settings, settled, unique_group, view,
+    wait_for,
+};
+use wasm_connect_group::{Allocation, AssignmentError, GroupEvent};
+
+#[tokio::test]
+async fn one_member_leads_and_runs_everything() {
+    require_broker().await;
+    let group = unique_group("one");
+    let config = view(5, &[("a", 2), ("b", 1)]);
+    let url = "http://w1:8083";
+    let w1 = Worker::start(settings(&bootstrap(), &group, url, Duration::ZERO), config.clone());
+    wait_for("the member to run everything", || w1.running() == everything(&config)).await;
+
+    let assigned = w1.last_assigned().unwrap();
+    assert!(assigned.is_leader);
+    assert_eq!(assigned.leader_url, url);
+    assert_eq!(assigned.error, AssignmentError::None);
+    assert_eq!(assigned.config_offset, 5);
+    assert_eq!(assigned.members, Some(BTreeMap::from([(url.to_owned(), everything(&config))])));
+    let events = w1.seen.lock().unwrap().events.clone();
+    assert_eq!(events.first(), Some(&GroupEvent::Rebalancing), "{events:?}");
+    assert!(!events.iter().any(|e| matches!(e, GroupEvent::Lost { .. })), "{events:?}");
+
+    w1.handle.leave().await;
+    wait_for("the events to end after leave", || w1.seen.lock().unwrap().ended).await;
+}
+
+#[tokio::test]
+async fn three_members_share_the_work_evenly() {
+    require_broker().await;
+    let group = unique_group("three");
+    let config = view(10, &[("a", 3), ("b", 2), ("c", 2), ("d", 1)]);
+    let workers = start_workers(&group, &config, 3, Duration::ZERO).await;
+    let all: Vec<&Worker> = workers.iter().collect();
+    wait_for("three members to share everything evenly", || settled(&all, &config)).await;
+
+    // The leader's view of who runs what matches what each member runs.
+    let leader = workers.iter().find(|w| w.last_assigned().unwrap().is_leader).unwrap();
+    wait_for("the leader's member map to match", || {
+        leader.last_assigned().unwrap().members == Some(describe(&all))
+    })
+    .await;
+    for worker in &workers {
+        let assigned = worker.last_assigned().unwrap();
+        assert_eq!(assigned.leader_url, leader.url);
+        assert_eq!(assigned.members.is_some(), assigned.is_leader);
+    }
+    leave_all(&workers).await;
+}
+
+#[tokio::test]
+async fn a_departed_members_work_moves_at_once_without_delay() {
+    require_broker().await;
+    let group = unique_group("leave-now");
+    let config = view(3, &[("a", 2), ("b", 2), ("c", 2)]);
+    let workers = start_workers(&group, &config, 3, Duration::ZERO).await;
+    let all: Vec<&Worker> = workers.iter().collect();
+    wait_for("three members to share everything evenly", || settled(&all, &config)).await;
+
+    let (leaving, staying) = split_off_a_follower(&workers);
+    leaving.handle.leave().await;
+    wait_for("the remaining members to take over everything", || settled(&staying, &config)).await;
+    leave_all(&workers).await;
+}
+
+#[tokio::test]
+async fn a_departed_members_work_waits_for_the_scheduled_delay() {
+    require_broker().await;
+    let group = unique_group("leave-delay");
+    let config = view(3, &[("a", 2), ("b", 2), ("c", 2)]);
+    let max_delay = Duration::from_secs(2);
+    let workers = start_workers(&group, &config, 3, max_delay).await;
+    let all: Vec<&Worker> = workers.iter().collect();
+    wait_for("three members to share everything evenly", || settled(&all, &config)).await;
+
+    let (leaving, staying) = split_off_a_follower(&workers);
+    let departed = leaving.running();
+    assert!(!departed.tasks.is_empty() || !departed.connectors.is_empty());
+    let before: Vec<usize> =
+        staying.iter().map(|w| w.seen.lock().unwrap().assigned.len()).collect();
+    leaving.handle.leave().await;
+
+    wait_for("a remaining member to get a positive delay", || {
+        staying
+            .iter()
+            .zip(&before)
+            .any(|(w, n)| w.seen.lock().unwrap().assigned[*n..].iter().any(|a| !a.delay.is_zero()))
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    for worker in &staying {
+        let running = worker.running();
+        assert!(
+            departed.connectors.is_disjoint(&running.connectors)
+                && departed.tasks.is_disjoint(&running.tasks),
+            "{} took departed work before the delay: {running:?}",
+            worker.url
+        );
+    }
+    wait_for("the departed work to be reassigned after the delay", || settled(&staying, &config))
+        .await;
+    leave_all(&workers).await;
+}
+
+#[tokio::test]
+async fn new_connectors_spread_after_the_leader_rejoins() {
+    require_broker().await;
+    let group = unique_group("new-work");
+    let before = view(1, &[("a", 1)]);
+    let workers = start_workers(&group, &before, 2, Duration::ZERO).await;
+    let all: Vec<&Worker> = workers.iter().collect();
+    wait_for("two members to share the first connector", || settled(&all, &before)).await;
+
+    let after = view(2, &[("a", 1), ("b", 2), ("c", 2)]);
+    for worker in &workers {
+        worker.config.send_replace(after.clone());
+    }
+    let leader = workers.iter().find(|w| w.last_assigned().unwrap().is_leader).unwrap();
+    leader.handle.rejoin("new connectors");
+    wait_for("the new connectors to spread", || settled(&all, &after)).await;
+    for worker in &workers {
+        assert_eq!(worker.last_assigned().unwrap().config_offset, 2);
+    }
+    leave_all(&workers).await;
+}
+
+#[tokio::test]
+async fn a_member_whose_coordinator_is_cut_off_reports_lost_and_comes_back() {
+    require_broker().await;
+    let proxy = Proxy::start(bootstrap()).await;
+    let group = unique_group("cut");
+    let config = view(1, &[("a", 2)]);
+    let w1 =
+        Worker::start(settings(&proxy.addr, &group, "http://w1", Duration::ZERO), config.clone());
+    wait_for("the member to run everything", || w1.running() == everything(&config)).await;
+    let assigned_before = w1.seen.lock().unwrap().assigned.len();
+
+    proxy.cut();
+    let cut_at = tokio::time::Instant::now();
+    wait_for("Lost", || !w1.seen.lock().unwrap().lost.is_empty()).await;
+    // 0.5 s heartbeats: Lost is due about one interval after the first failed heartbeat;
+    // 5 s (ten intervals, under the 6 s session) only guards against waiting for the session.
+    assert!(cut_at.elapsed() < Duration::from_secs(5), "Lost after {:?}", cut_at.elapsed());
+    assert_eq!(w1.running(), Allocation::default());
+
+    // Still cut: retries back off, and nothing is assigned or lost again.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    {
+        let seen = w1.seen.lock().unwrap();
+        assert_eq!(seen.lost.len(), 1, "{:?}", seen.lost);
+        assert_eq!(seen.assigned.len(), assigned_before);
+    }
+
+    proxy.restore();
+    wait_for("the member to rejoin and run everything again", || {
+        w1.running() == everything(&config)
+    })
+    .await;
+    w1.handle.leave().await;
+}
+
+#[tokio::test]
+async fn an_unreachable_broker_is_lost_once_and_retried_with_backoff() {
+    // A "broker" that accepts connections and closes them at once: every attempt fails,
+    // and counting the connections shows the retry rate.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let attempts = Arc::new(AtomicUsize::new(0));
+    let counter = attempts.clone();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            counter.fetch_add(1, Ordering::Relaxed);
+            drop(socket);
+        }
+    });
+    let w1 = Worker::start(
+        settings(&addr, &unique_group("unreachable"), "http://w1", Duration::ZERO),
+        view(1, &[("a", 1)]),
+    );
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    let seen = w1.seen.lock().unwrap();
+    assert!(seen.assigned.is_empty());
+    assert_eq!(seen.lost.len(), 1, "{:?}", seen.lost);
+    // Back-off 0.1, 0.2, 0.4, 0.8, 1.6 s...: about six attempts in 4 s; a hot loop makes
+    // thousands.
+    let attempts = attempts.load(Ordering::Relaxed);
+    assert!((2..=20).contains(&attempts), "{attempts} connection attempts in 4 s");
+}
+
+/// Starts `count` members in `group`; the first leads (it joins alone first).
+async fn start_workers(
+    group: &str,
+    config: &wasm_connect_group::ConfigView,
+    count: usize,
+    max_delay: Duration,
+) -> Vec<Worker> {
+    let start = |i: usize| {
+        let url = format!("http://w{i}:8083");
+        Worker::start(settings(&bootstrap(), group, &url, max_delay), config.clone())
+    };
+    let first = start(1);
+    wait_for("the first member to join", || first.last_assigned().is_some()).await;
+    let mut workers = vec![first];
+    workers.extend((2..=count).map(start));
+    workers
+}
+
+/// A follower that runs something, and the other members.
+fn split_off_a_follower(workers: &[Worker]) -> (&Worker, Vec<&Worker>) {
+    let leaving = workers
+        .iter()
+        .find(|w| {
+            let running = w.running();
+            let has_work = !running.connectors.is_empty() || !running.tasks.is_empty();
+            !w.last_assigned().unwrap().is_leader && has_work
+        })
+        .expect("a follower with work");
+    let staying = workers.iter().filter(|w| w.url != leaving.url).collect();
+    (leaving, staying)
+}
+
+async fn leave_all(workers: &[Worker]) {
+    for worker in workers {
+        worker.handle.leave().await;
+    }
+}
