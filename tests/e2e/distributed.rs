@@ -75,15 +75,15 @@ async fn three_workers_share_connectors_and_tasks_evenly() {
     }
     // Every worker answers with the same statuses.
     for i in 1..3 {
-        for n in 0..6 {
+        for (n, expected) in statuses.iter().enumerate() {
             let name = format!("bal-{n}");
             let deadline = Instant::now() + Duration::from_secs(10);
             loop {
                 let s = cluster.status(i, &name).await;
-                if s == statuses[n] {
+                if s == *expected {
                     break;
                 }
-                assert!(Instant::now() < deadline, "worker {i} sees {s}, worker 0 {}", statuses[n]);
+                assert!(Instant::now() < deadline, "worker {i} sees {s}, worker 0 {expected}");
                 tokio::time::sleep(Duration::from_millis(100)).await;
             }
         }

@@ -16,6 +16,13 @@ pub fn check_name(name: &str, config: &mut Properties) -> Result<(), HerderError
             "Connector name must be a non-empty string without control characters".into(),
         ));
     }
+    if name.len() > wasm_connect_group::protocol::MAX_STRING_LEN {
+        // Group assignments carry connector names as Kafka strings (int16 length).
+        return Err(HerderError::BadRequest(format!(
+            "Connector name is longer than {} bytes",
+            wasm_connect_group::protocol::MAX_STRING_LEN
+        )));
+    }
     match config.get("name") {
         Some(n) if n != name => Err(HerderError::BadRequest(format!(
             "Connector name configuration ({n}) doesn't match connector name in the URL ({name})"
