@@ -123,7 +123,7 @@ pub enum GroupEvent {
 
 /// Requests to the member loop.
 #[derive(Debug)]
-pub(crate) enum MemberCommand {
+enum MemberCommand {
     /// Start a rebalance; the reason is logged.
     Rejoin(String),
     /// Leave the group and end; answered once done.
