@@ -255,7 +255,11 @@ impl Coordinator {
                     return Ok(connection);
                 }
                 Err(error @ GroupError::Connection(_)) => {
-                    tracing::debug!(bootstrap = %servers[index], error = %error, "Bootstrap server unreachable");
+                    tracing::debug!(
+                        bootstrap = %servers[index],
+                        error = %error,
+                        "Bootstrap server unreachable"
+                    );
                     self.next_bootstrap = (index + 1) % servers.len();
                     last_error = Some(error);
                 }

@@ -11,12 +11,16 @@
 //!   (else every member gets CONFIG_MISMATCH);
 //! - tracks its allocation: after each sync, current - revoked + assigned; empty after
 //!   [`GroupEvent::Lost`];
-//! - heartbeats every `heartbeat_interval`. REBALANCE_IN_PROGRESS: [`GroupEvent::Rebalancing`]
-//!   and a rejoin that keeps the allocation (cooperative). UNKNOWN_MEMBER_ID,
-//!   ILLEGAL_GENERATION, FENCED_INSTANCE_ID, or no successful heartbeat for
-//!   `session_timeout`: [`GroupEvent::Lost`] and a rejoin with a fresh member id. Group
-//!   requests failing for longer than `heartbeat_interval` (KAFKA-9184): [`GroupEvent::Lost`]
-//!   and retries with a capped exponential back-off;
+//! - heartbeats every `heartbeat_interval`. REBALANCE_IN_PROGRESS:
+//!   [`GroupEvent::Rebalancing`] and a rejoin that keeps the allocation (cooperative).
+//!   UNKNOWN_MEMBER_ID, FENCED_INSTANCE_ID, or no successful heartbeat for
+//!   `session_timeout`: [`GroupEvent::Lost`] and a rejoin with a fresh member id.
+//!   ILLEGAL_GENERATION: [`GroupEvent::Lost`] and a rejoin with the same id (the
+//!   coordinator still knows it; a fresh one would leave a ghost that holds up the next
+//!   rebalance until its session expires). Group requests (heartbeats, or the join of a
+//!   member not in the group yet) failing for longer than `heartbeat_interval`
+//!   (KAFKA-9184): [`GroupEvent::Lost`], then retries with a capped exponential back-off
+//!   (100 ms doubling to 5 s);
 //! - rejoins by itself when an assignment carries a positive delay, once it has passed,
 //!   and on [`MemberHandle::rejoin`];
 //! - on [`MemberHandle::leave`], or when the events receiver is dropped, sends LeaveGroup
@@ -119,7 +123,7 @@ pub enum GroupEvent {
 
 /// Requests to the member loop.
 #[derive(Debug)]
-pub(crate) enum MemberCommand {
+enum MemberCommand {
     /// Start a rebalance; the reason is logged.
     Rejoin(String),
     /// Leave the group and end; answered once done.

@@ -202,6 +202,53 @@ async fn an_unreachable_broker_is_lost_once_and_retried_with_backoff() {
     assert!((2..=20).contains(&attempts), "{attempts} connection attempts in 4 s");
 }
 
+#[tokio::test]
+async fn dropping_the_events_receiver_leaves_the_group() {
+    require_broker().await;
+    let group = unique_group("drop-events");
+    let config = view(1, &[("a", 2)]);
+    let w1 =
+        Worker::start(settings(&bootstrap(), &group, "http://w1", Duration::ZERO), config.clone());
+    wait_for("the first member to join", || w1.last_assigned().is_some()).await;
+    let (config2, config2_rx) = tokio::sync::watch::channel(config.clone());
+    let (_handle2, events2) = wasm_connect_group::GroupMember::spawn(
+        settings(&bootstrap(), &group, "http://w2", Duration::ZERO),
+        config2_rx,
+    );
+    let members = || w1.last_assigned().and_then(|a| a.members).unwrap_or_default();
+    wait_for("the leader to see two members", || members().len() == 2).await;
+
+    drop(events2);
+    let dropped_at = tokio::time::Instant::now();
+    wait_for("the leader to see one member", || members().len() == 1).await;
+    // Without LeaveGroup the coordinator would wait for the 6 s session timeout.
+    assert!(dropped_at.elapsed() < Duration::from_secs(5), "after {:?}", dropped_at.elapsed());
+    wait_for("the leader to run everything", || w1.running() == everything(&config)).await;
+    drop(config2);
+    w1.handle.leave().await;
+}
+
+#[tokio::test]
+async fn leave_does_not_wait_for_a_join_the_broker_holds() {
+    require_broker().await;
+    let proxy = Proxy::start(bootstrap()).await;
+    let group = unique_group("held-join");
+    let config = view(1, &[("a", 1)]);
+    let w1 =
+        Worker::start(settings(&proxy.addr, &group, "http://w1", Duration::ZERO), config.clone());
+    wait_for("the first member to join", || w1.last_assigned().is_some()).await;
+    // w1 can no longer rejoin: the coordinator holds w2's JoinGroup until w1's session
+    // (6 s) expires.
+    proxy.cut();
+    let w2 = Worker::start(settings(&bootstrap(), &group, "http://w2", Duration::ZERO), config);
+    wait_for("w2 to start joining", || w2.seen.lock().unwrap().rebalancing > 0).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    assert!(w2.last_assigned().is_none(), "the join was not held");
+    let left = tokio::time::timeout(Duration::from_secs(3), w2.handle.leave()).await;
+    assert!(left.is_ok(), "leave waited for the held JoinGroup");
+    wait_for("w2's events to end", || w2.seen.lock().unwrap().ended).await;
+}
+
 /// Starts `count` members in `group`; the first leads (it joins alone first).
 async fn start_workers(
     group: &str,

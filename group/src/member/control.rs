@@ -138,3 +138,63 @@ impl Control {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    fn control()
+    -> (Control, mpsc::UnboundedSender<MemberCommand>, mpsc::UnboundedReceiver<GroupEvent>) {
+        let (commands_tx, commands) = mpsc::unbounded_channel();
+        let (events_tx, events) = mpsc::unbounded_channel();
+        (Control::new(commands, events_tx), commands_tx, events)
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn leave_interrupts_a_step_the_broker_holds() {
+        let (mut control, commands, _events) = control();
+        let (reply, _answered) = oneshot::channel();
+        commands.send(MemberCommand::Rejoin("first".to_owned())).unwrap();
+        commands.send(MemberCommand::Leave(reply)).unwrap();
+        let held = tokio::time::sleep(Duration::from_secs(3600));
+        assert!(control.guard(held).await.is_none());
+        assert!(matches!(control.take_stop(), Some(Stop::Leave(_))));
+        assert_eq!(control.take_rejoin().as_deref(), Some("first"));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_step_completes_and_rejoins_are_kept_for_later() {
+        let (mut control, commands, _events) = control();
+        commands.send(MemberCommand::Rejoin("new connectors".to_owned())).unwrap();
+        commands.send(MemberCommand::Rejoin("again".to_owned())).unwrap();
+        let step = async {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            7
+        };
+        assert_eq!(control.guard(step).await, Some(7));
+        assert_eq!(control.take_rejoin().as_deref(), Some("new connectors"));
+        assert_eq!(control.take_rejoin(), None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn sleep_wakes_on_rejoin_only_when_asked() {
+        let (mut control, commands, _events) = control();
+        commands.send(MemberCommand::Rejoin("r".to_owned())).unwrap();
+        let deadline = Some(Instant::now() + Duration::from_secs(1));
+        assert_eq!(control.sleep_until(deadline, false).await, Some(Wake::Deadline));
+        assert_eq!(control.sleep_until(None, true).await, Some(Wake::Rejoin));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn dropped_events_receiver_stops_and_dropped_handles_do_not() {
+        let (mut control, commands, events) = control();
+        drop(commands);
+        let deadline = Some(Instant::now() + Duration::from_secs(1));
+        assert_eq!(control.sleep_until(deadline, true).await, Some(Wake::Deadline));
+        drop(events);
+        assert!(control.sleep_until(None, true).await.is_none());
+        assert!(matches!(control.take_stop(), Some(Stop::EventsDropped)));
+    }
+}

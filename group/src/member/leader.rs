@@ -60,7 +60,7 @@ impl MemberTask {
                 group_id = %self.settings.group_id,
                 config_offset = view.offset,
                 highest_member_offset = highest,
-                "Config view still behind a member's after worker.sync.timeout; every member gets CONFIG_MISMATCH"
+                "Config still behind a member's; every member gets CONFIG_MISMATCH"
             );
             let mismatch = Assignment { error: AssignmentError::ConfigMismatch, ..leader };
             let bytes = Bytes::from(mismatch.encode());

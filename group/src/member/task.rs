@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use bytes::Bytes;
+use kafka_protocol::error::ResponseError;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
@@ -148,7 +149,7 @@ impl MemberTask {
             }
             Err(GroupError::RebalanceInProgress) => Some(Phase::Join(reason)),
             Err(GroupError::MembershipLost(error)) if !self.member_id.is_empty() => {
-                self.lose(&format!("the coordinator dropped this member: {error}"), true);
+                self.lose_to_coordinator(error);
                 Some(Phase::Join(reason))
             }
             Err(error) => {
@@ -194,11 +195,12 @@ impl MemberTask {
                 Some(Phase::Join("the group is rebalancing".to_owned()))
             }
             Err(GroupError::MembershipLost(error)) => {
-                self.lose(&format!("the coordinator dropped this member: {error}"), true);
+                self.lose_to_coordinator(error);
                 Some(Phase::Join("membership lost".to_owned()))
             }
             Err(error) => {
                 tracing::debug!(generation = self.generation, error = %error, "Heartbeat failed");
+                let started = now;
                 let now = Instant::now();
                 if now.duration_since(self.last_contact) >= self.settings.session_timeout {
                     let reason =
@@ -206,7 +208,7 @@ impl MemberTask {
                     self.lose(&reason, true);
                     return Some(Phase::Join("session expired".to_owned()));
                 }
-                self.on_failure(&error, now);
+                self.on_failure(&error, started);
                 if self.lost_reported {
                     return Some(Phase::Join("coordinator unreachable".to_owned()));
                 }
@@ -273,7 +275,7 @@ impl MemberTask {
             generation = joined.generation,
             member_id = %joined.member_id,
             leader = joined.is_leader(),
-            error = ?assignment.error,
+            assignment_error = ?assignment.error,
             assigned_connectors = assignment.assigned.connectors.len(),
             assigned_tasks = assignment.assigned.tasks.len(),
             revoked_connectors = assignment.revoked.connectors.len(),
@@ -320,6 +322,15 @@ impl MemberTask {
         }
     }
 
+    /// The coordinator said this member is out of the current generation. After
+    /// ILLEGAL_GENERATION it still knows the member id, so the member rejoins with it:
+    /// a fresh id would leave the old one behind, and the next rebalance would wait for
+    /// it until its session expired.
+    fn lose_to_coordinator(&mut self, error: ResponseError) {
+        let reason = format!("the coordinator dropped this member: {error}");
+        self.lose(&reason, error != ResponseError::IllegalGeneration);
+    }
+
     /// Membership is lost: nothing runs here as far as the group is concerned. A member
     /// the coordinator `dropped` (or whose session expired) joins again with a fresh id;
     /// one that could not reach it tries its id first.
@@ -353,12 +364,12 @@ impl MemberTask {
             Ok(Err(error)) => tracing::warn!(
                 group_id = %self.settings.group_id,
                 error = %error,
-                "Leaving the group failed; the coordinator drops this member after the session timeout"
+                "Leaving the group failed; the session timeout will drop this member"
             ),
             Err(_) => tracing::warn!(
                 group_id = %self.settings.group_id,
                 timeout = ?budget,
-                "Leaving the group timed out; the coordinator drops this member after the session timeout"
+                "Leaving the group timed out; the session timeout will drop this member"
             ),
         }
     }

@@ -24,8 +24,12 @@ pub fn bootstrap() -> String {
     std::env::var("KAFKA_BOOTSTRAP").unwrap_or_else(|_| "127.0.0.1:9092".to_owned())
 }
 
-/// Fails (never skips) when the broker is not there.
+/// Fails (never skips) when the broker is not there. Also sets up logging (`RUST_LOG`,
+/// default debug for this crate), captured per test.
 pub async fn require_broker() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| "wasm_connect_group=debug".into());
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_test_writer().try_init();
     let addr = bootstrap();
     let connected =
         tokio::time::timeout(Duration::from_secs(5), tokio::net::TcpStream::connect(&addr)).await;
