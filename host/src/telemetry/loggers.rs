@@ -82,7 +82,9 @@ impl Loggers {
     /// [`Loggers::set`] on the returned handle fails.
     pub fn init(default_filter: &str, json: bool) -> Loggers {
         let (loggers, filter, seen, rejected) = Self::build(default_filter);
-        let text = (!json).then(|| tfmt::layer().with_writer(std::io::stderr));
+        // Colours only on a terminal: a log file or a collector gets plain text.
+        let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+        let text = (!json).then(|| tfmt::layer().with_ansi(ansi).with_writer(std::io::stderr));
         let json = json.then(|| tfmt::layer().json().with_writer(std::io::stderr));
         let stack = Registry::default().with(filter).with(seen).with(text).with(json);
         if stack.try_init().is_err() {
