@@ -121,6 +121,10 @@ impl App {
             request_timeout: config.rest_request_timeout,
             loggers,
             metrics: crate::telemetry::prometheus::handle(),
+            client: crate::cluster::InterWorkerClient::new(config.rest_request_timeout)
+                .context("creating the HTTP client for other workers")?,
+            keyring: crate::cluster::KeyRing::new(),
+            internal: (&config.mode).into(),
         };
         let mut router = rest::router(state);
         if let Some(file) = &config.rest_basic_auth_credentials_file {

@@ -7,6 +7,8 @@
 //! - [`runtime`]: wasmtime. Loads and compiles plugins, runs each instance in its own
 //!   Store and thread under memory, CPU and capability limits.
 //! - [`config`]: worker `.properties` and standalone connector files, read as Kafka Connect does.
+//! - [`cluster`]: traffic between distributed workers: session keys, request signatures
+//!   (KIP-507) and the client that forwards requests to other workers.
 //! - [`store`]: the backing stores (config log, statuses, offsets) over Kafka topics or
 //!   embedded SQLite.
 //! - [`telemetry`]: the `tracing` subscriber and run-time log levels (`/admin/loggers`).
@@ -15,6 +17,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod cluster;
 pub mod config;
 pub mod conformance;
 pub mod herder;

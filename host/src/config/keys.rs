@@ -27,7 +27,6 @@ pub const IGNORED: &[&str] = &[
     "auto.include.jmx.reporter",
     "client.dns.lookup",
     "config.providers",
-    "connect.protocol",
     "connections.max.idle.ms",
     "connector.client.config.override.policy",
     "exactly.once.source.support",
@@ -61,7 +60,6 @@ const IGNORED_PREFIXES: &[&str] = &[
     "header.converter.",
     "internal.key.converter",
     "internal.value.converter",
-    "inter.worker.",
     "metrics.",
 ];
 
@@ -201,7 +199,7 @@ mod tests {
             "admin.listeners",
             "admin.listeners.https.ssl.key.password",
             "metrics.num.samples",
-            "inter.worker.key.ttl.ms",
+            "exactly.once.source.support",
             "header.converter",
             "config.storage.min.insync.replicas",
         ] {

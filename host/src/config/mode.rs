@@ -29,6 +29,8 @@ impl fmt::Display for Mode {
 }
 
 /// The settings only one mode uses.
+// One value per process, read once: boxing the larger variant would buy nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ModeConfig {
     /// Standalone settings.
@@ -95,6 +97,16 @@ pub const DEFAULT_SESSION_TIMEOUT: Duration = Duration::from_millis(10_000);
 pub const DEFAULT_HEARTBEAT_INTERVAL: Duration = Duration::from_millis(3_000);
 /// Default `rebalance.timeout.ms`.
 pub const DEFAULT_REBALANCE_TIMEOUT: Duration = Duration::from_millis(60_000);
+/// Default `inter.worker.key.ttl.ms`: one hour.
+pub const DEFAULT_INTER_WORKER_KEY_TTL: Duration = Duration::from_millis(3_600_000);
+/// The one algorithm the `inter.worker.*` keys accept, and their default: session keys,
+/// signatures and verification are all HMAC-SHA256.
+pub const INTER_WORKER_ALGORITHM: &str = crate::model::HMAC_SHA256;
+/// The smallest `inter.worker.key.size` (bits), as Java's HMAC key generator requires.
+pub const MIN_INTER_WORKER_KEY_BITS: u32 = 40;
+/// The largest `inter.worker.key.size` (bits). HMAC hashes a key longer than its 512-bit
+/// block first, so larger keys add nothing; the cap stops a typo from allocating gigabytes.
+pub const MAX_INTER_WORKER_KEY_BITS: u32 = 65_536;
 
 /// Distributed settings.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -130,6 +142,21 @@ pub struct DistributedConfig {
     pub heartbeat_interval: Duration,
     /// `rebalance.timeout.ms`: how long the group waits for every worker to rejoin.
     pub rebalance_timeout: Duration,
+    /// `inter.worker.key.ttl.ms`: how long the leader uses a session key before it writes a
+    /// new one (default one hour).
+    pub inter_worker_key_ttl: Duration,
+    /// `inter.worker.key.generation.algorithm`: how session keys are made; only
+    /// `HmacSHA256` (the default).
+    pub inter_worker_key_generation_algorithm: String,
+    /// `inter.worker.key.size`: session key length in bits, at least 40; `None` (the
+    /// default) is the algorithm's own, 256 bits.
+    pub inter_worker_key_size: Option<u32>,
+    /// `inter.worker.signature.algorithm`: how this worker signs internal requests; only
+    /// `HmacSHA256` (the default).
+    pub inter_worker_signature_algorithm: String,
+    /// `inter.worker.verification.algorithms`: the signature algorithms accepted on
+    /// internal requests (comma-separated); only `HmacSHA256` (the default).
+    pub inter_worker_verification_algorithms: Vec<String>,
 }
 
 const DISTRIBUTED_REQUIRED: &str = "required in distributed mode";
@@ -152,6 +179,12 @@ const DISTRIBUTED_KEYS: &[&str] = &[
     "session.timeout.ms",
     "heartbeat.interval.ms",
     "rebalance.timeout.ms",
+    "connect.protocol",
+    "inter.worker.key.ttl.ms",
+    "inter.worker.key.generation.algorithm",
+    "inter.worker.key.size",
+    "inter.worker.signature.algorithm",
+    "inter.worker.verification.algorithms",
 ];
 
 /// Keys only standalone mode reads.
@@ -199,7 +232,16 @@ fn read_distributed(r: &mut Reader<'_>) -> DistributedConfig {
         session_timeout: r.millis("session.timeout.ms", DEFAULT_SESSION_TIMEOUT),
         heartbeat_interval: r.millis("heartbeat.interval.ms", DEFAULT_HEARTBEAT_INTERVAL),
         rebalance_timeout: r.millis("rebalance.timeout.ms", DEFAULT_REBALANCE_TIMEOUT),
+        inter_worker_key_ttl: r.millis("inter.worker.key.ttl.ms", DEFAULT_INTER_WORKER_KEY_TTL),
+        inter_worker_key_generation_algorithm: algorithm(
+            r,
+            "inter.worker.key.generation.algorithm",
+        ),
+        inter_worker_key_size: key_size(r),
+        inter_worker_signature_algorithm: algorithm(r, "inter.worker.signature.algorithm"),
+        inter_worker_verification_algorithms: verification_algorithms(r),
     };
+    connect_protocol(r);
     if config.heartbeat_interval >= config.session_timeout {
         r.problem(
             "heartbeat.interval.ms",
@@ -211,6 +253,74 @@ fn read_distributed(r: &mut Reader<'_>) -> DistributedConfig {
         );
     }
     config
+}
+
+const SESSIONED: &str = "sessioned";
+
+/// `connect.protocol`: Kafka Connect also has `eager` and `compatible`, which sign no
+/// internal requests; this worker speaks only `sessioned` (any case, as Kafka reads it).
+fn connect_protocol(r: &mut Reader<'_>) {
+    let Some(value) = r.raw("connect.protocol") else { return };
+    if value.eq_ignore_ascii_case(SESSIONED) {
+        return;
+    }
+    let why = if ["eager", "compatible"].iter().any(|p| value.eq_ignore_ascii_case(p)) {
+        format!(
+            "only {SESSIONED:?} is supported: this worker signs and verifies requests between workers (KIP-507), got {value:?}"
+        )
+    } else {
+        format!("expected {SESSIONED:?} (the only protocol this worker supports), got {value:?}")
+    };
+    r.problem("connect.protocol", why);
+}
+
+fn only_algorithm(s: &str) -> Option<String> {
+    s.eq_ignore_ascii_case(INTER_WORKER_ALGORITHM).then(|| INTER_WORKER_ALGORITHM.to_owned())
+}
+
+const ONLY_ALGORITHM: &str = "HmacSHA256 (the only algorithm this worker supports)";
+
+/// An `inter.worker.*.algorithm` key: `HmacSHA256` in any case (Java's algorithm names are
+/// case-insensitive), stored in its canonical spelling.
+fn algorithm(r: &mut Reader<'_>, key: &'static str) -> String {
+    r.parsed(key, ONLY_ALGORITHM, only_algorithm)
+        .unwrap_or_else(|| INTER_WORKER_ALGORITHM.to_owned())
+}
+
+fn key_size(r: &mut Reader<'_>) -> Option<u32> {
+    let expected = format!(
+        "an integer from {MIN_INTER_WORKER_KEY_BITS} to {MAX_INTER_WORKER_KEY_BITS} (bits)"
+    );
+    r.parsed("inter.worker.key.size", &expected, |s| {
+        s.parse::<u32>()
+            .ok()
+            .filter(|b| (MIN_INTER_WORKER_KEY_BITS..=MAX_INTER_WORKER_KEY_BITS).contains(b))
+    })
+}
+
+/// `inter.worker.verification.algorithms`: a comma list of at least one algorithm, each
+/// `HmacSHA256`.
+fn verification_algorithms(r: &mut Reader<'_>) -> Vec<String> {
+    const KEY: &str = "inter.worker.verification.algorithms";
+    let default = || vec![INTER_WORKER_ALGORITHM.to_owned()];
+    let Some(raw) = r.raw(KEY) else { return default() };
+    let entries: Vec<&str> = raw.split(',').map(str::trim).filter(|e| !e.is_empty()).collect();
+    if entries.is_empty() {
+        r.problem(KEY, "at least one signature verification algorithm must be given");
+        return default();
+    }
+    let mut out: Vec<String> = Vec::new();
+    for entry in entries {
+        match only_algorithm(entry) {
+            Some(a) if !out.contains(&a) => out.push(a),
+            Some(_) => {}
+            None => {
+                r.problem(KEY, format!("expected {ONLY_ALGORITHM}, got {entry:?}"));
+                return default();
+            }
+        }
+    }
+    out
 }
 
 fn topic_count(s: &str, max: i64) -> Option<TopicCount> {
@@ -228,4 +338,122 @@ fn replication(r: &mut Reader<'_>, key: &'static str) -> TopicCount {
 
 fn partitions(r: &mut Reader<'_>, key: &'static str, default: TopicCount) -> TopicCount {
     r.parsed(key, PARTITIONS, |s| topic_count(s, i64::from(i32::MAX))).unwrap_or(default)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::*;
+    use crate::config::{WorkerConfig, properties};
+
+    const MINIMAL: &str = "bootstrap.servers=b:9092\ngroup.id=g\nconfig.storage.topic=c\n\
+        offset.storage.topic=o\nstatus.storage.topic=s\nplugin.path=p\n";
+
+    fn build(extra: &str, mode: Mode) -> Result<WorkerConfig, Vec<(String, String)>> {
+        let props = properties::parse(&format!("{MINIMAL}{extra}"), Path::new("t")).unwrap();
+        WorkerConfig::from_properties(&props, mode)
+            .map_err(|e| e.problems().iter().map(|p| (p.key.clone(), p.message.clone())).collect())
+    }
+
+    fn distributed(extra: &str) -> DistributedConfig {
+        match build(extra, Mode::Distributed).unwrap_or_else(|p| panic!("{p:?}")).mode {
+            ModeConfig::Distributed(d) => d,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn problems(extra: &str) -> Vec<(String, String)> {
+        build(extra, Mode::Distributed).map(|c| panic!("expected problems: {c:?}")).unwrap_err()
+    }
+
+    #[test]
+    fn inter_worker_defaults() {
+        let d = distributed("");
+        assert_eq!(d.inter_worker_key_ttl, Duration::from_secs(3600));
+        assert_eq!(d.inter_worker_key_generation_algorithm, "HmacSHA256");
+        assert_eq!(d.inter_worker_key_size, None);
+        assert_eq!(d.inter_worker_signature_algorithm, "HmacSHA256");
+        assert_eq!(d.inter_worker_verification_algorithms, ["HmacSHA256"]);
+    }
+
+    #[test]
+    fn inter_worker_keys_are_read() {
+        let d = distributed(
+            "connect.protocol=Sessioned\ninter.worker.key.ttl.ms=60000\n\
+             inter.worker.key.generation.algorithm=hmacsha256\ninter.worker.key.size=512\n\
+             inter.worker.signature.algorithm=HmacSHA256\n\
+             inter.worker.verification.algorithms=HmacSHA256, HMACSHA256,\n",
+        );
+        assert_eq!(d.inter_worker_key_ttl, Duration::from_secs(60));
+        assert_eq!(d.inter_worker_key_generation_algorithm, "HmacSHA256");
+        assert_eq!(d.inter_worker_key_size, Some(512));
+        assert_eq!(d.inter_worker_verification_algorithms, ["HmacSHA256"]);
+    }
+
+    #[test]
+    fn only_hmac_sha256_and_the_sessioned_protocol() {
+        let only = "expected HmacSHA256 (the only algorithm this worker supports)";
+        assert_eq!(
+            problems(
+                "inter.worker.key.generation.algorithm=HmacSHA512\n\
+                 inter.worker.signature.algorithm=HmacSHA1\n\
+                 inter.worker.verification.algorithms=HmacSHA256,HmacSHA512\n\
+                 inter.worker.key.size=32\ninter.worker.key.ttl.ms=-1\nconnect.protocol=eager\n"
+            ),
+            [
+                ("inter.worker.key.ttl.ms".into(), "expected a non-negative integer (milliseconds), got \"-1\"".into()),
+                ("inter.worker.key.generation.algorithm".into(), format!("{only}, got \"HmacSHA512\"")),
+                ("inter.worker.key.size".into(), "expected an integer from 40 to 65536 (bits), got \"32\"".into()),
+                ("inter.worker.signature.algorithm".into(), format!("{only}, got \"HmacSHA1\"")),
+                ("inter.worker.verification.algorithms".into(), format!("{only}, got \"HmacSHA512\"")),
+                (
+                    "connect.protocol".into(),
+                    "only \"sessioned\" is supported: this worker signs and verifies requests between workers (KIP-507), got \"eager\"".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            problems("connect.protocol=COMPATIBLE\n")[0].1,
+            "only \"sessioned\" is supported: this worker signs and verifies requests between workers (KIP-507), got \"COMPATIBLE\""
+        );
+        assert_eq!(
+            problems("connect.protocol=v2\n")[0].1,
+            "expected \"sessioned\" (the only protocol this worker supports), got \"v2\""
+        );
+        assert_eq!(
+            problems("inter.worker.verification.algorithms= , \n"),
+            [(
+                "inter.worker.verification.algorithms".into(),
+                "at least one signature verification algorithm must be given".into()
+            )]
+        );
+    }
+
+    #[test]
+    fn standalone_ignores_them_without_checking() {
+        let c = build(
+            "connect.protocol=eager\ninter.worker.key.size=1\ninter.worker.key.ttl.ms=x\n",
+            Mode::Standalone,
+        )
+        .unwrap();
+        assert!(
+            ["connect.protocol", "inter.worker.key.size", "inter.worker.key.ttl.ms"]
+                .iter()
+                .all(|k| c.ignored_keys.iter().any(|i| i == k)),
+            "{:?}",
+            c.ignored_keys
+        );
+    }
+
+    #[test]
+    fn typos_of_inter_worker_keys_are_caught() {
+        assert_eq!(
+            problems("inter.worker.key.tll.ms=1\n"),
+            [(
+                "inter.worker.key.tll.ms".into(),
+                "unknown key; did you mean \"inter.worker.key.ttl.ms\"?".into()
+            )]
+        );
+    }
 }

@@ -6,17 +6,17 @@
 //! with Kafka's grammar, e.g. `admin: admin-secret`. Passwords are compared in constant
 //! time against every user, so the answer time does not tell which user exists.
 //!
-//! Deviations from Kafka Connect: a file without any user is an error at start-up (Kafka
-//! lets every request through), and no request is exempt (Kafka exempts the inter-worker
-//! `POST /connectors/{name}/tasks`, which carries a signature instead; this worker sends
-//! no inter-worker requests yet).
+//! As in Kafka Connect, the inter-worker endpoints (`POST /connectors/{name}/tasks` and
+//! `PUT /connectors/{name}/fence`) are exempt: they carry a request signature instead
+//! (`internal.rs`). Deviation from Kafka Connect: a file without any user is an error at
+//! start-up (Kafka lets every request through).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use base64::Engine;
@@ -88,13 +88,27 @@ impl BasicAuth {
 
 /// The middleware: passes authenticated requests on, answers 401 to the others.
 pub async fn require(State(auth): State<BasicAuth>, request: Request, next: Next) -> Response {
-    if auth.allows(request.headers().get(header::AUTHORIZATION)) {
+    if is_internal(request.method(), request.uri().path())
+        || auth.allows(request.headers().get(header::AUTHORIZATION))
+    {
         return next.run(request).await;
     }
     tracing::debug!(path = %request.uri().path(), "Request failed authentication");
     let mut response = ApiError::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED).into_response();
     response.headers_mut().insert(header::WWW_AUTHENTICATE, HeaderValue::from_static(CHALLENGE));
     response
+}
+
+/// Whether a request is for an inter-worker endpoint, matched as Kafka Connect matches it
+/// (one path segment for the name, an optional trailing slash).
+fn is_internal(method: &Method, path: &str) -> bool {
+    let path = path.strip_suffix('/').unwrap_or(path);
+    let segments: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    match segments.as_slice() {
+        ["connectors", name, "tasks"] => method == Method::POST && !name.is_empty(),
+        ["connectors", name, "fence"] => method == Method::PUT && !name.is_empty(),
+        _ => false,
+    }
 }
 
 /// `Basic <base64(user:password)>` (scheme in any case) → user and password bytes. The
@@ -112,7 +126,6 @@ fn decode(value: &HeaderValue) -> Option<(Vec<u8>, Vec<u8>)> {
 #[cfg(test)]
 mod tests {
     use axum::body::Body;
-    use axum::routing::get;
     use tower::ServiceExt;
 
     use super::*;
@@ -130,8 +143,17 @@ mod tests {
     }
 
     async fn call(auth: &BasicAuth, authorization: Option<&str>) -> (StatusCode, Response) {
-        let app = auth.clone().protect(Router::new().route("/", get(|| async { "ok" })));
-        let mut request = Request::get("/");
+        call_at(auth, Method::GET, "/", authorization).await
+    }
+
+    async fn call_at(
+        auth: &BasicAuth,
+        method: Method,
+        path: &str,
+        authorization: Option<&str>,
+    ) -> (StatusCode, Response) {
+        let app = auth.clone().protect(Router::new().fallback(|| async { "ok" }));
+        let mut request = Request::builder().method(method).uri(path);
         if let Some(value) = authorization {
             request = request.header(header::AUTHORIZATION, value);
         }
@@ -193,6 +215,34 @@ mod tests {
             let body = axum::body::to_bytes(response.into_body(), 1024).await.unwrap();
             let body: serde_json::Value = serde_json::from_slice(&body).unwrap();
             assert_eq!(body, serde_json::json!({"error_code": 401, "message": UNAUTHORIZED}));
+        }
+    }
+
+    #[tokio::test]
+    async fn inter_worker_endpoints_are_exempt() {
+        let (_dir, auth) = auth("admin: admin-secret\n");
+        let auth = auth.unwrap();
+        for (method, path) in [
+            (Method::POST, "/connectors/c/tasks"),
+            (Method::POST, "/connectors/my%20conn/tasks/"),
+            (Method::PUT, "/connectors/c/fence"),
+        ] {
+            assert_eq!(
+                call_at(&auth, method.clone(), path, None).await.0,
+                StatusCode::OK,
+                "{method} {path}"
+            );
+        }
+        for (method, path) in [
+            (Method::GET, "/connectors/c/tasks"),
+            (Method::POST, "/connectors/c/tasks/0/restart"),
+            (Method::POST, "/connectors//tasks"),
+            (Method::POST, "/connectors/a/b/tasks"),
+            (Method::PUT, "/connectors/c/pause"),
+            (Method::GET, "/connectors/c/fence"),
+        ] {
+            let (status, _) = call_at(&auth, method.clone(), path, None).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{method} {path}");
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Extractors whose rejections are [`ApiError`]s with a message naming the problem, so a
 //! malformed body or query answers 400 with Kafka Connect's error body, never 500.
 
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
@@ -15,9 +17,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
-        let bytes = axum::body::Bytes::from_request(req, state).await.map_err(|e| {
-            ApiError::new(e.status(), format!("Cannot read the request body: {}", e.body_text()))
-        })?;
+        let bytes = Bytes::from_request(req, state).await.map_err(unreadable_body)?;
         if bytes.is_empty() {
             return Err(ApiError::bad_request(
                 "The request body is empty; a JSON document is required",
@@ -30,6 +30,22 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
             ApiError::bad_request(format!("Invalid JSON in the request body{at}: {}", e.inner()))
         })
     }
+}
+
+/// The body's bytes, as sent (what a signature covers).
+pub struct RawBody(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for RawBody {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        Bytes::from_request(req, state).await.map(RawBody).map_err(unreadable_body)
+    }
+}
+
+/// The answer to a body that cannot be read: too large (413) or cut short.
+pub fn unreadable_body(e: BytesRejection) -> ApiError {
+    ApiError::new(e.status(), format!("Cannot read the request body: {}", e.body_text()))
 }
 
 /// Query parameters, with repeated keys kept (`?expand=status&expand=info`).

@@ -7,15 +7,22 @@
 //! problem, every request is logged with method, path, status and duration, bodies over
 //! 1 MiB are refused, and every herder call is bounded by the request timeout.
 //!
+//! In distributed mode a request the herder says another worker must execute is forwarded
+//! to it (`forward`, a middleware), and the inter-worker endpoints (`internal`) verify
+//! request signatures against the [`KeyRing`].
+//!
 //! Layout: `connectors`, `plugins`, `offsets`, `topics`, `loggers`, `metrics`, `root`,
-//! `openapi` (one file per resource), `auth` (basic authentication), `tls` (listeners), `dto` (bodies),
-//! `extract` (extractors with [`ApiError`] rejections), `error`.
+//! `openapi`, `internal` (one file per resource), `forward` (forwarding between workers),
+//! `auth` (basic authentication), `tls` (listeners), `dto` (bodies), `extract` (extractors
+//! with [`ApiError`] rejections), `error`.
 
 pub mod auth;
 mod connectors;
 mod dto;
 mod error;
 mod extract;
+mod forward;
+mod internal;
 mod loggers;
 mod metrics;
 mod offsets;
@@ -34,7 +41,9 @@ use axum::middleware::{self, Next};
 use axum::response::Response;
 
 pub use error::ApiError;
+pub use internal::InternalRequests;
 
+use crate::cluster::{InterWorkerClient, KeyRing};
 use crate::herder::{HerderError, HerderHandle};
 
 /// The largest request body accepted.
@@ -53,6 +62,14 @@ pub struct RestState {
     pub loggers: crate::telemetry::Loggers,
     /// The Prometheus recorder (`/metrics`), when this process installed it.
     pub metrics: Option<metrics_exporter_prometheus::PrometheusHandle>,
+    /// Sends requests this worker cannot execute on to the worker that can.
+    pub client: InterWorkerClient,
+    /// The current session key (the herder sets it), which internal requests are verified
+    /// against.
+    pub keyring: KeyRing,
+    /// How the internal endpoints answer: refused in standalone mode, signed in distributed
+    /// mode.
+    pub internal: InternalRequests,
 }
 
 impl RestState {
@@ -82,10 +99,13 @@ pub fn router(state: RestState) -> Router {
         .merge(openapi::routes())
         .merge(loggers::routes())
         .merge(metrics::routes())
+        .merge(internal::routes())
         .fallback(|| async { ApiError::not_found("HTTP 404 Not Found") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED, "HTTP 405 Method Not Allowed")
         })
+        // Inside the body limit, which it reads the body under.
+        .layer(middleware::from_fn_with_state(state.client.clone(), forward::layer))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(log_request))
         .with_state(state)

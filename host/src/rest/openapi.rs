@@ -25,7 +25,8 @@ mod tests {
 
     use super::DOCUMENT;
 
-    /// The sources that declare routes.
+    /// The sources that declare routes; `internal.rs` is left out on purpose (the
+    /// inter-worker endpoints are hidden, as in Kafka Connect).
     const SOURCES: &[&str] = &[
         include_str!("connectors.rs"),
         include_str!("plugins.rs"),

@@ -6,11 +6,13 @@
 
 use std::collections::BTreeMap;
 
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Map, Value, json};
 
 use super::LogRecord;
 use crate::herder::RestartRequest;
-use crate::model::TargetState;
+use crate::model::{SessionKey, TargetState};
 
 /// A connector or task config as the topic stores it.
 pub type Properties = BTreeMap<String, String>;
@@ -50,8 +52,11 @@ pub enum ConfigRecord {
     },
     /// `restart-connector-<name>`.
     Restart(RestartRequest),
-    /// A record type this worker reads but does not act on (`session-key`,
-    /// `tasks-fencing-<name>`, `logger-cluster-<ns>`).
+    /// `session-key`: the key internal requests are signed with (KIP-507), written by the
+    /// leader. A tombstone is not expected and is a [`RecordError`].
+    SessionKey(SessionKey),
+    /// A record type this worker reads but does not act on (`tasks-fencing-<name>`,
+    /// `logger-cluster-<ns>`).
     Ignored(String),
 }
 
@@ -123,10 +128,14 @@ impl ConfigRecord {
                 only_failed: flag("only-failed"),
             }));
         }
-        if key.starts_with("tasks-fencing-")
-            || key == "session-key"
-            || key.starts_with("logger-cluster-")
-        {
+        if key.starts_with("tasks-fencing-") {
+            return Ok(Self::Ignored(key));
+        }
+        if key == SESSION_KEY {
+            let v = json.ok_or_else(|| err(&key, "a session key record cannot be a tombstone"))?;
+            return session_key(&key, &v).map(Self::SessionKey);
+        }
+        if key.starts_with("logger-cluster-") {
             return Ok(Self::Ignored(key));
         }
         Err(err(&key, "unknown record type"))
@@ -157,10 +166,44 @@ impl ConfigRecord {
                 format!("restart-connector-{}", r.connector),
                 Some(json!({ "include-tasks": r.include_tasks, "only-failed": r.only_failed })),
             ),
+            Self::SessionKey(k) => {
+                // Built by hand: Kafka Connect writes the fields in schema order, which is
+                // not alphabetical.
+                let value = format!(
+                    r#"{{"key":{},"algorithm":{},"creation-timestamp":{}}}"#,
+                    Value::from(BASE64.encode(&k.key)),
+                    Value::from(k.algorithm.as_str()),
+                    k.created_ms
+                );
+                return LogRecord { key: SESSION_KEY.into(), value: Some(value.into_bytes()) };
+            }
             Self::Ignored(key) => (key.clone(), None),
         };
         LogRecord { key: key.into_bytes(), value: value.map(|v| v.to_string().into_bytes()) }
     }
+}
+
+/// The key of the session key record.
+const SESSION_KEY: &str = "session-key";
+
+/// `{"key": "<base64>", "algorithm": "...", "creation-timestamp": <ms>}`; every field is
+/// required with its type, as Kafka Connect's reader requires them.
+fn session_key(key: &str, v: &Value) -> Result<SessionKey, RecordError> {
+    let field = |name: &str| v.get(name).ok_or_else(|| err(key, &format!("no `{name}` field")));
+    let encoded = field("key")?.as_str().ok_or_else(|| err(key, "`key` is not a base64 string"))?;
+    let bytes =
+        BASE64.decode(encoded).map_err(|e| err(key, &format!("`key` is not valid base64: {e}")))?;
+    if bytes.is_empty() {
+        return Err(err(key, "`key` is empty"));
+    }
+    let algorithm = field("algorithm")?
+        .as_str()
+        .ok_or_else(|| err(key, "`algorithm` is not a string"))?
+        .to_owned();
+    let created_ms = field("creation-timestamp")?
+        .as_i64()
+        .ok_or_else(|| err(key, "`creation-timestamp` is not an integer"))?;
+    Ok(SessionKey { key: bytes, algorithm, created_ms })
 }
 
 fn err(key: &str, reason: &str) -> RecordError {
@@ -269,7 +312,6 @@ mod tests {
             p("commit-c", r#"{"tasks":4}"#).unwrap(),
             ConfigRecord::Commit { connector: "c".into(), tasks: 4 }
         );
-        assert!(matches!(p("session-key", "{}").unwrap(), ConfigRecord::Ignored(_)));
         assert!(matches!(
             p("tasks-fencing-c", r#"{"task-count":1}"#).unwrap(),
             ConfigRecord::Ignored(_)
@@ -296,11 +338,44 @@ mod tests {
             ("commit-c", r#"{"tasks":"two"}"#),
             ("target-state-c", r#"{"state":"DANCING"}"#),
             ("mystery-c", "{}"),
+            ("session-key", "{}"),
+            ("session-key", "[1]"),
+            ("session-key", r#"{"key":"!!!","algorithm":"HmacSHA256","creation-timestamp":1}"#),
+            ("session-key", r#"{"key":"","algorithm":"HmacSHA256","creation-timestamp":1}"#),
+            ("session-key", r#"{"key":5,"algorithm":"HmacSHA256","creation-timestamp":1}"#),
+            ("session-key", r#"{"key":"AQI=","algorithm":7,"creation-timestamp":1}"#),
+            ("session-key", r#"{"key":"AQI=","algorithm":"HmacSHA256"}"#),
+            ("session-key", r#"{"key":"AQI=","algorithm":"HmacSHA256","creation-timestamp":"1"}"#),
+            ("session-key", r#"{"key":"AQI=","algorithm":"HmacSHA256","creation-timestamp":1.5}"#),
         ] {
             let e = p(k, v).unwrap_err();
             assert_eq!(e.key, k, "{e}");
         }
         assert!(ConfigRecord::parse(None, Some(b"{}")).is_err());
         assert!(ConfigRecord::parse(Some(b"commit-c"), None).is_err());
+        assert!(ConfigRecord::parse(Some(b"session-key"), None).is_err());
+    }
+
+    #[test]
+    fn session_keys_round_trip_in_kafka_connects_layout() {
+        let k = SessionKey {
+            key: (0u8..32).collect(),
+            algorithm: "HmacSHA256".into(),
+            created_ms: 1_700_000_000_000,
+        };
+        let r = ConfigRecord::SessionKey(k.clone());
+        let log = r.to_log_record();
+        assert_eq!(log.key, b"session-key");
+        assert_eq!(
+            std::str::from_utf8(log.value.as_deref().unwrap()).unwrap(),
+            r#"{"key":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=","algorithm":"HmacSHA256","creation-timestamp":1700000000000}"#
+        );
+        round_trip(r);
+        // As Kafka Connect's JSON converter writes it, field order aside.
+        let written = br#"{"algorithm":"HmacSHA256","creation-timestamp":1700000000000,"key":"AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8="}"#;
+        assert_eq!(
+            ConfigRecord::parse(Some(b"session-key"), Some(written)).unwrap(),
+            ConfigRecord::SessionKey(k)
+        );
     }
 }

@@ -4,12 +4,16 @@
 //! Pure: the herder owns one [`ConfigState`] and feeds it records. Task configs are
 //! buffered until their commit record, and a commit that does not cover every task id
 //! leaves the connector inconsistent (no tasks) instead of applying a partial set.
+//!
+//! The latest `session-key` record is kept ([`ConfigState::session_key`]) but reported by no
+//! [`ConfigEvent`]: the herder hands it to its `cluster::KeyRing` after applying records
+//! (`KeyRing::set` says whether it changed), whether it was read at start-up or later.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::config_record::{ConfigRecord, Properties};
 use crate::herder::RestartRequest;
-use crate::model::TargetState;
+use crate::model::{SessionKey, TargetState};
 
 /// What changed, for the herder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,6 +41,8 @@ pub struct ConfigState {
     inconsistent: BTreeSet<String>,
     /// The connector config each committed task set was generated from.
     applied: BTreeMap<String, Properties>,
+    /// The latest session key read.
+    session_key: Option<SessionKey>,
     started: bool,
 }
 
@@ -97,6 +103,10 @@ impl ConfigState {
                 } else {
                     vec![]
                 }
+            }
+            ConfigRecord::SessionKey(key) => {
+                self.session_key = Some(key);
+                vec![]
             }
             ConfigRecord::Ignored(_) => vec![],
         }
@@ -159,6 +169,11 @@ impl ConfigState {
     /// The connector config the committed tasks of `name` were generated from.
     pub fn applied_config(&self, name: &str) -> Option<&Properties> {
         self.applied.get(name)
+    }
+
+    /// The latest session key read (KIP-507), if any record held one.
+    pub fn session_key(&self) -> Option<&SessionKey> {
+        self.session_key.as_ref()
     }
 }
 
@@ -257,5 +272,20 @@ mod tests {
         assert!(s.apply(r.clone()).is_empty());
         s.finish_initial_read();
         assert!(matches!(s.apply(r).as_slice(), [ConfigEvent::Restart(_)]));
+    }
+
+    #[test]
+    fn the_latest_session_key_wins() {
+        let mut s = ConfigState::default();
+        assert_eq!(s.session_key(), None);
+        let key = |created_ms| SessionKey {
+            key: vec![1, 2, 3],
+            algorithm: "HmacSHA256".into(),
+            created_ms,
+        };
+        assert!(s.apply(ConfigRecord::SessionKey(key(1))).is_empty());
+        s.finish_initial_read();
+        assert!(s.apply(ConfigRecord::SessionKey(key(2))).is_empty());
+        assert_eq!(s.session_key(), Some(&key(2)));
     }
 }
