@@ -109,10 +109,32 @@ impl App {
             shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
         };
         let sink_offsets = sink_offsets(config, embedded_topics)?;
-        let herder =
-            herder::spawn(config_topic, status, worker, sink_offsets, events_rx, member, settings)
-                .await
-                .context("starting the herder")?;
+        let client = crate::cluster::InterWorkerClient::new(config.rest_request_timeout)
+            .context("creating the HTTP client for other workers")?;
+        let keyring = crate::cluster::KeyRing::new();
+        let peers = match &config.mode {
+            ModeConfig::Distributed(d) => Some(herder::Peers {
+                client: client.clone(),
+                keyring: keyring.clone(),
+                keys: crate::cluster::KeySettings::new(
+                    d.inter_worker_key_ttl,
+                    d.inter_worker_key_size,
+                ),
+            }),
+            ModeConfig::Standalone(_) => None,
+        };
+        let herder = herder::spawn(
+            config_topic,
+            status,
+            worker,
+            sink_offsets,
+            events_rx,
+            member,
+            peers,
+            settings,
+        )
+        .await
+        .context("starting the herder")?;
         let loggers =
             crate::telemetry::installed().unwrap_or_else(crate::telemetry::Loggers::for_tests);
         let state = RestState {
@@ -121,9 +143,8 @@ impl App {
             request_timeout: config.rest_request_timeout,
             loggers,
             metrics: crate::telemetry::prometheus::handle(),
-            client: crate::cluster::InterWorkerClient::new(config.rest_request_timeout)
-                .context("creating the HTTP client for other workers")?,
-            keyring: crate::cluster::KeyRing::new(),
+            client,
+            keyring,
             internal: (&config.mode).into(),
         };
         let mut router = rest::router(state);

@@ -13,6 +13,7 @@ use super::auto_restart::AutoRestarts;
 use super::config_log::{ConfigLog, FollowerMsg};
 use super::retry_chain::RetryChains;
 use super::group::{GroupLink, MemberSpec, config_view};
+use super::peers::{Internal, Peers};
 use super::{Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
 use crate::model::{InstanceId, RetryPolicy, State};
 use crate::store::{
@@ -62,6 +63,10 @@ pub(super) struct Herder {
     pub config_offset: i64,
     /// Requests waiting for a rebalance to complete, with the time they are answered 409.
     pub deferred: Vec<(Instant, Command)>,
+    /// The other workers, in distributed mode.
+    pub peers: Option<Peers>,
+    pub internal_tx: mpsc::UnboundedSender<Internal>,
+    pub internal_rx: mpsc::UnboundedReceiver<Internal>,
     pub settings: HerderSettings,
     pub config: ConfigState,
     pub config_log: ConfigLog,
@@ -98,6 +103,7 @@ pub async fn spawn(
     sink_offsets: Arc<dyn SinkOffsets>,
     events: mpsc::UnboundedReceiver<WorkerEvent>,
     member: MemberSpec,
+    peers: Option<Peers>,
     settings: HerderSettings,
 ) -> Result<HerderHandle, StoreError> {
     let mut reader = config_topic.reader().await?;
@@ -123,11 +129,15 @@ pub async fn spawn(
             (member, Some(GroupLink::start(settings, config_view(&config, config_offset))))
         }
     };
-    let herder = Herder {
+    let (internal_tx, internal_rx) = super::peers::channel();
+    let mut herder = Herder {
         member,
         group,
         config_offset,
         deferred: Vec::new(),
+        peers,
+        internal_tx,
+        internal_rx,
         settings,
         config,
         config_log,
@@ -147,6 +157,7 @@ pub async fn spawn(
         dirty,
         shutting_down: None,
     };
+    herder.share_session_key();
     tokio::spawn(herder.run(rx));
     Ok(HerderHandle { tx, registry, status, policy_defaults })
 }
@@ -179,6 +190,7 @@ enum Wake {
     Worker(Option<WorkerEvent>),
     Config(Option<FollowerMsg>),
     Group(Option<wasm_connect_group::GroupEvent>),
+    Internal(Option<Internal>),
     Due,
 }
 
@@ -187,10 +199,15 @@ impl Herder {
         self.reconcile_dirty();
         loop {
             let next_due =
-                [self.chains.next_due(), self.auto_restarts.next_due(), self.next_deferred_due()]
-                    .into_iter()
-                    .flatten()
-                    .min();
+                [
+                    self.chains.next_due(),
+                    self.auto_restarts.next_due(),
+                    self.next_deferred_due(),
+                    self.next_key_rotation(),
+                ]
+                .into_iter()
+                .flatten()
+                .min();
             let group_rx = self.group.as_mut().map(|link| &mut link.events);
             let group_events = async move {
                 match group_rx {
@@ -203,6 +220,7 @@ impl Herder {
                 e = self.events.recv() => Wake::Worker(e),
                 m = self.follower.recv() => Wake::Config(m),
                 g = group_events => Wake::Group(g),
+                i = self.internal_rx.recv() => Wake::Internal(i),
                 _ = sleep_until(next_due) => Wake::Due,
             };
             match wake {
@@ -224,11 +242,13 @@ impl Herder {
                 Wake::Command(None) => self.begin_shutdown(None),
                 Wake::Worker(Some(e)) => self.worker_event(e).await,
                 Wake::Config(Some(m)) => self.follower_msg(m),
-                Wake::Worker(None) | Wake::Config(None) => {}
+                Wake::Internal(Some(i)) => self.internal(i),
+                Wake::Worker(None) | Wake::Config(None) | Wake::Internal(None) => {}
                 Wake::Due => {
                     self.run_due_retries();
                     self.run_due_restarts();
                     self.run_deferred().await;
+                    self.rotate_session_key().await;
                 }
             }
             if !self.rebalance_pending() {
@@ -260,6 +280,7 @@ impl Herder {
                     self.config_offset = self.config_offset.max(next);
                 }
                 self.publish_view();
+                self.share_session_key();
             }
             FollowerMsg::Synced(_) => {}
             FollowerMsg::Error(e) => {

@@ -206,6 +206,9 @@ impl Herder {
         self.dirty.extend(names);
     }
 
-    /// What the leader does after each rebalance.
-    async fn leader_duties(&mut self) {}
+    /// What the leader does after each rebalance: makes sure a valid session key is in
+    /// the config topic.
+    async fn leader_duties(&mut self) {
+        self.rotate_session_key().await;
+    }
 }

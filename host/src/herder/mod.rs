@@ -14,7 +14,8 @@
 //! bookkeeping, pure), `policies` (a connector's retry and restart keys), `restart`
 //! (KIP-745 plans), `offsets` (KIP-875) and `sink_offsets` (where sink offsets live),
 //! `membership` (this worker's place in the group), `group` (the member loop's reports),
-//! `gate` (which worker executes a request, and when), `config_log`, `validate`, `error`.
+//! `gate` (which worker executes a request, and when), `peers` (session keys, task configs
+//! sent to the leader), `config_log`, `validate`, `error`.
 
 mod actor;
 mod auto_restart;
@@ -26,6 +27,7 @@ mod gate;
 mod group;
 mod membership;
 mod offsets;
+mod peers;
 mod policies;
 mod reconcile;
 mod reconfigure;
@@ -44,6 +46,7 @@ pub use actor::{HerderSettings, spawn};
 pub use error::HerderError;
 pub use gate::REBALANCE_WAIT;
 pub use group::MemberSpec;
+pub use peers::Peers;
 pub use membership::Membership;
 pub use offsets::{ConnectorOffset, ConnectorOffsets};
 pub use policies::{

@@ -142,6 +142,10 @@ impl Herder {
         ) {
             return self.reconfiguration_succeeded(name);
         }
+        if self.member.in_group() && !self.member.is_leader() {
+            // Only the leader writes task configs: it gets them over REST.
+            return self.submit_to_leader(name, new);
+        }
         match self.config_log.write(&task_records(name, &new)).await {
             Ok(()) => {
                 tracing::info!(connector = %name, tasks = new.len(), "Wrote new task configs");
@@ -155,7 +159,7 @@ impl Herder {
     }
 
     /// Resets the chain; a status that showed failing retries shows RUNNING plainly again.
-    fn reconfiguration_succeeded(&mut self, name: &str) {
+    pub(super) fn reconfiguration_succeeded(&mut self, name: &str) {
         if self.chains.succeeded(name) {
             tracing::info!(connector = %name, "Task reconfiguration succeeded after failures");
             let id = InstanceId::Connector(name.to_owned());
@@ -166,7 +170,7 @@ impl Herder {
 
     /// Schedules the next attempt of `name`'s chain and shows it in the status, or fails
     /// the connector once the retry limit is reached.
-    fn reconfiguration_failed(&mut self, name: &str, error: &str) {
+    pub(super) fn reconfiguration_failed(&mut self, name: &str, error: &str) {
         let policy = self.policies(name).reconfiguration;
         let outcome = self.chains.failed(name, Instant::now(), error, &policy, random_unit());
         match outcome {

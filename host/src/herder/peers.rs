@@ -1,0 +1,122 @@
+//! The herder's traffic with the other workers of a group: the session key (KIP-507),
+//! which the leader writes to the config topic and every worker hands to the [`KeyRing`]
+//! REST verifies against; and task configs a follower's connector generated, which only
+//! the leader may write, sent to it over REST off the herder loop. The answer comes back
+//! to the loop as an [`Internal`] message and feeds the reconfiguration retry chain.
+
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::actor::Herder;
+use crate::cluster::{InterWorkerClient, KeyRing, KeySettings, now_ms};
+use crate::store::{ConfigRecord, Properties};
+
+/// What the herder needs to talk to other workers.
+#[derive(Clone, Debug)]
+pub struct Peers {
+    /// Sends requests to other workers.
+    pub client: InterWorkerClient,
+    /// The current session key, shared with REST.
+    pub keyring: KeyRing,
+    /// How the leader makes session keys.
+    pub keys: KeySettings,
+}
+
+/// Results of work the herder started off its loop.
+pub(super) enum Internal {
+    /// The leader answered a follower's task configs.
+    TaskConfigsSubmitted { connector: String, result: Result<(), String> },
+}
+
+/// Kafka Connect's error when no leader URL is known.
+const NO_LEADER_URL: &str = "Request to leader to reconfigure connector tasks failed because the URL of the leader's REST interface is empty!";
+
+impl Herder {
+    /// Hands the config topic's session key to the key ring, once per change.
+    pub(super) fn share_session_key(&mut self) {
+        let Some(peers) = &self.peers else { return };
+        let key = self.config.session_key().cloned();
+        if key.is_some() && peers.keyring.set(key) {
+            tracing::info!("Read a new session key from the config topic");
+        }
+    }
+
+    /// Leader only: writes a new session key when there is none, it has expired, or it was
+    /// made with other settings.
+    pub(super) async fn rotate_session_key(&mut self) {
+        let Some(peers) = &self.peers else { return };
+        if !self.member.is_leader() {
+            return;
+        }
+        let now = now_ms();
+        if !peers.keys.needs_new_key(self.config.session_key(), now) {
+            return;
+        }
+        let key = match peers.keys.generate(now) {
+            Ok(k) => k,
+            Err(e) => {
+                tracing::error!(error = %e, "Could not generate a session key");
+                return;
+            }
+        };
+        match self.config_log.write(&[ConfigRecord::SessionKey(key)]).await {
+            Ok(()) => {
+                tracing::info!("Wrote a new session key to the config topic");
+                let _ = self.sync_config().await;
+            }
+            Err(e) => tracing::warn!(error = %e, "Could not write a session key; retrying later"),
+        }
+    }
+
+    /// Leader only: when the current session key must be replaced.
+    pub(super) fn next_key_rotation(&self) -> Option<Instant> {
+        let peers = self.peers.as_ref()?;
+        if !self.member.is_leader() {
+            return None;
+        }
+        let key = self.config.session_key()?;
+        let left = key.expires_at(peers.keys.ttl).saturating_sub(now_ms()).max(0);
+        Some(Instant::now() + std::time::Duration::from_millis(left as u64))
+    }
+
+    /// A follower's connector generated new task configs: sends them to the leader, off
+    /// the loop.
+    pub(super) fn submit_to_leader(&mut self, name: &str, configs: Vec<Properties>) {
+        let (Some(peers), Some(url)) = (self.peers.clone(), self.member.leader_url()) else {
+            return self.reconfiguration_failed(name, NO_LEADER_URL);
+        };
+        let url = url.to_owned();
+        let tx = self.internal_tx.clone();
+        let connector = name.to_owned();
+        tracing::debug!(connector = %name, leader = %url, tasks = configs.len(), "Sending task configs to the leader");
+        tokio::spawn(async move {
+            let key = peers.keyring.current();
+            let result = peers
+                .client
+                .submit_task_configs(&url, &connector, &configs, key.as_ref())
+                .await
+                .map_err(|e| format!("Request to leader to reconfigure connector tasks failed: {e}"));
+            let _ = tx.send(Internal::TaskConfigsSubmitted { connector, result });
+        });
+    }
+
+    /// Handles the result of work started off the loop.
+    pub(super) fn internal(&mut self, message: Internal) {
+        match message {
+            Internal::TaskConfigsSubmitted { connector, result: Ok(()) } => {
+                tracing::info!(connector = %connector, "The leader wrote the new task configs");
+                self.reconfiguration_succeeded(&connector);
+            }
+            Internal::TaskConfigsSubmitted { connector, result: Err(e) } => {
+                if self.connectors.contains_key(&connector) {
+                    self.reconfiguration_failed(&connector, &e);
+                }
+            }
+        }
+    }
+}
+
+/// A channel for [`Internal`] messages.
+pub(super) fn channel() -> (mpsc::UnboundedSender<Internal>, mpsc::UnboundedReceiver<Internal>) {
+    mpsc::unbounded_channel()
+}
