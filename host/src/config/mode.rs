@@ -1,5 +1,6 @@
 //! The mode-specific part of the worker config: where standalone keeps its state (one
-//! SQLite file) and what distributed mode needs (a group and three internal topics).
+//! SQLite file) and what distributed mode needs (a group, three internal topics, and the
+//! session keys and signatures of requests between workers, `inter.worker.*`).
 //!
 //! Keys of the other mode are accepted and listed as ignored, without checking their
 //! values, so one file can serve both modes. Nothing here opens a file or a connection.

@@ -164,6 +164,11 @@ async fn internal_endpoints_verify_signatures_then_reach_the_herder() {
     let written = app.herder.task_configs("c").await.unwrap();
     assert_eq!(written.len(), 1);
     assert_eq!(written[0]["n"], "0");
+    // The public GET on the same path is still routed.
+    let (status, body) =
+        call(&signed_router, Method::GET, "/connectors/c/tasks", HeaderMap::new(), "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body[0]["config"]["n"], "0", "{body}");
 
     // Zombie fencing is not supported, but only signed callers learn it.
     let (status, _) =
