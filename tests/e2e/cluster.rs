@@ -135,7 +135,11 @@ impl Cluster {
             if self.http.get(&url).send().await.is_ok() {
                 return;
             }
-            assert!(std::time::Instant::now() < deadline, "worker {i} did not answer REST\n{}", self.logs());
+            assert!(
+                std::time::Instant::now() < deadline,
+                "worker {i} did not answer REST\n{}",
+                self.logs()
+            );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
@@ -158,7 +162,11 @@ impl Cluster {
                 assert!(status.success(), "worker {i} exited with {status}\n{}", self.logs());
                 return;
             }
-            assert!(std::time::Instant::now() < deadline, "worker {i} did not exit\n{}", self.logs());
+            assert!(
+                std::time::Instant::now() < deadline,
+                "worker {i} did not exit\n{}",
+                self.logs()
+            );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
@@ -216,7 +224,8 @@ impl Cluster {
         loop {
             let (status, v) =
                 self.call(i, reqwest::Method::POST, "/connectors", Some(body.clone())).await;
-            let rebalance = status == 409 && !v["message"].as_str().unwrap_or("").contains("already exists");
+            let rebalance =
+                status == 409 && !v["message"].as_str().unwrap_or("").contains("already exists");
             if !rebalance || std::time::Instant::now() > deadline {
                 return (status, v);
             }

@@ -459,11 +459,18 @@ async fn a_worker_that_loses_the_broker_stops_its_tasks() {
                 .into_iter()
                 .flatten()
                 .chain(std::iter::once(&s["connector"]))
-                .any(|t| t["state"] == "RUNNING" && t["worker_id"].as_str().unwrap_or("").ends_with(&here));
+                .any(|t| {
+                    t["state"] == "RUNNING"
+                        && t["worker_id"].as_str().unwrap_or("").ends_with(&here)
+                });
             if log.contains("Lost group membership") && !running_here {
                 break;
             }
-            assert!(Instant::now() < deadline, "worker {i} still runs work: {s}\n{}", cluster.logs());
+            assert!(
+                Instant::now() < deadline,
+                "worker {i} still runs work: {s}\n{}",
+                cluster.logs()
+            );
             tokio::time::sleep(Duration::from_millis(200)).await;
         }
     }

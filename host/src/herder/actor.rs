@@ -11,9 +11,9 @@ use tokio::time::Instant;
 
 use super::auto_restart::AutoRestarts;
 use super::config_log::{ConfigLog, FollowerMsg};
-use super::retry_chain::RetryChains;
 use super::group::{GroupLink, MemberSpec, config_view};
 use super::peers::{Internal, Peers};
+use super::retry_chain::RetryChains;
 use super::{Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
 use crate::model::{InstanceId, RetryPolicy, State};
 use crate::store::{
@@ -198,16 +198,15 @@ impl Herder {
     async fn run(mut self, mut commands: mpsc::Receiver<Command>) {
         self.reconcile_dirty();
         loop {
-            let next_due =
-                [
-                    self.chains.next_due(),
-                    self.auto_restarts.next_due(),
-                    self.next_deferred_due(),
-                    self.next_key_rotation(),
-                ]
-                .into_iter()
-                .flatten()
-                .min();
+            let next_due = [
+                self.chains.next_due(),
+                self.auto_restarts.next_due(),
+                self.next_deferred_due(),
+                self.next_key_rotation(),
+            ]
+            .into_iter()
+            .flatten()
+            .min();
             let group_rx = self.group.as_mut().map(|link| &mut link.events);
             let group_events = async move {
                 match group_rx {

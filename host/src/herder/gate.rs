@@ -99,14 +99,20 @@ impl Herder {
         let refusal = match needs {
             Needs::Nothing | Needs::Settled => None,
             Needs::Leader => (!self.member.is_leader()).then(|| {
-                not_here("Cannot complete request because this worker is not the leader".into(), leader_url)
+                not_here(
+                    "Cannot complete request because this worker is not the leader".into(),
+                    leader_url,
+                )
             }),
             Needs::ConnectorOwner(name) => {
-                let here = !self.config.contains(&name)
-                    || self.member.owns_connector(&self.config, &name);
+                let here =
+                    !self.config.contains(&name) || self.member.owns_connector(&self.config, &name);
                 (!here).then(|| {
-                    let url =
-                        if self.member.is_leader() { self.member.connector_owner(&name) } else { leader_url };
+                    let url = if self.member.is_leader() {
+                        self.member.connector_owner(&name)
+                    } else {
+                        leader_url
+                    };
                     not_here(format!("Connector {name} is not assigned to this worker"), url)
                 })
             }
@@ -115,8 +121,11 @@ impl Herder {
                     || task as usize >= self.config.task_configs(&name).len()
                     || self.member.owns_task(&self.config, &name, task);
                 (!here).then(|| {
-                    let url =
-                        if self.member.is_leader() { self.member.task_owner(&name, task) } else { leader_url };
+                    let url = if self.member.is_leader() {
+                        self.member.task_owner(&name, task)
+                    } else {
+                        leader_url
+                    };
                     not_here(format!("Task {name}-{task} is not assigned to this worker"), url)
                 })
             }

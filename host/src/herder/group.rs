@@ -186,7 +186,10 @@ impl Herder {
         let Some(link) = self.group.as_ref() else { return };
         let Some(revoked) = &link.revoking else { return };
         let stopping = revoked.connectors.iter().any(|c| self.connectors.contains_key(c))
-            || revoked.tasks.iter().any(|t| self.tasks.contains_key(&(t.connector.clone(), t.task)));
+            || revoked
+                .tasks
+                .iter()
+                .any(|t| self.tasks.contains_key(&(t.connector.clone(), t.task)));
         if !stopping {
             if let Some(link) = self.group.as_mut() {
                 link.revoking = None;

@@ -46,9 +46,9 @@ pub use actor::{HerderSettings, spawn};
 pub use error::HerderError;
 pub use gate::REBALANCE_WAIT;
 pub use group::MemberSpec;
-pub use peers::Peers;
 pub use membership::Membership;
 pub use offsets::{ConnectorOffset, ConnectorOffsets};
+pub use peers::Peers;
 pub use policies::{
     ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
     RestartPolicy,

@@ -95,7 +95,9 @@ impl Herder {
                 .client
                 .submit_task_configs(&url, &connector, &configs, key.as_ref())
                 .await
-                .map_err(|e| format!("Request to leader to reconfigure connector tasks failed: {e}"));
+                .map_err(|e| {
+                    format!("Request to leader to reconfigure connector tasks failed: {e}")
+                });
             let _ = tx.send(Internal::TaskConfigsSubmitted { connector, result });
         });
     }
