@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
+use crate::cluster::KeySettings;
 use crate::config::{Mode, ModeConfig, WorkerConfig};
 use crate::herder::{
     self, EmbeddedSinkOffsets, HerderHandle, HerderSettings, KafkaSinkOffsets, MemberSpec,
@@ -103,7 +104,6 @@ impl App {
             events_tx,
         );
         status.follow(&worker_id);
-        let member = member_spec(config, &worker_id, url);
         let settings = HerderSettings {
             reconfiguration: config.task_reconfiguration.clone(),
             shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
@@ -112,29 +112,16 @@ impl App {
         let client = crate::cluster::InterWorkerClient::new(config.rest_request_timeout)
             .context("creating the HTTP client for other workers")?;
         let keyring = crate::cluster::KeyRing::new();
-        let peers = match &config.mode {
-            ModeConfig::Distributed(d) => Some(herder::Peers {
-                client: client.clone(),
-                keyring: keyring.clone(),
-                keys: crate::cluster::KeySettings::new(
-                    d.inter_worker_key_ttl,
-                    d.inter_worker_key_size,
-                ),
-            }),
-            ModeConfig::Standalone(_) => None,
+        let peers = herder::Peers {
+            client: client.clone(),
+            keyring: keyring.clone(),
+            keys: KeySettings::default(),
         };
-        let herder = herder::spawn(
-            config_topic,
-            status,
-            worker,
-            sink_offsets,
-            events_rx,
-            member,
-            peers,
-            settings,
-        )
-        .await
-        .context("starting the herder")?;
+        let member = member_spec(config, &worker_id, url, peers);
+        let herder =
+            herder::spawn(config_topic, status, worker, sink_offsets, events_rx, member, settings)
+                .await
+                .context("starting the herder")?;
         let loggers =
             crate::telemetry::installed().unwrap_or_else(crate::telemetry::Loggers::for_tests);
         let state = RestState {
@@ -205,11 +192,20 @@ impl App {
 
 /// How this worker takes part in the cluster: alone in standalone mode, as a member of the
 /// Kafka group `group.id` in distributed mode.
-fn member_spec(config: &WorkerConfig, worker_id: &str, url: String) -> MemberSpec {
+fn member_spec(
+    config: &WorkerConfig,
+    worker_id: &str,
+    url: String,
+    peers: herder::Peers,
+) -> MemberSpec {
     match &config.mode {
         ModeConfig::Standalone(_) => MemberSpec::Single { worker_id: worker_id.to_owned(), url },
         ModeConfig::Distributed(d) => MemberSpec::Group {
             worker_id: worker_id.to_owned(),
+            peers: herder::Peers {
+                keys: KeySettings::new(d.inter_worker_key_ttl, d.inter_worker_key_size),
+                ..peers
+            },
             settings: wasm_connect_group::MemberSettings {
                 bootstrap_servers: config.bootstrap_servers.clone(),
                 group_id: d.group_id.clone(),

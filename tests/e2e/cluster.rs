@@ -3,6 +3,8 @@
 //!
 //! Each worker logs to a file in the cluster's directory; a test that fails prints the
 //! tail of every log. Workers are killed when the cluster is dropped.
+//!
+//! Self-contained (no other test module), so `benches/cluster.rs` includes it too.
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -10,8 +12,10 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::harness::shared_cache_dir;
-use crate::support::root;
+/// The repository root.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
 
 /// Settings every worker of a cluster shares.
 #[derive(Clone, Debug)]
@@ -24,6 +28,16 @@ pub struct ClusterSettings {
     pub credentials: Option<&'static str>,
     /// `session.timeout.ms`.
     pub session_timeout_ms: u64,
+    /// `wasm.cache.dir`: compiled plugins shared by every worker.
+    pub cache_dir: PathBuf,
+}
+
+impl ClusterSettings {
+    /// Settings for the broker at `bootstrap`: a 6 s session, the given delay for departed
+    /// workers, an open REST API.
+    pub fn new(bootstrap: String, max_delay_ms: u64, cache_dir: PathBuf) -> Self {
+        Self { bootstrap, max_delay_ms, credentials: None, session_timeout_ms: 6000, cache_dir }
+    }
 }
 
 /// One worker process.
@@ -96,7 +110,7 @@ impl Cluster {
             bootstrap = self.settings.bootstrap,
             delay = self.settings.max_delay_ms,
             session = self.settings.session_timeout_ms,
-            cache = shared_cache_dir().display(),
+            cache = self.settings.cache_dir.display(),
         );
         if let Some(creds) = self.settings.credentials {
             let file = self.dir.path().join("credentials.properties");
@@ -187,6 +201,19 @@ impl Cluster {
             out.push_str(&format!("---- worker {i} ({}) ----\n{}\n", w.url, tail.join("\n")));
         }
         out
+    }
+
+    /// The index of the worker whose latest completed rebalance says it leads.
+    pub fn leader(&self) -> Option<usize> {
+        (0..self.workers.len()).find(|i| {
+            self.workers[*i].child.is_some()
+                && self
+                    .log(*i)
+                    .lines()
+                    .rev()
+                    .find(|l| l.contains("Rebalance completed"))
+                    .is_some_and(|l| l.contains("leader=true"))
+        })
     }
 
     /// One worker's whole log.

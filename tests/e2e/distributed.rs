@@ -11,15 +11,10 @@ use serde_json::{Value, json};
 
 use crate::broker::PrivateBroker;
 use crate::cluster::{Cluster, ClusterSettings, all_running};
-use crate::harness::bootstrap;
+use crate::harness::{bootstrap, shared_cache_dir};
 
 fn settings(max_delay_ms: u64) -> ClusterSettings {
-    ClusterSettings {
-        bootstrap: bootstrap(),
-        max_delay_ms,
-        credentials: None,
-        session_timeout_ms: 6000,
-    }
+    ClusterSettings::new(bootstrap(), max_delay_ms, shared_cache_dir())
 }
 
 fn idle_source(tasks: u32) -> Value {
@@ -213,7 +208,8 @@ async fn restarts_run_on_the_worker_that_owns_the_instance() {
     // restarts it.
     let mut answers = Vec::new();
     for i in 0..3 {
-        let before = count_log(&cluster, task_owner, "Starting task", "rst", Some(1));
+        let started = count_log(&cluster, task_owner, "Starting task", "rst", Some(1));
+        let failed = count_log(&cluster, task_owner, "Task failed", "rst", Some(1));
         let (code, body) = retry_409(
             &cluster,
             i,
@@ -226,12 +222,22 @@ async fn restarts_run_on_the_worker_that_owns_the_instance() {
         assert_eq!(body["tasks"][1]["state"], "RESTARTING", "{body}");
         assert_eq!(body["tasks"][0]["state"], "RUNNING", "{body}");
         answers.push(body["tasks"].as_array().unwrap().len());
+        // The owner restarts it, and it fails again; every worker sees it FAILED before
+        // the next request plans from its statuses.
         let deadline = Instant::now() + Duration::from_secs(30);
-        while count_log(&cluster, task_owner, "Starting task", "rst", Some(1)) <= before {
+        while count_log(&cluster, task_owner, "Starting task", "rst", Some(1)) <= started
+            || count_log(&cluster, task_owner, "Task failed", "rst", Some(1)) <= failed
+        {
             assert!(Instant::now() < deadline, "worker {task_owner} did not restart task 1");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
-        eventually_status(&cluster, "rst", |s| s["tasks"][1]["state"] == "FAILED").await;
+        for j in 0..3 {
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while cluster.status(j, "rst").await["tasks"][1]["state"] != "FAILED" {
+                assert!(Instant::now() < deadline, "worker {j} does not see task 1 FAILED");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
     }
     assert_eq!(answers, [2, 2, 2]);
     for i in (0..3).filter(|i| *i != task_owner) {
@@ -315,43 +321,60 @@ fn expect_every_line(topic: &str, count: usize, secs: u64) {
     }
 }
 
+/// A FileStreamSource connector reading `input` into `topic`.
+fn file_source(input: &std::path::Path, topic: &str) -> Value {
+    json!({"connector.class": "FileStreamSource", "tasks.max": "1",
+        "file": input.display().to_string(), "topic": topic})
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_9_moves_work_after_the_delay_and_loses_no_record() {
     let mut cluster = Cluster::start(3, settings(3000)).await;
     let dir = tempfile::tempdir().unwrap();
-    let input = dir.path().join("input.txt");
-    std::fs::write(&input, "").unwrap();
-    let topic = format!("failover-{}", std::process::id());
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let writer = write_lines(input.clone(), 50, stop.clone());
-    let source = json!({"connector.class": "FileStreamSource", "tasks.max": "1",
-        "file": input.display().to_string(), "topic": topic});
-    assert_eq!(cluster.create(0, "fo-src", source).await.0, 201);
+    // Three sources under load, so that the killed worker runs at least one of them.
+    let mut writers = Vec::new();
+    let mut names = Vec::new();
     for n in 0..3 {
-        assert_eq!(cluster.create(1, &format!("fo-idle-{n}"), idle_source(2)).await.0, 201);
+        let input = dir.path().join(format!("input-{n}.txt"));
+        std::fs::write(&input, "").unwrap();
+        let topic = format!("failover-{}-{n}", std::process::id());
+        writers.push((topic.clone(), write_lines(input.clone(), 50, stop.clone())));
+        let name = format!("fo-src-{n}");
+        assert_eq!(cluster.create(n, &name, file_source(&input, &topic)).await.0, 201);
+        names.push((name, 1));
     }
-    let s = cluster.wait_running(0, "fo-src", 1, 90).await;
     for n in 0..3 {
-        cluster.wait_running(0, &format!("fo-idle-{n}"), 2, 90).await;
+        let name = format!("fo-idle-{n}");
+        assert_eq!(cluster.create(1, &name, idle_source(2)).await.0, 201);
+        names.push((name, 2));
+    }
+    let mut statuses = Vec::new();
+    for (name, tasks) in &names {
+        statuses.push(cluster.wait_running(0, name, *tasks, 90).await);
     }
     tokio::time::sleep(Duration::from_secs(2)).await;
 
-    // Kill the worker that runs the source task.
-    let victim = index_of(&cluster, s["tasks"][0]["worker_id"].as_str().unwrap());
-    let victim_id = s["tasks"][0]["worker_id"].as_str().unwrap().to_owned();
+    // Kill a follower (a new leader would have no memory of the departed worker's work,
+    // and would reassign it at once) that runs a source task.
+    let leader = cluster.leader().expect("a leader");
+    let runs_source = |i: usize| {
+        statuses[..3]
+            .iter()
+            .any(|s| index_of(&cluster, s["tasks"][0]["worker_id"].as_str().unwrap()) == i)
+    };
+    let victim = (0..3).filter(|i| *i != leader).max_by_key(|i| runs_source(*i)).unwrap();
+    let victim_id = format!("127.0.0.1:{}", cluster.workers[victim].port);
     let survivor = (0..3).find(|i| *i != victim).unwrap();
     cluster.kill(victim);
     let killed = Instant::now();
-    let mut names = vec!["fo-src".to_string()];
-    names.extend((0..3).map(|n| format!("fo-idle-{n}")));
     let deadline = killed + Duration::from_secs(90);
     loop {
         let mut moved = true;
-        for name in &names {
+        for (name, tasks) in &names {
             let s = cluster.status(survivor, name).await;
-            let tasks = if name == "fo-src" { 1 } else { 2 };
             let here = |v: &Value| v["worker_id"] != victim_id.as_str();
-            moved &= all_running(&s, tasks)
+            moved &= all_running(&s, *tasks)
                 && here(&s["connector"])
                 && s["tasks"].as_array().unwrap().iter().all(here);
         }
@@ -362,11 +385,20 @@ async fn kill_9_moves_work_after_the_delay_and_loses_no_record() {
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     eprintln!("kill -9 to RUNNING elsewhere: {:?}", killed.elapsed());
+    // The survivors held the departed worker's work back for the delay first.
+    let held = (0..3).filter(|i| *i != victim).any(|i| {
+        cluster
+            .log(i)
+            .lines()
+            .any(|l| l.contains("Rebalance completed") && !l.contains("delay_ms=0"))
+    });
+    assert!(held, "no rebalance carried a delay\n{}", cluster.logs());
     tokio::time::sleep(Duration::from_secs(2)).await;
     stop.store(true, std::sync::atomic::Ordering::SeqCst);
-    let written = writer.join().unwrap();
-    let t = topic.clone();
-    tokio::task::spawn_blocking(move || expect_every_line(&t, written, 120)).await.unwrap();
+    for (topic, writer) in writers {
+        let written = writer.join().unwrap();
+        tokio::task::spawn_blocking(move || expect_every_line(&topic, written, 120)).await.unwrap();
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -378,9 +410,7 @@ async fn a_rolling_restart_loses_no_config_and_no_record() {
     let topic = format!("rolling-{}", std::process::id());
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let writer = write_lines(input.clone(), 20, stop.clone());
-    let source = json!({"connector.class": "FileStreamSource", "tasks.max": "1",
-        "file": input.display().to_string(), "topic": topic});
-    assert_eq!(cluster.create(0, "roll-src", source).await.0, 201);
+    assert_eq!(cluster.create(0, "roll-src", file_source(&input, &topic)).await.0, 201);
     for n in 0..3 {
         assert_eq!(cluster.create(2, &format!("roll-idle-{n}"), idle_source(2)).await.0, 201);
     }

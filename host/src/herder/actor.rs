@@ -103,7 +103,6 @@ pub async fn spawn(
     sink_offsets: Arc<dyn SinkOffsets>,
     events: mpsc::UnboundedReceiver<WorkerEvent>,
     member: MemberSpec,
-    peers: Option<Peers>,
     settings: HerderSettings,
 ) -> Result<HerderHandle, StoreError> {
     let mut reader = config_topic.reader().await?;
@@ -122,11 +121,12 @@ pub async fn spawn(
     let (tx, rx) = mpsc::channel(256);
     let dirty = config.connectors().map(str::to_owned).collect();
     let policy_defaults = settings.reconfiguration.clone();
-    let (member, group) = match member {
-        MemberSpec::Single { worker_id, url } => (Membership::single(worker_id, url), None),
-        MemberSpec::Group { worker_id, settings } => {
+    let (member, group, peers) = match member {
+        MemberSpec::Single { worker_id, url } => (Membership::single(worker_id, url), None, None),
+        MemberSpec::Group { worker_id, settings, peers } => {
             let member = Membership::group(worker_id, settings.url.clone());
-            (member, Some(GroupLink::start(settings, config_view(&config, config_offset))))
+            let link = GroupLink::start(settings, config_view(&config, config_offset));
+            (member, Some(link), Some(peers))
         }
     };
     let (internal_tx, internal_rx) = super::peers::channel();

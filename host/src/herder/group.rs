@@ -35,6 +35,8 @@ pub enum MemberSpec {
         worker_id: String,
         /// How to join (the advertised REST URL is `settings.url`).
         settings: MemberSettings,
+        /// How to reach the other workers.
+        peers: super::Peers,
     },
 }
 
