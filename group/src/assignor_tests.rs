@@ -67,10 +67,7 @@ impl Sim {
                 assert!(!running.tasks.contains(t), "{t:?} runs elsewhere: {plan:?}");
                 assert!(handed_out.tasks.insert(t.clone()), "{t:?} assigned twice");
             }
-            allocation.connectors.retain(|c| !change.revoked.connectors.contains(c));
-            allocation.tasks.retain(|t| !change.revoked.tasks.contains(t));
-            allocation.connectors.extend(change.assigned.connectors.iter().cloned());
-            allocation.tasks.extend(change.assigned.tasks.iter().cloned());
+            allocation.apply(&change.revoked, &change.assigned);
         }
         plan
     }

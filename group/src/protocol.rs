@@ -39,6 +39,16 @@ pub struct Allocation {
     pub tasks: BTreeSet<TaskId>,
 }
 
+impl Allocation {
+    /// Applies one rebalance's changes: drops `revoked`, then adds `assigned`.
+    pub fn apply(&mut self, revoked: &Allocation, assigned: &Allocation) {
+        self.connectors.retain(|c| !revoked.connectors.contains(c));
+        self.tasks.retain(|t| !revoked.tasks.contains(t));
+        self.connectors.extend(assigned.connectors.iter().cloned());
+        self.tasks.extend(assigned.tasks.iter().cloned());
+    }
+}
+
 /// What each member sends when it joins.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MemberMetadata {

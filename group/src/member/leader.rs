@@ -130,10 +130,7 @@ pub(super) fn apply_plan(
     assigned: &Allocation,
 ) -> Allocation {
     let mut after = current.clone();
-    after.connectors.retain(|c| !revoked.connectors.contains(c));
-    after.tasks.retain(|t| !revoked.tasks.contains(t));
-    after.connectors.extend(assigned.connectors.iter().cloned());
-    after.tasks.extend(assigned.tasks.iter().cloned());
+    after.apply(revoked, assigned);
     after
 }
 

@@ -126,15 +126,7 @@ impl Worker {
                         seen.lost.push(reason);
                     }
                     GroupEvent::Assigned(assigned) => {
-                        let running = &mut seen.running;
-                        for c in &assigned.revoked.connectors {
-                            running.connectors.remove(c);
-                        }
-                        for t in &assigned.revoked.tasks {
-                            running.tasks.remove(t);
-                        }
-                        running.connectors.extend(assigned.assigned.connectors.iter().cloned());
-                        running.tasks.extend(assigned.assigned.tasks.iter().cloned());
+                        seen.running.apply(&assigned.revoked, &assigned.assigned);
                         if assigned.error == AssignmentError::ConfigMismatch {
                             herder_handle.rejoin("config mismatch");
                         } else if !assigned.revoked.connectors.is_empty()

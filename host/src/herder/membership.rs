@@ -120,15 +120,7 @@ impl Membership {
 
     /// Applies a completed rebalance: drops the revoked work, adds the assigned.
     pub fn assigned(&mut self, a: &Assigned) {
-        let owned = self.owned.get_or_insert_with(Allocation::default);
-        for c in &a.revoked.connectors {
-            owned.connectors.remove(c);
-        }
-        for t in &a.revoked.tasks {
-            owned.tasks.remove(t);
-        }
-        owned.connectors.extend(a.assigned.connectors.iter().cloned());
-        owned.tasks.extend(a.assigned.tasks.iter().cloned());
+        self.owned.get_or_insert_with(Allocation::default).apply(&a.revoked, &a.assigned);
         self.generation = i64::from(a.generation);
         self.leader = a.is_leader;
         self.leader_url = Some(a.leader_url.clone());
