@@ -2,7 +2,8 @@
 //! group on the broker at `KAFKA_BOOTSTRAP`, 100 connectors (one task each). Measures, over
 //! REST, the time until everything runs after the connectors are created, the rebalance
 //! when a fourth worker joins and when it leaves gracefully, and the time from `kill -9` of
-//! a worker to all of its connectors and tasks RUNNING elsewhere. Prints a Markdown table.
+//! a worker to all of its connectors and tasks RUNNING elsewhere, without and with a delay
+//! for departed workers (`scheduled.rebalance.max.delay.ms`). Prints a Markdown table.
 //!
 //! Run with `cargo bench --bench cluster` after `scripts/build-guests.sh`, with the broker
 //! from `scripts/kafka.sh start` and `KAFKA_BOOTSTRAP=127.0.0.1:9092`.
@@ -65,6 +66,27 @@ fn worker_id(cluster: &Cluster, i: usize) -> String {
     format!("127.0.0.1:{}", cluster.workers[i].port)
 }
 
+/// Creates the connectors (idle sources, one task each) round-robin through the workers.
+async fn create_all(cluster: &Cluster) {
+    for n in 0..CONNECTORS {
+        let config = json!({"connector.class": "ChaosSource", "tasks.max": "1",
+            "chaos.mode": "ok", "batch.size": "0"});
+        let (code, body) = cluster.create(n % 3, &format!("bench-{n}"), config).await;
+        assert_eq!(code, 201, "{body}");
+    }
+}
+
+/// Kills a follower with `kill -9`; returns the time until all of its work runs elsewhere.
+async fn kill_follower(cluster: &mut Cluster) -> Duration {
+    let victim = (0..3).find(|i| Some(*i) != cluster.leader()).unwrap();
+    let victim_id = worker_id(cluster, victim);
+    let survivor = (0..3).find(|i| *i != victim).unwrap();
+    let killed = Instant::now();
+    cluster.kill(victim);
+    settle(cluster, survivor, |p| !p.contains_key(&victim_id)).await;
+    killed.elapsed()
+}
+
 #[tokio::main]
 async fn main() {
     let bootstrap = std::env::var("KAFKA_BOOTSTRAP")
@@ -72,17 +94,12 @@ async fn main() {
     let cache = tempfile::tempdir().unwrap();
     // No delay for departed workers: the times below are the group's own; a configured
     // `scheduled.rebalance.max.delay.ms` adds to the kill -9 time.
-    let settings = ClusterSettings::new(bootstrap, 0, cache.path().to_path_buf());
+    let settings = ClusterSettings::new(bootstrap.clone(), 0, cache.path().to_path_buf());
     let mut cluster = Cluster::start(3, settings).await;
     let mut rows = Vec::new();
 
     let start = Instant::now();
-    for n in 0..CONNECTORS {
-        let config = json!({"connector.class": "ChaosSource", "tasks.max": "1",
-            "chaos.mode": "ok", "batch.size": "0"});
-        let (code, body) = cluster.create(n % 3, &format!("bench-{n}"), config).await;
-        assert_eq!(code, 201, "{body}");
-    }
+    create_all(&cluster).await;
     let created = start.elapsed();
     settle(&cluster, 0, |p| p.len() == 3).await;
     rows.push(("create 100 connectors through 3 workers (until each answered 201)", created));
@@ -99,16 +116,18 @@ async fn main() {
     settle(&cluster, 0, |p| !p.contains_key(&id)).await;
     rows.push(("the 4th worker leaves (SIGTERM): to all RUNNING on 3", left.elapsed()));
 
-    let victim = (0..3).find(|i| Some(*i) != cluster.leader()).unwrap();
-    let victim_id = worker_id(&cluster, victim);
-    let survivor = (0..3).find(|i| *i != victim).unwrap();
-    let killed = Instant::now();
-    cluster.kill(victim);
-    settle(&cluster, survivor, |p| !p.contains_key(&victim_id)).await;
-    rows.push((
-        "kill -9 of a follower: to all its work RUNNING elsewhere (session 6 s)",
-        killed.elapsed(),
-    ));
+    let killed = kill_follower(&mut cluster).await;
+    rows.push(("kill -9 of a follower: to all its work RUNNING elsewhere (session 6 s)", killed));
+    drop(cluster);
+
+    // The same with a hold on a departed worker's work, as Kafka Connect has (5 minutes by
+    // default), shortened to 3 s.
+    let settings = ClusterSettings::new(bootstrap, 3000, cache.path().to_path_buf());
+    let mut cluster = Cluster::start(3, settings).await;
+    create_all(&cluster).await;
+    settle(&cluster, 0, |p| p.len() == 3).await;
+    let killed = kill_follower(&mut cluster).await;
+    rows.push(("… with scheduled.rebalance.max.delay.ms = 3000", killed));
 
     println!("| 3 workers, {CONNECTORS} connectors × 1 task | time |");
     println!("|---|---|");

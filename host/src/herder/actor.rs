@@ -65,6 +65,8 @@ pub(super) struct Herder {
     pub deferred: Vec<(Instant, Command)>,
     /// The other workers, in distributed mode.
     pub peers: Option<Peers>,
+    /// Leader only: no new session-key write before this, after one failed.
+    pub key_retry_at: Option<Instant>,
     pub internal_tx: mpsc::UnboundedSender<Internal>,
     pub internal_rx: mpsc::UnboundedReceiver<Internal>,
     pub settings: HerderSettings,
@@ -136,6 +138,7 @@ pub async fn spawn(
         config_offset,
         deferred: Vec::new(),
         peers,
+        key_retry_at: None,
         internal_tx,
         internal_rx,
         settings,
@@ -236,6 +239,7 @@ impl Herder {
                     if self.group.take().is_some() && self.shutting_down.is_none() {
                         tracing::error!("The group member loop ended; stopping all work here");
                         self.member.lost();
+                        self.mark_all_dirty();
                     }
                 }
                 Wake::Command(None) => self.begin_shutdown(None),

@@ -172,3 +172,58 @@ impl Herder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use tokio::sync::oneshot;
+
+    use super::*;
+    use crate::herder::RestartRequest;
+
+    fn reply<T>() -> super::super::Reply<T> {
+        oneshot::channel().0
+    }
+
+    fn restart(include_tasks: bool, only_failed: bool) -> Command {
+        let request = RestartRequest { connector: "c".into(), include_tasks, only_failed };
+        Command::Restart { request, reply: reply() }
+    }
+
+    #[test]
+    fn writes_need_the_leader_restarts_the_owner_reads_a_settled_group() {
+        let put = Command::PutConfig {
+            name: "c".into(),
+            config: Default::default(),
+            initial: None,
+            replace: true,
+            reply: reply(),
+        };
+        assert!(matches!(put.needs(), Needs::Leader));
+        assert!(matches!(Command::Delete("c".into(), reply()).needs(), Needs::Leader));
+        let stop = Command::SetTarget("c".into(), TargetState::Stopped, reply());
+        assert!(matches!(stop.needs(), Needs::Leader));
+        let pause = Command::SetTarget("c".into(), TargetState::Paused, reply());
+        assert!(matches!(pause.needs(), Needs::Nothing));
+        assert!(matches!(restart(false, false).needs(), Needs::ConnectorOwner(c) if c == "c"));
+        assert!(matches!(restart(true, false).needs(), Needs::Leader));
+        assert!(matches!(restart(false, true).needs(), Needs::Leader));
+        let task = Command::RestartTask("c".into(), 2, reply());
+        assert!(matches!(task.needs(), Needs::TaskOwner(c, 2) if c == "c"));
+        let submit = Command::SubmitTaskConfigs("c".into(), vec![], reply());
+        assert!(matches!(submit.needs(), Needs::Leader));
+        assert!(matches!(Command::ResetOffsets("c".into(), reply()).needs(), Needs::Leader));
+        assert!(matches!(Command::Info("c".into(), reply()).needs(), Needs::Settled));
+        assert!(matches!(Command::Connectors(reply()).needs(), Needs::Nothing));
+        assert!(matches!(Command::Offsets("c".into(), reply()).needs(), Needs::Nothing));
+    }
+
+    #[test]
+    fn a_rejected_request_gets_the_error() {
+        let (tx, mut rx) = oneshot::channel();
+        Command::Delete("c".into(), tx).reject(HerderError::RebalanceNeeded);
+        assert!(matches!(rx.try_recv(), Ok(Err(HerderError::RebalanceNeeded))));
+        let (tx, mut rx) = oneshot::channel();
+        Command::Info("c".into(), tx).reject(HerderError::ShuttingDown);
+        assert!(matches!(rx.try_recv(), Ok(Err(HerderError::ShuttingDown))));
+    }
+}

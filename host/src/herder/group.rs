@@ -12,11 +12,11 @@ use std::collections::BTreeMap;
 use tokio::sync::{mpsc, watch};
 use wasm_connect_group::{
     Allocation, Assigned, AssignmentError, ConfigView, GroupEvent, GroupMember, MemberHandle,
-    MemberSettings,
+    MemberSettings, TaskId,
 };
 
 use super::actor::Herder;
-use crate::model::TargetState;
+use crate::model::{InstanceId, TargetState};
 use crate::store::ConfigState;
 
 /// How this worker takes part in the cluster.
@@ -125,6 +125,8 @@ impl Herder {
                     link.pending = true;
                     link.revoking = None;
                 }
+                // Whatever is assigned here next starts afresh, failed instances included.
+                self.forget_failures(|_| true);
                 self.mark_all_dirty();
             }
             GroupEvent::Assigned(a) => self.assigned(a).await,
@@ -164,6 +166,14 @@ impl Herder {
             "Rebalance completed"
         );
         self.member.assigned(&a);
+        // A revoked instance that failed here starts afresh wherever it goes next, here too.
+        let gone = &a.revoked;
+        self.forget_failures(|id| match id {
+            InstanceId::Connector(c) => gone.connectors.contains(c),
+            InstanceId::Task(c, t) => {
+                gone.tasks.contains(&TaskId { connector: c.clone(), task: *t })
+            }
+        });
         let revoked = !(a.revoked.connectors.is_empty() && a.revoked.tasks.is_empty());
         for c in a.revoked.connectors.iter().chain(a.revoked.tasks.iter().map(|t| &t.connector)) {
             self.dirty.insert(c.clone());
@@ -200,7 +210,8 @@ impl Herder {
         }
     }
 
-    fn mark_all_dirty(&mut self) {
+    /// Marks every connector known or running here for reconciliation.
+    pub(super) fn mark_all_dirty(&mut self) {
         let names: Vec<String> = self
             .config
             .connectors()
@@ -215,5 +226,34 @@ impl Herder {
     /// the config topic.
     async fn leader_duties(&mut self) {
         self.rotate_session_key().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{ConfigRecord, Properties};
+
+    fn connector(state: &mut ConfigState, name: &str, tasks: u32, target: TargetState) {
+        let config = Properties::from([("connector.class".to_string(), "X".to_string())]);
+        state.apply(ConfigRecord::Connector { name: name.into(), config: Some(config) });
+        for task in 0..tasks {
+            let config = Some(Properties::new());
+            state.apply(ConfigRecord::Task { connector: name.into(), task, config });
+        }
+        state.apply(ConfigRecord::Commit { connector: name.into(), tasks });
+        state.apply(ConfigRecord::TargetState { connector: name.into(), state: Some(target) });
+    }
+
+    #[test]
+    fn the_view_lists_every_connector_with_its_tasks_and_none_while_stopped() {
+        let mut state = ConfigState::default();
+        connector(&mut state, "running", 3, TargetState::Started);
+        connector(&mut state, "paused", 2, TargetState::Paused);
+        connector(&mut state, "stopped", 0, TargetState::Stopped);
+        let view = config_view(&state, 42);
+        assert_eq!(view.offset, 42);
+        let expected = [("paused", 2), ("running", 3), ("stopped", 0)];
+        assert_eq!(view.connectors, expected.map(|(n, t)| (n.to_string(), t)).into());
     }
 }

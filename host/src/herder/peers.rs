@@ -4,6 +4,8 @@
 //! the leader may write, sent to it over REST off the herder loop. The answer comes back
 //! to the loop as an [`Internal`] message and feeds the reconfiguration retry chain.
 
+use std::time::Duration;
+
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -27,6 +29,9 @@ pub(super) enum Internal {
     /// The leader answered a follower's task configs.
     TaskConfigsSubmitted { connector: String, result: Result<(), String> },
 }
+
+/// How long the leader waits before it writes a session key again after a failed write.
+const KEY_RETRY: Duration = Duration::from_secs(1);
 
 /// Kafka Connect's error when no leader URL is known.
 const NO_LEADER_URL: &str = "Request to leader to reconfigure connector tasks failed because the URL of the leader's REST interface is empty!";
@@ -62,21 +67,30 @@ impl Herder {
         match self.config_log.write(&[ConfigRecord::SessionKey(key)]).await {
             Ok(()) => {
                 tracing::info!("Wrote a new session key to the config topic");
+                self.key_retry_at = None;
                 let _ = self.sync_config().await;
+                self.share_session_key();
             }
-            Err(e) => tracing::warn!(error = %e, "Could not write a session key; retrying later"),
+            Err(e) => {
+                tracing::warn!(error = %e, "Could not write a session key; retrying in a second");
+                self.key_retry_at = Some(Instant::now() + KEY_RETRY);
+            }
         }
     }
 
-    /// Leader only: when the current session key must be replaced.
+    /// Leader only: when the session key must be written: at once without one, else when
+    /// the current one expires; never before a failed write's retry time.
     pub(super) fn next_key_rotation(&self) -> Option<Instant> {
         let peers = self.peers.as_ref()?;
         if !self.member.is_leader() {
             return None;
         }
-        let key = self.config.session_key()?;
-        let left = key.expires_at(peers.keys.ttl).saturating_sub(now_ms()).max(0);
-        Some(Instant::now() + std::time::Duration::from_millis(left as u64))
+        let left = self
+            .config
+            .session_key()
+            .map_or(0, |key| key.expires_at(peers.keys.ttl).saturating_sub(now_ms()).max(0));
+        let due = Instant::now() + Duration::from_millis(left as u64);
+        Some(self.key_retry_at.map_or(due, |retry| retry.max(due)))
     }
 
     /// A follower's connector generated new task configs: sends them to the leader, off
