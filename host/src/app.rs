@@ -55,6 +55,7 @@ impl App {
     /// Starts everything `config` describes. `cache_dir` is the CLI's default artifact
     /// cache, used when the config names none.
     pub async fn start(config: &WorkerConfig, cache_dir: Option<PathBuf>) -> anyhow::Result<Self> {
+        check_group_security(config)?;
         let runtime = Runtime::new(RuntimeOptions {
             cache_dir: config.wasm_cache_dir.clone().or(cache_dir),
             pool: (config.wasm_pool_instances > 0)
@@ -117,7 +118,7 @@ impl App {
             keyring: keyring.clone(),
             keys: KeySettings::default(),
         };
-        let member = member_spec(config, &worker_id, url, peers);
+        let member = member_spec(config, &worker_id, url, peers)?;
         let herder =
             herder::spawn(config_topic, status, worker, sink_offsets, events_rx, member, settings)
                 .await
@@ -190,6 +191,20 @@ impl App {
     }
 }
 
+/// Refuses a distributed worker whose brokers need TLS or SASL: the group client speaks
+/// PLAINTEXT only. Checked before anything connects.
+fn check_group_security(config: &WorkerConfig) -> anyhow::Result<()> {
+    if let ModeConfig::Distributed(_) = &config.mode
+        && let Some(protocol) = config.client_props.get("security.protocol")
+        && !protocol.trim().eq_ignore_ascii_case("PLAINTEXT")
+    {
+        anyhow::bail!(
+            "security.protocol={protocol}: distributed mode's group membership speaks PLAINTEXT only"
+        );
+    }
+    Ok(())
+}
+
 /// How this worker takes part in the cluster: alone in standalone mode, as a member of the
 /// Kafka group `group.id` in distributed mode.
 fn member_spec(
@@ -197,8 +212,8 @@ fn member_spec(
     worker_id: &str,
     url: String,
     peers: herder::Peers,
-) -> MemberSpec {
-    match &config.mode {
+) -> anyhow::Result<MemberSpec> {
+    Ok(match &config.mode {
         ModeConfig::Standalone(_) => MemberSpec::Single { worker_id: worker_id.to_owned(), url },
         ModeConfig::Distributed(d) => MemberSpec::Group {
             worker_id: worker_id.to_owned(),
@@ -218,7 +233,7 @@ fn member_spec(
                 worker_sync_timeout: d.worker_sync_timeout,
             },
         },
-    }
+    })
 }
 
 /// Where sink connectors' offsets live: their consumer groups in the embedded store when
