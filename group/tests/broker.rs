@@ -145,17 +145,16 @@ async fn a_member_whose_coordinator_is_cut_off_reports_lost_and_comes_back() {
     let proxy = Proxy::start(bootstrap()).await;
     let group = unique_group("cut");
     let config = view(1, &[("a", 2)]);
-    let w1 =
-        Worker::start(settings(&proxy.addr, &group, "http://w1", Duration::ZERO), config.clone());
+    // A session longer than any wait: Lost can only come from the failing heartbeats.
+    let w1 = Worker::start(
+        long_session(settings(&proxy.addr, &group, "http://w1", Duration::ZERO)),
+        config.clone(),
+    );
     wait_for("the member to run everything", || w1.running() == everything(&config)).await;
     let assigned_before = w1.seen.lock().unwrap().assigned.len();
 
     proxy.cut();
-    let cut_at = tokio::time::Instant::now();
     wait_for("Lost", || !w1.seen.lock().unwrap().lost.is_empty()).await;
-    // 0.5 s heartbeats: Lost is due about one interval after the first failed heartbeat;
-    // 5 s (ten intervals, under the 6 s session) only guards against waiting for the session.
-    assert!(cut_at.elapsed() < Duration::from_secs(5), "Lost after {:?}", cut_at.elapsed());
     assert_eq!(w1.running(), Allocation::default());
 
     // Still cut: retries back off, and nothing is assigned or lost again.
@@ -211,18 +210,16 @@ async fn dropping_the_events_receiver_leaves_the_group() {
         Worker::start(settings(&bootstrap(), &group, "http://w1", Duration::ZERO), config.clone());
     wait_for("the first member to join", || w1.last_assigned().is_some()).await;
     let (config2, config2_rx) = tokio::sync::watch::channel(config.clone());
+    // A session longer than any wait: only a LeaveGroup removes the member in time.
     let (_handle2, events2) = wasm_connect_group::GroupMember::spawn(
-        settings(&bootstrap(), &group, "http://w2", Duration::ZERO),
+        long_session(settings(&bootstrap(), &group, "http://w2", Duration::ZERO)),
         config2_rx,
     );
     let members = || w1.last_assigned().and_then(|a| a.members).unwrap_or_default();
     wait_for("the leader to see two members", || members().len() == 2).await;
 
     drop(events2);
-    let dropped_at = tokio::time::Instant::now();
     wait_for("the leader to see one member", || members().len() == 1).await;
-    // Without LeaveGroup the coordinator would wait for the 6 s session timeout.
-    assert!(dropped_at.elapsed() < Duration::from_secs(5), "after {:?}", dropped_at.elapsed());
     wait_for("the leader to run everything", || w1.running() == everything(&config)).await;
     drop(config2);
     w1.handle.leave().await;
@@ -285,4 +282,14 @@ async fn leave_all(workers: &[Worker]) {
     for worker in workers {
         worker.handle.leave().await;
     }
+}
+
+/// `settings` with a session longer than [`support::WAIT`]: a condition awaited in the test
+/// cannot come true because the session expired.
+fn long_session(
+    mut settings: wasm_connect_group::MemberSettings,
+) -> wasm_connect_group::MemberSettings {
+    settings.session_timeout = support::WAIT + Duration::from_secs(15);
+    settings.rebalance_timeout = settings.session_timeout;
+    settings
 }
