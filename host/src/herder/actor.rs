@@ -126,12 +126,12 @@ pub async fn spawn(
     let (member, group, peers) = match member {
         MemberSpec::Single { worker_id, url } => (Membership::single(worker_id, url), None, None),
         MemberSpec::Group { worker_id, settings, peers } => {
-            let member = Membership::group(worker_id, settings.url.clone());
+            let member = Membership::group(worker_id);
             let link = GroupLink::start(settings, config_view(&config, config_offset));
             (member, Some(link), Some(peers))
         }
     };
-    let (internal_tx, internal_rx) = super::peers::channel();
+    let (internal_tx, internal_rx) = mpsc::unbounded_channel();
     let mut herder = Herder {
         member,
         group,

@@ -175,9 +175,7 @@ impl Herder {
             }
         });
         let revoked = !(a.revoked.connectors.is_empty() && a.revoked.tasks.is_empty());
-        for c in a.revoked.connectors.iter().chain(a.revoked.tasks.iter().map(|t| &t.connector)) {
-            self.dirty.insert(c.clone());
-        }
+        // Revoked work still runs here, so marking everything known or running covers it.
         self.mark_all_dirty();
         let behind = self.config_offset < a.config_offset;
         if let Some(link) = self.group.as_mut() {

@@ -16,7 +16,6 @@ use crate::store::ConfigState;
 #[derive(Clone, Debug)]
 pub struct Membership {
     worker_id: String,
-    url: String,
     /// `None`: a group of one that runs everything. `Some`: what the group assigned here.
     owned: Option<Allocation>,
     generation: i64,
@@ -29,24 +28,21 @@ pub struct Membership {
 impl Membership {
     /// A group of one: this worker, `worker_id` at `url`, leads and runs everything.
     pub fn single(worker_id: impl Into<String>, url: impl Into<String>) -> Self {
-        let url = url.into();
         Self {
             worker_id: worker_id.into(),
             owned: None,
             generation: 1,
             leader: true,
-            leader_url: Some(url.clone()),
-            url,
+            leader_url: Some(url.into()),
             routes: BTreeMap::new(),
         }
     }
 
     /// A member of a Kafka group that has not joined yet: it runs nothing and knows no
     /// leader.
-    pub fn group(worker_id: impl Into<String>, url: impl Into<String>) -> Self {
+    pub fn group(worker_id: impl Into<String>) -> Self {
         Self {
             worker_id: worker_id.into(),
-            url: url.into(),
             owned: Some(Allocation::default()),
             generation: -1,
             leader: false,
@@ -65,11 +61,6 @@ impl Membership {
         &self.worker_id
     }
 
-    /// This worker's advertised REST URL.
-    pub fn url(&self) -> &str {
-        &self.url
-    }
-
     /// The generation of the group this worker last joined.
     pub fn generation(&self) -> i64 {
         self.generation
@@ -83,11 +74,6 @@ impl Membership {
     /// The REST URL of the leader, when known.
     pub fn leader_url(&self) -> Option<&str> {
         self.leader_url.as_deref()
-    }
-
-    /// What the group assigned here; `None` in a group of one.
-    pub fn allocation(&self) -> Option<&Allocation> {
-        self.owned.as_ref()
     }
 
     /// Whether the connector instance `name` runs here.
@@ -173,7 +159,7 @@ mod tests {
     #[test]
     fn a_member_owns_what_was_assigned_minus_what_was_revoked() {
         let config = ConfigState::default();
-        let mut m = Membership::group("w1:8083", "http://w1:8083");
+        let mut m = Membership::group("w1:8083");
         assert!(!m.owns_connector(&config, "a"));
         assert_eq!(m.leader_url(), None);
         m.assigned(&assigned(alloc(&["a", "b"], &[("a", 0), ("b", 1)]), Allocation::default()));
@@ -188,7 +174,7 @@ mod tests {
 
     #[test]
     fn the_leader_routes_to_owners() {
-        let mut m = Membership::group("w1:8083", "http://w1:8083");
+        let mut m = Membership::group("w1:8083");
         let mut a = assigned(Allocation::default(), Allocation::default());
         a.is_leader = true;
         a.members = Some(BTreeMap::from([

@@ -44,7 +44,6 @@ use tokio::sync::{mpsc, oneshot};
 pub use crate::model::{Backoff, RetryPolicy};
 pub use actor::{HerderSettings, spawn};
 pub use error::HerderError;
-pub use gate::REBALANCE_WAIT;
 pub use group::MemberSpec;
 pub use membership::Membership;
 pub use offsets::{ConnectorOffset, ConnectorOffsets};

@@ -6,7 +6,6 @@
 
 use std::time::Duration;
 
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use super::actor::Herder;
@@ -130,9 +129,4 @@ impl Herder {
             }
         }
     }
-}
-
-/// A channel for [`Internal`] messages.
-pub(super) fn channel() -> (mpsc::UnboundedSender<Internal>, mpsc::UnboundedReceiver<Internal>) {
-    mpsc::unbounded_channel()
 }
