@@ -13,6 +13,7 @@ mod backoff;
 mod broker;
 mod cli;
 mod cluster;
+mod compat;
 mod connectors;
 mod containment;
 mod data_path;

@@ -4,8 +4,8 @@
 
 use tokio::time::Instant;
 
-use super::HerderError;
 use super::actor::{Herder, Phase};
+use super::{HerderError, RestartPlan};
 use crate::model::{InstanceId, State, TargetState};
 use crate::store::ConfigEvent;
 use crate::worker::WorkerEvent;
@@ -254,12 +254,15 @@ impl Herder {
     }
 
     /// Executes the queued restart requests against this worker's statuses and
-    /// assignment.
-    pub(super) fn process_restarts(&mut self) {
+    /// assignment, and returns the plans it executed. Every instance a plan restarts here
+    /// shows RESTARTING from this call on (Kafka Connect's `onRestart`), so a status read
+    /// after a 202 answer never shows the state from before the restart.
+    pub(super) fn process_restarts(&mut self) -> Vec<RestartPlan> {
         if self.shutting_down.is_some() {
             self.pending_restarts.clear();
-            return;
+            return Vec::new();
         }
+        let mut executed = Vec::new();
         for (name, request) in std::mem::take(&mut self.pending_restarts) {
             let connector_state =
                 self.status.get(&InstanceId::Connector(name.clone())).map(|s| s.state);
@@ -278,13 +281,19 @@ impl Herder {
                     }
             });
             if plan.restart_connector && self.member.owns_connector(&self.config, &name) {
+                let id = InstanceId::Connector(name.clone());
+                self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
                 self.stop_connector(&name, true);
             }
-            for t in plan.tasks {
+            for &t in &plan.tasks {
                 if self.member.owns_task(&self.config, &name, t) {
+                    let id = InstanceId::Task(name.clone(), t);
+                    self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
                     self.stop_task(&name, t, true);
                 }
             }
+            executed.push(plan);
         }
+        executed
     }
 }

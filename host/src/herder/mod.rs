@@ -74,6 +74,8 @@ pub struct ConnectorInfo {
     pub tasks: Vec<u32>,
     /// Source or sink; `None` when the plugin is not installed here.
     pub kind: Option<PluginKind>,
+    /// The plugin's version; `None` when the plugin is not installed here.
+    pub version: Option<String>,
 }
 
 /// A connector's status and its tasks' (Kafka Connect's `ConnectorStateInfo`).
@@ -87,6 +89,9 @@ pub struct ConnectorStatus {
     pub tasks: Vec<(u32, Status)>,
     /// Source or sink, when known.
     pub kind: Option<PluginKind>,
+    /// The plugin's version, when it is installed here (Kafka Connect 4.x shows it on the
+    /// connector and on every task).
+    pub version: Option<String>,
 }
 
 /// How a connector restart was answered.
@@ -283,12 +288,8 @@ impl HerderHandle {
             )?;
         let tasks = self.status.tasks(name).into_iter().collect();
         let info = self.connector_info(name).await.ok();
-        Ok(ConnectorStatus {
-            name: name.to_owned(),
-            connector,
-            tasks,
-            kind: info.and_then(|i| i.kind),
-        })
+        let (kind, version) = info.map(|i| (i.kind, i.version)).unwrap_or_default();
+        Ok(ConnectorStatus { name: name.to_owned(), connector, tasks, kind, version })
     }
 
     /// One task's status.

@@ -88,8 +88,36 @@ impl RestState {
     }
 }
 
-/// The whole API.
+/// The whole API. Every path also answers with one trailing slash, as Kafka Connect's
+/// (JAX-RS) routes do: `/connectors/` is `/connectors`.
 pub fn router(state: RestState) -> Router {
+    let api = routes(state);
+    Router::new().fallback_service(tower::util::MapRequest::new(api, trim_trailing_slash))
+}
+
+/// `req` with one trailing slash taken off its path (`/` itself stays), query kept.
+fn trim_trailing_slash(mut req: Request) -> Request {
+    let uri = req.uri();
+    let path = uri.path();
+    if path.len() > 1
+        && let Some(trimmed) = path.strip_suffix('/')
+    {
+        let rebuilt = match uri.query() {
+            Some(q) => format!("{trimmed}?{q}"),
+            None => trimmed.to_owned(),
+        };
+        let mut parts = uri.clone().into_parts();
+        if let Ok(pq) = rebuilt.parse() {
+            parts.path_and_query = Some(pq);
+            if let Ok(uri) = axum::http::Uri::from_parts(parts) {
+                *req.uri_mut() = uri;
+            }
+        }
+    }
+    req
+}
+
+fn routes(state: RestState) -> Router {
     Router::new()
         .merge(root::routes())
         .merge(connectors::routes())

@@ -220,7 +220,10 @@ fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
     keys
 }
 
-fn key_info(k: &ConfigKey, group: &str, order: usize) -> Value {
+/// Kafka Connect's `ConfigKeyInfo`. A key outside any group (every plugin key: the
+/// contract has no groups) has `group: null` and `order_in_group: -1`, as Kafka's
+/// `ConfigDef` gives a key defined without one.
+fn key_info(k: &ConfigKey, group: Option<&str>, order: i32) -> Value {
     json!({
         "name": k.name,
         "type": k.ty.to_string(),
@@ -229,22 +232,30 @@ fn key_info(k: &ConfigKey, group: &str, order: usize) -> Value {
         "importance": k.importance.to_string(),
         "documentation": k.documentation,
         "group": group,
-        "order": order,
+        "order_in_group": order,
         "width": "NONE",
         "display_name": k.name,
         "dependents": [],
     })
 }
 
-fn all_keys(p: &Plugin) -> Vec<(ConfigKey, &'static str)> {
-    let own = p.info().config_def.keys.iter().cloned().map(|k| (k, "Plugin"));
-    own.chain(framework_keys(p.info().kind).into_iter().map(|k| (k, "Common"))).collect()
+/// The framework's group name, Kafka Connect's `ConnectorConfig.COMMON_GROUP`.
+const COMMON_GROUP: &str = "Common";
+
+/// Every key of `p` with its group and order in it: the plugin's own keys (no group)
+/// first, then the framework's, numbered from 1 in their group.
+fn all_keys(p: &Plugin) -> Vec<(ConfigKey, Option<&'static str>, i32)> {
+    let own = p.info().config_def.keys.iter().cloned().map(|k| (k, None, -1));
+    let common = framework_keys(p.info().kind)
+        .into_iter()
+        .zip(1..)
+        .map(|(k, order)| (k, Some(COMMON_GROUP), order));
+    own.chain(common).collect()
 }
 
 async fn config(State(s): State<RestState>, Path(name): Path<String>) -> Result<Response> {
     let p = find(&s, &name)?;
-    let out: Vec<Value> =
-        all_keys(p).iter().enumerate().map(|(i, (k, g))| key_info(k, g, i + 1)).collect();
+    let out: Vec<Value> = all_keys(p).iter().map(|(k, g, order)| key_info(k, *g, *order)).collect();
     Ok(axum::Json(out).into_response())
 }
 
@@ -282,13 +293,12 @@ async fn validate(
     let keys = all_keys(&p);
     let mut configs: Vec<Value> = keys
         .iter()
-        .enumerate()
-        .map(|(i, (k, g))| {
+        .map(|(k, g, order)| {
             let value = config
                 .get(&k.name)
                 .map(|v| if k.is_secret() { "[hidden]".to_string() } else { v.clone() });
             json!({
-                "definition": key_info(k, g, i + 1),
+                "definition": key_info(k, *g, *order),
                 "value": {
                     "name": k.name,
                     "value": value.or_else(|| k.default_value.clone()),
@@ -303,10 +313,12 @@ async fn validate(
     configs.extend(errors.into_iter().map(|(key, errs)| {
         json!({ "definition": null, "value": { "name": key, "value": null, "recommended_values": [], "errors": errs, "visible": true } })
     }));
+    // Kafka Connect names the result after the class as the config gives it.
+    let class = config.get("connector.class").cloned().unwrap_or_default();
     let body = json!({
-        "name": p.info().name,
+        "name": class,
         "error_count": problems.len(),
-        "groups": ["Plugin", "Common"],
+        "groups": [COMMON_GROUP],
         "configs": configs,
     });
     Ok((StatusCode::OK, axum::Json(body)).into_response())
