@@ -103,6 +103,7 @@ async fn trailing_slashes_are_accepted(b: Backing) {
     assert_eq!((code, list), (StatusCode::OK, json!(["slash"])));
     let (code, info) = api.get("/connectors/slash/").await;
     assert_eq!((code, &info["name"]), (StatusCode::OK, &json!("slash")), "{info}");
+    api.wait_status("slash", "slash running", running(1)).await;
     let (code, _) = api.get("/connectors/slash/status/").await;
     assert_eq!(code, StatusCode::OK);
     let (code, plugins) = api.get("/connector-plugins/").await;

@@ -280,15 +280,21 @@ impl Herder {
                         InstanceId::Task(_, t) => plan.tasks.contains(t),
                     }
             });
+            // An instance that is not running here (a FAILED one) shows RESTARTING as soon
+            // as `stop_*` starts it again; a running one must show it before it has stopped.
             if plan.restart_connector && self.member.owns_connector(&self.config, &name) {
-                let id = InstanceId::Connector(name.clone());
-                self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
+                if self.connectors.contains_key(&name) {
+                    let id = InstanceId::Connector(name.clone());
+                    self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
+                }
                 self.stop_connector(&name, true);
             }
             for &t in &plan.tasks {
                 if self.member.owns_task(&self.config, &name, t) {
-                    let id = InstanceId::Task(name.clone(), t);
-                    self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
+                    if self.tasks.contains_key(&(name.clone(), t)) {
+                        let id = InstanceId::Task(name.clone(), t);
+                        self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
+                    }
                     self.stop_task(&name, t, true);
                 }
             }
