@@ -490,7 +490,8 @@ async fn validate_answers_config_infos(b: Backing) {
     let app = b.start().await;
     let api = Api::new(&app);
     let path = "/connector-plugins/ChaosSource/config/validate";
-    let ok = json!({"connector.class": "ChaosSource", "tasks.max": "1", "chaos.secret": "hunter2"});
+    let ok = json!({"name": "v", "connector.class": "ChaosSource", "tasks.max": "1",
+        "chaos.secret": "hunter2"});
     let (code, body) = api.call(Method::PUT, path, Some(ok)).await;
     assert_eq!(code, StatusCode::OK, "{body}");
     assert_eq!(body["name"], "ChaosSource");
@@ -509,18 +510,32 @@ async fn validate_answers_config_infos(b: Backing) {
         json!({"connector.class": "ChaosSource", "tasks.max": "0", "chaos.huge.bytes": "lots"});
     let (code, body) = api.call(Method::PUT, path, Some(bad)).await;
     assert_eq!(code, StatusCode::OK, "200 even with errors, as Kafka Connect answers: {body}");
-    assert_eq!(body["error_count"], 2, "{body}");
+    // Without `name`, Kafka Connect's "Missing required configuration" is the third.
+    assert_eq!(body["error_count"], 3, "{body}");
     let errors_of = |k: &str| {
         body["configs"].as_array().unwrap().iter().find(|c| c["value"]["name"] == k).unwrap()["value"]["errors"].clone()
     };
-    assert_eq!(errors_of("tasks.max").as_array().unwrap().len(), 1);
+    assert_eq!(
+        errors_of("tasks.max"),
+        json!(["Invalid value 0 for configuration tasks.max: Value must be at least 1"])
+    );
     assert_eq!(errors_of("chaos.huge.bytes").as_array().unwrap().len(), 1);
+    assert_eq!(
+        errors_of("name"),
+        json!(["Missing required configuration \"name\" which has no default value."])
+    );
 
     let (code, body) =
         api.call(Method::PUT, path, Some(json!({"connector.class": "FileStreamSink"}))).await;
     assert_error(code, &body, StatusCode::BAD_REQUEST, "does not match request type");
     let (code, body) =
         api.call(Method::PUT, "/connector-plugins/Nope/config/validate", Some(json!({}))).await;
-    assert_error(code, &body, StatusCode::NOT_FOUND, "Unknown plugin Nope");
+    // Kafka Connect's BadRequestException (which it wraps into a 500 by mistake).
+    assert_error(
+        code,
+        &body,
+        StatusCode::BAD_REQUEST,
+        "Failed to find any class that implements Connector and which name matches Nope",
+    );
     app.shutdown().await;
 }

@@ -11,12 +11,13 @@
 //! to it (`forward`, a middleware), and the inter-worker endpoints (`internal`) verify
 //! request signatures against the [`KeyRing`].
 //!
-//! Layout: `connectors`, `plugins`, `offsets`, `topics`, `loggers`, `metrics`, `root`,
+//! Layout: `connectors`, `plugins` (with `connector_keys`, the keys a definition shows), `offsets`, `topics`, `loggers`, `metrics`, `root`,
 //! `openapi`, `internal` (one file per resource), `forward` (forwarding between workers),
 //! `auth` (basic authentication), `tls` (listeners), `dto` (bodies), `extract` (extractors
 //! with [`ApiError`] rejections), `error`.
 
 pub mod auth;
+mod connector_keys;
 mod connectors;
 mod dto;
 mod error;
@@ -153,4 +154,23 @@ async fn log_request(req: Request, next: Next) -> Response {
         "Request"
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trimmed(uri: &str) -> String {
+        let req = Request::builder().uri(uri).body(axum::body::Body::empty()).unwrap();
+        trim_trailing_slash(req).uri().to_string()
+    }
+
+    #[test]
+    fn one_trailing_slash_is_trimmed_and_the_query_kept() {
+        assert_eq!(trimmed("/connectors/"), "/connectors");
+        assert_eq!(trimmed("/connectors/c/?expand=status"), "/connectors/c?expand=status");
+        assert_eq!(trimmed("/connectors"), "/connectors");
+        assert_eq!(trimmed("/"), "/");
+        assert_eq!(trimmed("/connectors//"), "/connectors/");
+    }
 }
