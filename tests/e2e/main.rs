@@ -22,6 +22,7 @@ mod distributed;
 mod fuzz;
 mod herder;
 mod js_plugins;
+mod loggers;
 mod offsets;
 mod python_plugins;
 mod rest;

@@ -101,7 +101,8 @@ fn all_running(tasks: usize) -> impl Fn(&Value) -> bool {
     }
 }
 
-fn assert_error(code: StatusCode, body: &Value, want: StatusCode, message: &str) {
+/// Asserts a Kafka Connect error body: `want`, and `message` within the message.
+pub fn assert_error(code: StatusCode, body: &Value, want: StatusCode, message: &str) {
     assert_eq!(code, want, "{body}");
     assert_eq!(body["error_code"], want.as_u16(), "{body}");
     let m = body["message"].as_str().unwrap_or_default();
@@ -161,11 +162,11 @@ async fn root_health_and_plugins(b: Backing) {
         .call(Method::PUT, "/admin/loggers/wasm_connect.herder", Some(json!({"level": "debug"})))
         .await;
     assert_eq!(code, StatusCode::OK, "{changed}");
-    assert_eq!(changed, json!(["wasm_connect::herder"]));
+    assert_eq!(changed, json!(["wasm_connect.herder"]), "Kafka Connect's dotted names");
     let (code, all) = api.get("/admin/loggers").await;
     assert_eq!(code, StatusCode::OK);
-    assert_eq!(all["wasm_connect::herder"]["level"], "DEBUG");
-    assert!(all["wasm_connect::herder"]["last_modified"].is_i64(), "{all}");
+    assert_eq!(all["wasm_connect.herder"]["level"], "DEBUG");
+    assert!(all["wasm_connect.herder"]["last_modified"].is_i64(), "{all}");
     assert!(all.get("root").is_some(), "{all}");
     let (code, one) = api.get("/admin/loggers/wasm_connect::herder").await;
     assert_eq!((code, &one["level"]), (StatusCode::OK, &json!("DEBUG")));

@@ -60,6 +60,9 @@ impl Herder {
                 self.alter_offsets(&name, offsets, reply).await
             }
             Command::ResetOffsets(name, reply) => self.reset_offsets(&name, reply).await,
+            Command::ClusterLoggerLevel(namespace, level, reply) => {
+                let _ = reply.send(self.cluster_logger_level(namespace, level).await);
+            }
             Command::Shutdown(done) => self.begin_shutdown(Some(done)),
         }
     }
@@ -217,6 +220,25 @@ impl Herder {
             .await
             .map_err(store("Error writing task configurations to the config topic"))?;
         self.sync_config().await
+    }
+
+    /// KIP-976. In a group: the record only, not read back (every worker, this one
+    /// included, applies it from its follower). Standalone: applied here, nothing written.
+    async fn cluster_logger_level(
+        &mut self,
+        namespace: String,
+        level: String,
+    ) -> Result<(), HerderError> {
+        if !self.member.in_group() {
+            return match self.settings.loggers.set(&namespace, &level) {
+                Ok(_) => Ok(()),
+                Err(e) => Err(HerderError::Failed(e.to_string())),
+            };
+        }
+        self.config_log
+            .write(&[ConfigRecord::LoggerLevel { namespace, level }])
+            .await
+            .map_err(store("Error writing logger level to the config topic"))
     }
 
     fn restart_task_now(&mut self, name: &str, task: u32, reply: super::Reply<()>) {

@@ -201,6 +201,12 @@ impl Herder {
                 }
                 self.dirty.insert(name);
             }
+            ConfigEvent::LoggerLevel(namespace, level) => {
+                // Kafka Connect ignores a level it cannot apply, with a warning.
+                if let Err(e) = self.settings.loggers.set(&namespace, &level) {
+                    tracing::warn!(namespace = %namespace, error = %e, "Ignoring a cluster-wide log level");
+                }
+            }
             ConfigEvent::Restart(request) => {
                 let replace = self
                     .pending_restarts

@@ -59,8 +59,6 @@ pub struct RestState {
     pub kafka_cluster_id: Option<String>,
     /// How long a request may wait for the herder.
     pub request_timeout: Duration,
-    /// Log levels (`/admin/loggers`).
-    pub loggers: crate::telemetry::Loggers,
     /// The Prometheus recorder (`/metrics`), when this process installed it.
     pub metrics: Option<metrics_exporter_prometheus::PrometheusHandle>,
     /// Sends requests this worker cannot execute on to the worker that can.
