@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: builds the guest components (Rust, the Python examples with the pinned
 # componentize-py, the JavaScript examples with the pinned componentize-js), then runs every
-# quality gate and every test of both workspaces and of the Python and JavaScript SDKs.
+# quality gate and every test of both workspaces and of the Python and JavaScript SDKs, and
+# fuzzes the REST API against openapi.json (scripts/schemathesis.sh, a few minutes).
 # `.ci/run` calls exactly this.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -52,3 +53,6 @@ fi
 
 step "tests (host)"
 cargo test --release --workspace
+
+step "REST API against openapi.json (schemathesis)"
+scripts/schemathesis.sh

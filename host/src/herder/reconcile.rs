@@ -1,5 +1,6 @@
 //! Desired against running: for each connector marked dirty, start what the config and
-//! assignment want here and is not running, and stop what runs but is no longer wanted.
+//! assignment want here and is not running, stop what runs but is no longer wanted, and
+//! show STOPPED for a stopped connector of this worker that no instance reports for.
 //! Also the start and stop primitives every other part of the herder uses.
 
 use super::actor::{Herder, Phase, Run};
@@ -20,12 +21,13 @@ impl Herder {
 
     fn reconcile(&mut self, name: &str) {
         let target = self.config.target_state(name);
-        let wanted =
-            self.member.owns_connector(&self.config, name) && target != TargetState::Stopped;
+        let owned = self.config.contains(name) && self.member.owns_connector(&self.config, name);
+        let wanted = owned && target != TargetState::Stopped;
         let failed = self.failed.contains(&InstanceId::Connector(name.to_owned()));
         match (wanted, self.connectors.get(name).map(|r| r.phase)) {
             (true, None) if !failed => self.start_connector(name),
             (false, Some(Phase::Starting | Phase::Running)) => self.stop_connector(name, false),
+            (false, None) if owned => self.show_stopped(name),
             _ => {}
         }
         let task_count =
@@ -47,6 +49,18 @@ impl Herder {
             {
                 self.start_task(name, t);
             }
+        }
+    }
+
+    /// A STOPPED connector that is not running here (created or restored STOPPED, or
+    /// FAILED before the stop) shows STOPPED, reported by this worker, as in Kafka Connect;
+    /// one that stops while running shows it when its instance reports the stop.
+    fn show_stopped(&mut self, name: &str) {
+        let id = InstanceId::Connector(name.to_owned());
+        let shown = self.status.get(&id);
+        if shown.is_none_or(|s| s.state != State::Stopped || s.worker_id != self.member.worker_id())
+        {
+            self.status.put(id, self.status_of(State::Stopped, None));
         }
     }
 

@@ -5,12 +5,13 @@ use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use serde::de::DeserializeOwned;
+use serde::de::{self, DeserializeOwned};
+use serde::{Deserialize, Deserializer};
 
 use super::error::ApiError;
 
-/// A JSON body. Wrong content, bad syntax, a wrong type or a missing field is a 400 whose
-/// message says which.
+/// A JSON object body (every body of this API is one). Wrong content, bad syntax, a wrong
+/// type or a missing field is a 400 whose message says which.
 pub struct Body<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
@@ -23,12 +24,33 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
                 "The request body is empty; a JSON document is required",
             ));
         }
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()).is_some_and(|b| *b != b'{') {
+            // serde's derived structs would also take an array of their fields in order.
+            return Err(ApiError::bad_request(
+                "Invalid JSON in the request body: a JSON object is required",
+            ));
+        }
         let de = &mut serde_json::Deserializer::from_slice(&bytes);
         serde_path_to_error::deserialize(de).map(Body).map_err(|e| {
             let path = e.path().to_string();
             let at = if path == "." { String::new() } else { format!(" at `{path}`") };
             ApiError::bad_request(format!("Invalid JSON in the request body{at}: {}", e.inner()))
         })
+    }
+}
+
+/// `T` from a JSON object only, for objects nested in a body: serde's derived structs also
+/// take an array of their fields in order (`[{...}, null]` for `{"partition": {...},
+/// "offset": null}`), which no client means.
+#[derive(Debug)]
+pub struct Object<T>(pub T);
+
+impl<'de, T: DeserializeOwned> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let map = serde_json::Map::deserialize(d)?;
+        serde_json::from_value(serde_json::Value::Object(map))
+            .map(Object)
+            .map_err(de::Error::custom)
     }
 }
 

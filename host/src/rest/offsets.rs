@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::RestState;
 use super::error::ApiError;
-use super::extract::Body;
+use super::extract::{Body, Object};
 
 type Result<T> = std::result::Result<T, ApiError>;
 
@@ -23,7 +23,7 @@ pub fn routes() -> Router<RestState> {
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct AlterRequest {
-    offsets: Option<Vec<Entry>>,
+    offsets: Option<Vec<Object<Entry>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -49,8 +49,10 @@ async fn alter(
             "Partitions / offsets need to be provided for an alter offsets request",
         )
     })?;
-    let offsets =
-        entries.into_iter().map(|e| (e.partition, e.offset.filter(|o| !o.is_null()))).collect();
+    let offsets = entries
+        .into_iter()
+        .map(|Object(e)| (e.partition, e.offset.filter(|o| !o.is_null())))
+        .collect();
     let message = s.within(s.herder.alter_offsets(&name, offsets)).await?;
     Ok(axum::Json(json!({ "message": message })).into_response())
 }

@@ -1,5 +1,6 @@
-//! `GET /openapi.json`: an OpenAPI 3 document of the whole API, kept true by a test that
-//! compares it with the routes this module's files declare.
+//! `GET /openapi.json`: an OpenAPI 3.0 document of the whole API, kept true by a test that
+//! compares it with the routes this module's files declare, and by `scripts/schemathesis.sh`,
+//! which checks a running worker's answers against it.
 
 use axum::Router;
 use axum::http::header;
@@ -18,6 +19,11 @@ pub fn routes() -> Router<RestState> {
         get(|| async { ([(header::CONTENT_TYPE, "application/json")], DOCUMENT).into_response() }),
     )
 }
+
+/// The answers the API fuzzing against this document found wrong.
+#[cfg(test)]
+#[path = "api_tests.rs"]
+mod api_tests;
 
 #[cfg(test)]
 mod tests {
@@ -87,6 +93,59 @@ mod tests {
         let extra: Vec<_> = documented.difference(&declared).collect();
         assert!(missing.is_empty(), "routes missing from openapi.json: {missing:?}");
         assert!(extra.is_empty(), "openapi.json documents routes that do not exist: {extra:?}");
+    }
+
+    /// Every `$ref`, `operationId` link and `type` in `v`, each with its JSON pointer.
+    fn walk(v: &serde_json::Value, at: &str, out: &mut Vec<(String, String, serde_json::Value)>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                for (k, x) in map {
+                    if matches!(k.as_str(), "$ref" | "type" | "operationId") {
+                        out.push((format!("{at}/{k}"), k.clone(), x.clone()));
+                    }
+                    walk(x, &format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    walk(x, &format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn references_resolve_and_types_are_openapi_3_0() {
+        let doc: serde_json::Value = serde_json::from_str(DOCUMENT).unwrap();
+        let mut found = Vec::new();
+        walk(&doc, "", &mut found);
+        let ops: Vec<&serde_json::Value> = doc["paths"]
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|ops| ops.as_object().unwrap().values())
+            .collect();
+        let ids: BTreeSet<&str> =
+            ops.iter().map(|op| op["operationId"].as_str().unwrap()).collect();
+        assert_eq!(ids.len(), ops.len(), "operationIds are unique");
+        for (at, key, value) in &found {
+            match key.as_str() {
+                "$ref" => {
+                    let target = value.as_str().unwrap().strip_prefix('#').unwrap();
+                    assert!(doc.pointer(target).is_some(), "{at}: {value} resolves to nothing");
+                }
+                // 3.0 has no type lists (`["string", "null"]` is 3.1): `nullable` instead.
+                "type" if !at.ends_with("/properties/type") => {
+                    assert!(value.is_string(), "{at}: {value} is not one type");
+                }
+                "operationId" if at.contains("/links/") => {
+                    assert!(ids.contains(value.as_str().unwrap()), "{at}: no operation {value}");
+                }
+                _ => {}
+            }
+        }
+        assert!(found.iter().any(|(at, ..)| at.contains("/links/")), "the scan found no link");
     }
 
     #[test]

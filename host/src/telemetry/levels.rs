@@ -79,9 +79,10 @@ impl Levels {
     }
 }
 
-/// Maps `.` to `::` and checks the characters; `root` stays `root`.
+/// Maps `.` to `::` and checks the characters (ASCII letters and digits, `_`, `-`, `:` and
+/// `.`, not first; openapi.json's pattern); `root` stays `root`.
 pub(super) fn normalise(name: &str) -> Result<String, LoggerError> {
-    let ok = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | ':' | '.');
+    let ok = |c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | ':' | '.');
     if name.is_empty() || !name.chars().all(ok) || !name.starts_with(|c: char| c != '.') {
         return Err(LoggerError::InvalidName(name.to_owned()));
     }

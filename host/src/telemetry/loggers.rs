@@ -54,7 +54,7 @@ pub enum LoggerError {
     #[error("invalid log level '{0}'.")]
     InvalidLevel(String),
     /// Empty, or a character a filter directive cannot hold.
-    #[error("invalid logger name '{0}': use letters, digits, '_', '-', ':' and '.'")]
+    #[error("invalid logger name '{0}': use ASCII letters, digits, '_', '-', ':' and '.'")]
     InvalidName(String),
     /// The filter could not be swapped (the subscriber was dropped or never installed).
     #[error("cannot apply the new log levels: {0}")]

@@ -52,6 +52,10 @@ fn levels_are_case_insensitive_with_log4j_aliases() {
     assert_eq!(err.to_string(), "invalid log level 'LOUD'.");
     assert!(matches!(l.set("a,b=trace", "INFO"), Err(LoggerError::InvalidName(_))));
     assert!(matches!(l.set("", "INFO"), Err(LoggerError::InvalidName(_))));
+    assert!(matches!(l.set(".a", "INFO"), Err(LoggerError::InvalidName(_))));
+    // ASCII only, as openapi.json documents.
+    assert!(matches!(l.set("caf\u{e9}", "INFO"), Err(LoggerError::InvalidName(_))));
+    l.set("Caf-e_1:x.y", "INFO").unwrap();
 }
 
 #[test]
