@@ -93,6 +93,8 @@ async fn start(shared: &Shared, name: &str, config: Config) -> Result<ConnectorI
     let class =
         config.iter().find(|(k, _)| k == "connector.class").map(|(_, v)| v.as_str()).unwrap_or("");
     let plugin = shared.registry.resolve(class).ok_or_else(|| shared.registry.not_found(class))?;
+    // Relative file paths become absolute here, before the grant and before the guest.
+    let config = plugin.resolve_paths(&config)?;
     let def = &plugin.info().config_def;
     let shown: Vec<String> = config
         .iter()

@@ -148,7 +148,8 @@ async fn start(
     let data = &shared.data;
     let ident = Identity::task(connector, task);
     let host = shared.host.clone();
-    let config = spec.task_config.clone();
+    // Relative file paths become absolute here, before the grant and before the guest.
+    let config = plugin.resolve_paths(&spec.task_config)?;
     let framework = &spec.connector_config;
     let key_converter = convert::for_connector(
         convert::Side::Key,
