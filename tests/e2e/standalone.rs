@@ -226,3 +226,25 @@ async fn relative_file_paths_resolve_against_the_working_directory() {
     .await;
     assert_eq!(offsets["offsets"][0]["partition"]["filename"], real.to_str().unwrap());
 }
+
+/// A request-derived value with a newline stays on its log line: a forged line cannot be
+/// slipped into the text log through a query parameter.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newline_from_a_request_cannot_forge_a_log_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let worker = Worker::start(dir.path());
+    let base = worker.base().await;
+    // Lower case: the worker logs the scope as it compares it.
+    let forged = "fake 2030-01-01t00:00:00.000000z error wasm_connect: forged";
+    let url = format!("{base}/admin/loggers/wasm_connect?scope=x%0a{}", forged.replace(' ', "%20"));
+    let resp =
+        reqwest::Client::new().put(url).json(&json!({"level": "INFO"})).send().await.unwrap();
+    assert_eq!(resp.status(), reqwest::StatusCode::OK);
+    let line = eventually(20, "the scope warning in the log", async || {
+        worker.log().into_iter().find(|l| l.contains("Unknown logger scope"))
+    })
+    .await;
+    assert!(line.contains(&format!(r"scope=x\n{forged}")), "{line}");
+    let log = worker.log();
+    assert!(!log.iter().any(|l| l.starts_with("fake")), "a forged line:\n{}", log.join("\n"));
+}

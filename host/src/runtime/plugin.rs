@@ -186,7 +186,12 @@ impl Plugin {
         let plugin = self.clone();
         let id = ident.clone();
         let lim = limits.clone();
-        Instance::spawn(ident, limits, move || plugin.make_live(id, grants, lim, host)).await
+        let stderr = GuestOutput::new(ident.clone(), Stream::Stderr, limits.max_output_bytes / 2);
+        let pipe = stderr.clone();
+        Instance::spawn(ident, limits, stderr, move || {
+            plugin.make_live(id, grants, lim, host, pipe)
+        })
+        .await
     }
 
     /// Builds the Store and instantiates; runs on the instance thread.
@@ -196,9 +201,9 @@ impl Plugin {
         grants: Grants,
         limits: SandboxLimits,
         host: Arc<dyn InstanceHost>,
+        stderr: GuestOutput,
     ) -> Result<Live, InstanceError> {
         let stdout = GuestOutput::new(ident.clone(), Stream::Stdout, limits.max_output_bytes / 2);
-        let stderr = GuestOutput::new(ident.clone(), Stream::Stderr, limits.max_output_bytes / 2);
         let wasi = grants.build_wasi(stdout, stderr.clone()).map_err(InstanceError::Instantiate)?;
         let state = InstanceState {
             ident,
