@@ -219,10 +219,12 @@ async fn start(
             let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, dlq);
             let instance = plugin.sink_task(ident, &config, host).await.map_err(|e| e.trace())?;
             instance.start(config).await.map_err(|e| e.trace())?;
+            // The group the offsets API reads and alters too (one definition of it).
+            let group = crate::model::sink_group(connector, framework.iter().map(|(k, v)| (k, v)));
             let consumer = data
                 .topics
                 .consumer(
-                    &format!("connect-{connector}"),
+                    &group,
                     &client_id,
                     &subscription,
                     &overrides(framework, "consumer.override."),
