@@ -82,6 +82,10 @@ impl App {
             backend.topic(&offsets_spec).await.context("opening the offsets topic")?;
         let status =
             Arc::new(StatusStore::open(status_topic).await.context("reading the status topic")?);
+        let kafka_cluster_id = backend.cluster_id().await.unwrap_or_else(|e| {
+            tracing::warn!(error = %e, "The cluster id is unknown; GET / reports none");
+            None
+        });
         let offsets =
             Arc::new(OffsetStore::open(offsets_topic).await.context("reading the offsets topic")?);
 
@@ -108,6 +112,8 @@ impl App {
         let settings = HerderSettings {
             reconfiguration: config.task_reconfiguration.clone(),
             shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
+            loggers: crate::telemetry::installed()
+                .unwrap_or_else(crate::telemetry::Loggers::for_tests),
         };
         let sink_offsets = sink_offsets(config, embedded_topics)?;
         let client = crate::cluster::InterWorkerClient::new(config.rest_request_timeout)
@@ -123,13 +129,10 @@ impl App {
             herder::spawn(config_topic, status, worker, sink_offsets, events_rx, member, settings)
                 .await
                 .context("starting the herder")?;
-        let loggers =
-            crate::telemetry::installed().unwrap_or_else(crate::telemetry::Loggers::for_tests);
         let state = RestState {
             herder: herder.clone(),
-            kafka_cluster_id: None,
+            kafka_cluster_id,
             request_timeout: config.rest_request_timeout,
-            loggers,
             metrics: crate::telemetry::prometheus::handle(),
             client,
             keyring,

@@ -29,9 +29,11 @@ fn list_shows_every_shipped_plugin() {
     let out = run(&["plugins", "list", "--plugin-path", plugins.to_str().unwrap()], cache.path());
     let stdout = text(&out.stdout);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    for (name, kind) in
-        [("FileStreamSource", "source"), ("FileStreamSink", "sink"), ("Datagen", "source")]
-    {
+    for (name, kind) in [
+        ("org.apache.kafka.connect.file.FileStreamSourceConnector", "source"),
+        ("org.apache.kafka.connect.file.FileStreamSinkConnector", "sink"),
+        ("Datagen", "source"),
+    ] {
         let line = stdout
             .lines()
             .find(|l| l.starts_with(name))
@@ -333,8 +335,14 @@ fn a_second_plugin_with_a_taken_name_is_skipped_and_named() {
     let out =
         run(&["plugins", "list", "--plugin-path", dir.path().to_str().unwrap()], cache.path());
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout).lines().filter(|l| l.starts_with("FileStreamSink")).count(), 1);
+    assert_eq!(
+        text(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("org.apache.kafka.connect.file.FileStreamSinkConnector"))
+            .count(),
+        1
+    );
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("b.wasm: plugin name FileStreamSink is already used by"), "{stderr}");
+    assert!(stderr.contains("b.wasm: plugin name org.apache.kafka.connect.file.FileStreamSinkConnector is already used by"), "{stderr}");
     assert!(stderr.contains("a.wasm"), "{stderr}");
 }

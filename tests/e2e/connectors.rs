@@ -29,11 +29,11 @@ impl InstanceHost for Offsets {
 #[tokio::test]
 async fn plugins_describe_themselves() {
     let src = connector("file-source").await;
-    assert_eq!(src.info().name, "FileStreamSource");
+    assert_eq!(src.info().name, "org.apache.kafka.connect.file.FileStreamSourceConnector");
     assert_eq!(src.info().kind, PluginKind::Source);
     assert!(src.info().config_def.key("file").is_some());
     let sink = connector("file-sink").await;
-    assert_eq!(sink.info().name, "FileStreamSink");
+    assert_eq!(sink.info().name, "org.apache.kafka.connect.file.FileStreamSinkConnector");
     assert_eq!(sink.info().kind, PluginKind::Sink);
     let datagen = connector("datagen").await;
     assert_eq!(datagen.info().name, "Datagen");

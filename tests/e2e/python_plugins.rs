@@ -167,7 +167,8 @@ async fn python_plugins_are_listed_and_validate_with_their_config_def() {
 
     // The key the SDK's ConfigDef rejects is named, with the validator's message.
     let path = "/connector-plugins/PySequenceSource/config/validate";
-    let bad = json!({"connector.class": "PySequenceSource", "topic": "t", "count": "-1"});
+    let bad =
+        json!({"name": "p", "connector.class": "PySequenceSource", "topic": "t", "count": "-1"});
     let (code, body) = api.call(Method::PUT, path, Some(bad)).await;
     assert!(code.is_success(), "{body}");
     assert_eq!(body["error_count"], 1, "{body}");
@@ -179,7 +180,8 @@ async fn python_plugins_are_listed_and_validate_with_their_config_def() {
         .unwrap_or_else(|| panic!("no `count` entry: {body}"));
     let errors = count["value"]["errors"].to_string();
     assert!(errors.contains("must be at least 0"), "{errors}");
-    let good = json!({"connector.class": "PySequenceSource", "topic": "t", "count": "5"});
+    let good =
+        json!({"name": "p", "connector.class": "PySequenceSource", "topic": "t", "count": "5"});
     let (_, body) = api.call(Method::PUT, path, Some(good)).await;
     assert_eq!(body["error_count"], 0, "{body}");
     // The sink's `file` key is declared with the write-file grant.

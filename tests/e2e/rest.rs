@@ -101,7 +101,8 @@ fn all_running(tasks: usize) -> impl Fn(&Value) -> bool {
     }
 }
 
-fn assert_error(code: StatusCode, body: &Value, want: StatusCode, message: &str) {
+/// Asserts a Kafka Connect error body: `want`, and `message` within the message.
+pub fn assert_error(code: StatusCode, body: &Value, want: StatusCode, message: &str) {
     assert_eq!(code, want, "{body}");
     assert_eq!(body["error_code"], want.as_u16(), "{body}");
     let m = body["message"].as_str().unwrap_or_default();
@@ -124,8 +125,9 @@ async fn root_health_and_plugins(b: Backing) {
     let find = |c: &str| {
         list.iter().find(|p| p["class"] == c).unwrap_or_else(|| panic!("{c} missing: {plugins}"))
     };
-    assert_eq!(find("FileStreamSource")["type"], "source");
-    assert_eq!(find("FileStreamSink")["type"], "sink");
+    // Plugins that stand in for Kafka Connect's report its class names.
+    assert_eq!(find("org.apache.kafka.connect.file.FileStreamSourceConnector")["type"], "source");
+    assert_eq!(find("org.apache.kafka.connect.file.FileStreamSinkConnector")["type"], "sink");
     let sinks_first = list.iter().position(|p| p["type"] == "sink")
         < list.iter().position(|p| p["type"] == "source");
     assert!(sinks_first, "Kafka Connect lists sinks first: {plugins}");
@@ -160,11 +162,11 @@ async fn root_health_and_plugins(b: Backing) {
         .call(Method::PUT, "/admin/loggers/wasm_connect.herder", Some(json!({"level": "debug"})))
         .await;
     assert_eq!(code, StatusCode::OK, "{changed}");
-    assert_eq!(changed, json!(["wasm_connect::herder"]));
+    assert_eq!(changed, json!(["wasm_connect.herder"]), "Kafka Connect's dotted names");
     let (code, all) = api.get("/admin/loggers").await;
     assert_eq!(code, StatusCode::OK);
-    assert_eq!(all["wasm_connect::herder"]["level"], "DEBUG");
-    assert!(all["wasm_connect::herder"]["last_modified"].is_i64(), "{all}");
+    assert_eq!(all["wasm_connect.herder"]["level"], "DEBUG");
+    assert!(all["wasm_connect.herder"]["last_modified"].is_i64(), "{all}");
     assert!(all.get("root").is_some(), "{all}");
     let (code, one) = api.get("/admin/loggers/wasm_connect::herder").await;
     assert_eq!((code, &one["level"]), (StatusCode::OK, &json!("DEBUG")));
@@ -541,7 +543,8 @@ async fn validate_answers_config_infos(b: Backing) {
     let app = b.start().await;
     let api = Api::new(&app);
     let path = "/connector-plugins/ChaosSource/config/validate";
-    let ok = json!({"connector.class": "ChaosSource", "tasks.max": "1", "chaos.secret": "hunter2"});
+    let ok = json!({"name": "v", "connector.class": "ChaosSource", "tasks.max": "1",
+        "chaos.secret": "hunter2"});
     let (code, body) = api.call(Method::PUT, path, Some(ok)).await;
     assert_eq!(code, StatusCode::OK, "{body}");
     assert_eq!(body["name"], "ChaosSource");
@@ -560,18 +563,32 @@ async fn validate_answers_config_infos(b: Backing) {
         json!({"connector.class": "ChaosSource", "tasks.max": "0", "chaos.huge.bytes": "lots"});
     let (code, body) = api.call(Method::PUT, path, Some(bad)).await;
     assert_eq!(code, StatusCode::OK, "200 even with errors, as Kafka Connect answers: {body}");
-    assert_eq!(body["error_count"], 2, "{body}");
+    // Without `name`, Kafka Connect's "Missing required configuration" is the third.
+    assert_eq!(body["error_count"], 3, "{body}");
     let errors_of = |k: &str| {
         body["configs"].as_array().unwrap().iter().find(|c| c["value"]["name"] == k).unwrap()["value"]["errors"].clone()
     };
-    assert_eq!(errors_of("tasks.max").as_array().unwrap().len(), 1);
+    assert_eq!(
+        errors_of("tasks.max"),
+        json!(["Invalid value 0 for configuration tasks.max: Value must be at least 1"])
+    );
     assert_eq!(errors_of("chaos.huge.bytes").as_array().unwrap().len(), 1);
+    assert_eq!(
+        errors_of("name"),
+        json!(["Missing required configuration \"name\" which has no default value."])
+    );
 
     let (code, body) =
         api.call(Method::PUT, path, Some(json!({"connector.class": "FileStreamSink"}))).await;
     assert_error(code, &body, StatusCode::BAD_REQUEST, "does not match request type");
     let (code, body) =
         api.call(Method::PUT, "/connector-plugins/Nope/config/validate", Some(json!({}))).await;
-    assert_error(code, &body, StatusCode::NOT_FOUND, "Unknown plugin Nope");
+    // Kafka Connect's BadRequestException (which it wraps into a 500 by mistake).
+    assert_error(
+        code,
+        &body,
+        StatusCode::BAD_REQUEST,
+        "Failed to find any class that implements Connector and which name matches Nope",
+    );
     app.shutdown().await;
 }

@@ -49,9 +49,13 @@ pub fn bad_configs(def: &ConfigDef, good: &[(String, String)]) -> Vec<BadConfig>
     }
     for key in &def.keys {
         let bad = match key.ty {
-            ConfigType::Int | ConfigType::Long | ConfigType::Double => "not-a-number",
+            ConfigType::Short | ConfigType::Int | ConfigType::Long | ConfigType::Double => {
+                "not-a-number"
+            }
             ConfigType::Boolean => "maybe",
-            ConfigType::String | ConfigType::List | ConfigType::Password => continue,
+            ConfigType::String | ConfigType::List | ConfigType::Password | ConfigType::Class => {
+                continue;
+            }
         };
         let mut config = base.clone();
         config.insert(key.name.clone(), bad.to_owned());

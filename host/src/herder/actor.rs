@@ -19,6 +19,7 @@ use crate::model::{InstanceId, RetryPolicy, State};
 use crate::store::{
     ConfigRecord, ConfigState, LogEntry, LogTopic, Status, StatusStore, StoreError,
 };
+use crate::telemetry::Loggers;
 use crate::worker::{Worker, WorkerEvent};
 
 /// Settings of the herder.
@@ -29,11 +30,19 @@ pub struct HerderSettings {
     pub reconfiguration: RetryPolicy,
     /// How long shutdown waits for instances to stop.
     pub shutdown_timeout: Duration,
+    /// This worker's log levels: the herder owns them, as Kafka Connect's herder owns its
+    /// `Loggers`, because a cluster-wide level (KIP-976) reaches it through the config topic.
+    pub loggers: Loggers,
 }
 
 impl Default for HerderSettings {
+    /// The process's installed log levels, or a set of its own when none was installed.
     fn default() -> Self {
-        Self { reconfiguration: RetryPolicy::default(), shutdown_timeout: Duration::from_secs(10) }
+        Self {
+            reconfiguration: RetryPolicy::default(),
+            shutdown_timeout: Duration::from_secs(10),
+            loggers: crate::telemetry::installed().unwrap_or_else(Loggers::for_tests),
+        }
     }
 }
 
@@ -123,6 +132,7 @@ pub async fn spawn(
     let (tx, rx) = mpsc::channel(256);
     let dirty = config.connectors().map(str::to_owned).collect();
     let policy_defaults = settings.reconfiguration.clone();
+    let loggers = settings.loggers.clone();
     let (member, group, peers) = match member {
         MemberSpec::Single { worker_id, url } => (Membership::single(worker_id, url), None, None),
         MemberSpec::Group { worker_id, settings, peers } => {
@@ -162,7 +172,7 @@ pub async fn spawn(
     };
     herder.share_session_key();
     tokio::spawn(herder.run(rx));
-    Ok(HerderHandle { tx, registry, status, policy_defaults })
+    Ok(HerderHandle { tx, registry, status, policy_defaults, loggers })
 }
 
 /// The offset after the last of `entries`.

@@ -6,7 +6,7 @@ use super::{
     Command, ConnectorInfo, ConnectorStatus, HerderError, PutOutcome, RestartOutcome,
     RestartRequest,
 };
-use crate::model::{InstanceId, State, TargetState};
+use crate::model::{InstanceId, TargetState};
 use crate::store::{ConfigRecord, Properties, StoreError};
 
 fn not_found(name: &str) -> HerderError {
@@ -60,18 +60,20 @@ impl Herder {
                 self.alter_offsets(&name, offsets, reply).await
             }
             Command::ResetOffsets(name, reply) => self.reset_offsets(&name, reply).await,
+            Command::ClusterLoggerLevel(namespace, level, reply) => {
+                let _ = reply.send(self.cluster_logger_level(namespace, level).await);
+            }
             Command::Shutdown(done) => self.begin_shutdown(Some(done)),
         }
     }
 
     fn info(&self, name: &str) -> Option<ConnectorInfo> {
         let config = self.config.connector_config(name)?.clone();
-        let kind = config
-            .get("connector.class")
-            .and_then(|c| self.worker.registry().resolve(c))
-            .map(|p| p.info().kind);
+        let plugin = config.get("connector.class").and_then(|c| self.worker.registry().resolve(c));
+        let kind = plugin.map(|p| p.info().kind);
+        let version = plugin.map(|p| p.info().version.clone());
         let tasks = (0..self.config.task_configs(name).len() as u32).collect();
-        Some(ConnectorInfo { name: name.to_owned(), config, tasks, kind })
+        Some(ConnectorInfo { name: name.to_owned(), config, tasks, kind, version })
     }
 
     async fn put_config(
@@ -155,8 +157,10 @@ impl Herder {
         });
     }
 
-    /// Case B: record the request in the config topic, answer with the planned states.
-    /// Every worker executes the record when it reads it back.
+    /// Case B: record the request in the config topic, execute it here, and answer with
+    /// the statuses as `GET /connectors/{name}/status` shows them from then on: every
+    /// instance the plan restarts RESTARTING (here or, for instances of other workers,
+    /// until they execute the record), every other instance its current state.
     async fn record_restart(
         &mut self,
         request: RestartRequest,
@@ -169,26 +173,26 @@ impl Herder {
             .write(&[ConfigRecord::Restart(request.clone())])
             .await
             .map_err(store(format!("Error writing {request} to the config topic")))?;
+        // Apply the record, then execute it before answering: the plan and the statuses
+        // the answer shows are read from one state, with nothing run in between.
+        self.sync_config().await?;
+        let executed = if self.rebalance_pending() { Vec::new() } else { self.process_restarts() };
         let connector = self.status.get(&InstanceId::Connector(name.clone())).ok_or_else(|| {
             HerderError::NotFound(format!("Status for connector {name} not found"))
         })?;
         let tasks = self.status.tasks(&name);
-        let states = tasks.iter().map(|(t, s)| (*t, s.state)).collect();
-        let plan = request.plan(Some(connector.state), &states).expect("a connector status exists");
-        let restarting = |mut s: crate::store::Status| {
-            s.state = State::Restarting;
-            s.trace = None;
-            s
+        let plan = match executed.into_iter().find(|p| p.request.connector == name) {
+            Some(plan) => plan,
+            // Not executed yet (a rebalance is pending): planned from the same statuses.
+            None => {
+                let states = tasks.iter().map(|(t, s)| (*t, s.state)).collect();
+                request.plan(Some(connector.state), &states).expect("a connector status exists")
+            }
         };
-        let connector = if plan.restart_connector { restarting(connector) } else { connector };
-        let tasks = tasks
-            .into_iter()
-            .map(|(t, s)| (t, if plan.tasks.contains(&t) { restarting(s) } else { s }))
-            .collect();
-        let kind = self.info(&name).and_then(|i| i.kind);
-        // Apply the record now, so the plan runs before this request is answered.
-        self.sync_config().await?;
-        Ok(RestartOutcome::Accepted(ConnectorStatus { name, connector, tasks, kind }))
+        let (kind, version) = self.info(&name).map(|i| (i.kind, i.version)).unwrap_or_default();
+        let tasks = tasks.into_iter().collect();
+        let status = ConnectorStatus { name, connector, tasks, kind, version };
+        Ok(RestartOutcome::Accepted(plan.shown(status)))
     }
 
     /// Writes task configs generated on another worker, as the leader.
@@ -216,6 +220,25 @@ impl Herder {
             .await
             .map_err(store("Error writing task configurations to the config topic"))?;
         self.sync_config().await
+    }
+
+    /// KIP-976. In a group: the record only, not read back (every worker, this one
+    /// included, applies it from its follower). Standalone: applied here, nothing written.
+    async fn cluster_logger_level(
+        &mut self,
+        namespace: String,
+        level: String,
+    ) -> Result<(), HerderError> {
+        if !self.member.in_group() {
+            return match self.settings.loggers.set(&namespace, &level) {
+                Ok(_) => Ok(()),
+                Err(e) => Err(HerderError::Failed(e.to_string())),
+            };
+        }
+        self.config_log
+            .write(&[ConfigRecord::LoggerLevel { namespace, level }])
+            .await
+            .map_err(store("Error writing logger level to the config topic"))
     }
 
     fn restart_task_now(&mut self, name: &str, task: u32, reply: super::Reply<()>) {

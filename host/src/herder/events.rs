@@ -4,8 +4,8 @@
 
 use tokio::time::Instant;
 
-use super::HerderError;
 use super::actor::{Herder, Phase};
+use super::{HerderError, RestartPlan};
 use crate::model::{InstanceId, State, TargetState};
 use crate::store::ConfigEvent;
 use crate::worker::WorkerEvent;
@@ -201,6 +201,12 @@ impl Herder {
                 }
                 self.dirty.insert(name);
             }
+            ConfigEvent::LoggerLevel(namespace, level) => {
+                // Kafka Connect ignores a level it cannot apply, with a warning.
+                if let Err(e) = self.settings.loggers.set(&namespace, &level) {
+                    tracing::warn!(namespace = %namespace, error = %e, "Ignoring a cluster-wide log level");
+                }
+            }
             ConfigEvent::Restart(request) => {
                 let replace = self
                     .pending_restarts
@@ -254,12 +260,15 @@ impl Herder {
     }
 
     /// Executes the queued restart requests against this worker's statuses and
-    /// assignment.
-    pub(super) fn process_restarts(&mut self) {
+    /// assignment, and returns the plans it executed. Every instance a plan restarts here
+    /// shows RESTARTING from this call on (Kafka Connect's `onRestart`), so a status read
+    /// after a 202 answer never shows the state from before the restart.
+    pub(super) fn process_restarts(&mut self) -> Vec<RestartPlan> {
         if self.shutting_down.is_some() {
             self.pending_restarts.clear();
-            return;
+            return Vec::new();
         }
+        let mut executed = Vec::new();
         for (name, request) in std::mem::take(&mut self.pending_restarts) {
             let connector_state =
                 self.status.get(&InstanceId::Connector(name.clone())).map(|s| s.state);
@@ -277,14 +286,26 @@ impl Herder {
                         InstanceId::Task(_, t) => plan.tasks.contains(t),
                     }
             });
+            // An instance that is not running here (a FAILED one) shows RESTARTING as soon
+            // as `stop_*` starts it again; a running one must show it before it has stopped.
             if plan.restart_connector && self.member.owns_connector(&self.config, &name) {
+                if self.connectors.contains_key(&name) {
+                    let id = InstanceId::Connector(name.clone());
+                    self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
+                }
                 self.stop_connector(&name, true);
             }
-            for t in plan.tasks {
+            for &t in &plan.tasks {
                 if self.member.owns_task(&self.config, &name, t) {
+                    if self.tasks.contains_key(&(name.clone(), t)) {
+                        let id = InstanceId::Task(name.clone(), t);
+                        self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
+                    }
                     self.stop_task(&name, t, true);
                 }
             }
+            executed.push(plan);
         }
+        executed
     }
 }

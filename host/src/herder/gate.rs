@@ -36,7 +36,10 @@ enum Needs {
 impl Command {
     fn needs(&self) -> Needs {
         match self {
-            Command::Connectors(_) | Command::Offsets(..) | Command::Shutdown(_) => Needs::Nothing,
+            Command::Connectors(_)
+            | Command::Offsets(..)
+            | Command::ClusterLoggerLevel(..)
+            | Command::Shutdown(_) => Needs::Nothing,
             Command::SetTarget(_, target, _) if *target != TargetState::Stopped => Needs::Nothing,
             Command::Info(..) | Command::TaskConfigs(..) => Needs::Settled,
             Command::Restart { request, .. } if !request.include_tasks && !request.only_failed => {
@@ -66,7 +69,8 @@ impl Command {
             Command::Delete(_, r)
             | Command::SetTarget(_, _, r)
             | Command::RestartTask(_, _, r)
-            | Command::SubmitTaskConfigs(_, _, r) => fail(r, error),
+            | Command::SubmitTaskConfigs(_, _, r)
+            | Command::ClusterLoggerLevel(_, _, r) => fail(r, error),
             Command::Restart { reply, .. } => fail(reply, error),
             Command::Offsets(_, r) => fail(r, error),
             Command::AlterOffsets { reply, .. } => fail(reply, error),
@@ -215,6 +219,8 @@ mod tests {
         assert!(matches!(Command::Info("c".into(), reply()).needs(), Needs::Settled));
         assert!(matches!(Command::Connectors(reply()).needs(), Needs::Nothing));
         assert!(matches!(Command::Offsets("c".into(), reply()).needs(), Needs::Nothing));
+        let level = Command::ClusterLoggerLevel("a.b".into(), "DEBUG".into(), reply());
+        assert!(matches!(level.needs(), Needs::Nothing), "any worker writes a cluster level");
     }
 
     #[test]

@@ -61,6 +61,7 @@ pub use validate::validate as validate_config;
 
 use crate::model::{ConfigProblem, PluginKind, TargetState};
 use crate::store::{Properties, Status, StatusStore};
+use crate::telemetry::Loggers;
 use crate::worker::PluginRegistry;
 
 /// A connector's config and tasks (Kafka Connect's `ConnectorInfo`).
@@ -74,6 +75,8 @@ pub struct ConnectorInfo {
     pub tasks: Vec<u32>,
     /// Source or sink; `None` when the plugin is not installed here.
     pub kind: Option<PluginKind>,
+    /// The plugin's version; `None` when the plugin is not installed here.
+    pub version: Option<String>,
 }
 
 /// A connector's status and its tasks' (Kafka Connect's `ConnectorStateInfo`).
@@ -87,6 +90,9 @@ pub struct ConnectorStatus {
     pub tasks: Vec<(u32, Status)>,
     /// Source or sink, when known.
     pub kind: Option<PluginKind>,
+    /// The plugin's version, when it is installed here (Kafka Connect 4.x shows it on the
+    /// connector and on every task).
+    pub version: Option<String>,
 }
 
 /// How a connector restart was answered.
@@ -136,6 +142,8 @@ pub(crate) enum Command {
         reply: Reply<String>,
     },
     ResetOffsets(String, Reply<String>),
+    /// KIP-976: namespace and level, checked by the caller.
+    ClusterLoggerLevel(String, String, Reply<()>),
     Shutdown(oneshot::Sender<()>),
 }
 
@@ -147,6 +155,8 @@ pub struct HerderHandle {
     status: Arc<StatusStore>,
     /// The worker's reconfiguration policy, which connector configs override.
     policy_defaults: RetryPolicy,
+    /// This worker's log levels.
+    loggers: Loggers,
 }
 
 impl HerderHandle {
@@ -159,6 +169,26 @@ impl HerderHandle {
     /// The installed plugins.
     pub fn plugins(&self) -> &PluginRegistry {
         &self.registry
+    }
+
+    /// This worker's log levels (KIP-495: `scope=worker` changes them here directly).
+    pub fn loggers(&self) -> &Loggers {
+        &self.loggers
+    }
+
+    /// Sets a log level on every worker of the cluster (KIP-976), once `namespace` and
+    /// `level` have passed [`Loggers::check`]. In a group, any worker writes a
+    /// `logger-cluster-<namespace>` record to the config topic and returns once it is
+    /// durable; every worker running then, this one included, applies the level when it
+    /// reads the record (Kafka Connect's `DistributedHerder`). A standalone worker is the
+    /// whole cluster: it applies the level at once and writes nothing (its
+    /// `StandaloneHerder`).
+    pub async fn set_cluster_logger_level(
+        &self,
+        namespace: &str,
+        level: &str,
+    ) -> Result<(), HerderError> {
+        self.ask(|r| Command::ClusterLoggerLevel(namespace.to_owned(), level.to_owned(), r)).await
     }
 
     /// Names of all connectors, sorted.
@@ -283,12 +313,8 @@ impl HerderHandle {
             )?;
         let tasks = self.status.tasks(name).into_iter().collect();
         let info = self.connector_info(name).await.ok();
-        Ok(ConnectorStatus {
-            name: name.to_owned(),
-            connector,
-            tasks,
-            kind: info.and_then(|i| i.kind),
-        })
+        let (kind, version) = info.map(|i| (i.kind, i.version)).unwrap_or_default();
+        Ok(ConnectorStatus { name: name.to_owned(), connector, tasks, kind, version })
     }
 
     /// One task's status.

@@ -213,7 +213,7 @@ impl Herder {
         if let Some(class) = connector.get("connector.class") {
             let plugin = self.worker.registry().resolve(class);
             let task_class =
-                plugin.map(|p| format!("{}Task", p.info().name)).unwrap_or_else(|| class.clone());
+                plugin.map(|p| task_class_of(&p.info().name)).unwrap_or_else(|| class.clone());
             p.insert("task.class".into(), task_class);
             if plugin.is_some_and(|p| p.info().kind == PluginKind::Sink) {
                 for key in ["topics", "topics.regex"] {
@@ -254,6 +254,12 @@ pub(super) fn task_records(name: &str, configs: &[Properties]) -> Vec<ConfigReco
         .collect()
 }
 
+/// The `task.class` Kafka Connect would write for a connector class: `…FooConnector`
+/// becomes `…FooTask`, a short plugin name `Foo` becomes `FooTask`.
+fn task_class_of(plugin: &str) -> String {
+    format!("{}Task", plugin.strip_suffix("Connector").unwrap_or(plugin))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,6 +282,15 @@ mod tests {
         assert!(
             t.ends_with("failed 3 times; no more retries (task.reconfiguration.retries.max = 2).")
         );
+    }
+
+    #[test]
+    fn task_classes_follow_the_connector_class() {
+        assert_eq!(
+            task_class_of("org.apache.kafka.connect.file.FileStreamSourceConnector"),
+            "org.apache.kafka.connect.file.FileStreamSourceTask"
+        );
+        assert_eq!(task_class_of("Datagen"), "DatagenTask");
     }
 
     #[test]

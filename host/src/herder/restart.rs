@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use super::ConnectorStatus;
 use crate::model::State;
+use crate::store::Status;
 
 /// A request to restart a connector and, optionally, its tasks.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,6 +81,25 @@ impl RestartPlan {
     pub fn is_empty(&self) -> bool {
         !self.restart_connector && self.tasks.is_empty()
     }
+
+    /// The 202 answer's statuses: every instance this plan restarts RESTARTING without a
+    /// trace, every other instance as `status` has it. Never marks an instance the plan
+    /// leaves alone, so under `onlyFailed` only FAILED instances can show RESTARTING.
+    pub fn shown(&self, mut status: ConnectorStatus) -> ConnectorStatus {
+        let restarting = |s: &mut Status| {
+            s.state = State::Restarting;
+            s.trace = None;
+        };
+        if self.restart_connector {
+            restarting(&mut status.connector);
+        }
+        for (t, s) in &mut status.tasks {
+            if self.tasks.contains(t) {
+                restarting(s);
+            }
+        }
+        status
+    }
 }
 
 impl fmt::Display for RestartPlan {
@@ -122,6 +143,38 @@ mod tests {
         let p = req(true, true).plan(Some(State::Running), &tasks()).unwrap();
         assert!(!p.restart_connector);
         assert_eq!(p.tasks, vec![1]);
+    }
+
+    fn shown(only_failed: bool, include_tasks: bool, connector: State) -> Vec<State> {
+        let st = |state| Status::new(state, Some("trace".into()), "w:1".into(), 1);
+        let status = ConnectorStatus {
+            name: "c".into(),
+            connector: st(connector),
+            tasks: tasks().into_iter().map(|(t, s)| (t, st(s))).collect(),
+            kind: None,
+            version: None,
+        };
+        let states = tasks();
+        let plan = req(only_failed, include_tasks).plan(Some(connector), &states).unwrap();
+        let shown = plan.shown(status);
+        std::iter::once(&shown.connector)
+            .chain(shown.tasks.iter().map(|(_, s)| s))
+            .map(|s| {
+                assert_eq!(s.trace.is_none(), s.state == State::Restarting, "{s:?}");
+                s.state
+            })
+            .collect()
+    }
+
+    #[test]
+    fn answers_mark_only_what_the_plan_restarts() {
+        use State::*;
+        // onlyFailed never marks a healthy instance, with or without tasks.
+        assert_eq!(shown(true, false, Running), [Running, Running, Failed, Paused]);
+        assert_eq!(shown(true, true, Running), [Running, Running, Restarting, Paused]);
+        assert_eq!(shown(true, true, Failed), [Restarting, Running, Restarting, Paused]);
+        assert_eq!(shown(false, true, Running), [Restarting; 4]);
+        assert_eq!(shown(false, false, Paused), [Restarting, Running, Failed, Paused]);
     }
 
     #[test]

@@ -53,11 +53,18 @@ pub async fn validate(
     let plugin =
         registry.resolve(class).ok_or_else(|| HerderError::Failed(registry.not_found(class)))?;
     let mut problems = Vec::new();
-    match config.get("tasks.max").map(|v| v.trim().parse::<i32>()) {
-        None => {}
-        Some(Ok(n)) if n >= 1 => {}
-        Some(_) => {
-            problems.push(problem("tasks.max", "Value must be an integer of at least 1".into()))
+    // Kafka Connect's wording for its framework keys.
+    if let Some(v) = config.get("tasks.max") {
+        match v.trim().parse::<i32>() {
+            Ok(n) if n >= 1 => {}
+            Ok(_) => problems.push(problem(
+                "tasks.max",
+                format!("Invalid value {v} for configuration tasks.max: Value must be at least 1"),
+            )),
+            Err(_) => problems.push(problem(
+                "tasks.max",
+                format!("Invalid value {v} for configuration tasks.max: Not a number of type INT"),
+            )),
         }
     }
     let pairs: Vec<(String, String)> = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();

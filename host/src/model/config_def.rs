@@ -9,6 +9,8 @@ use std::fmt;
 pub enum ConfigType {
     /// `true` or `false`.
     Boolean,
+    /// 16-bit integer (framework keys only: the contract has no such type).
+    Short,
     /// 32-bit integer.
     Int,
     /// 64-bit integer.
@@ -21,17 +23,21 @@ pub enum ConfigType {
     List,
     /// A secret string.
     Password,
+    /// A class name, such as a converter's (framework keys only).
+    Class,
 }
 
 impl fmt::Display for ConfigType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Self::Boolean => "BOOLEAN",
+            Self::Short => "SHORT",
             Self::Int => "INT",
             Self::Long => "LONG",
             Self::Double => "DOUBLE",
             Self::String => "STRING",
             Self::List => "LIST",
+            Self::Class => "CLASS",
             Self::Password => "PASSWORD",
         })
     }
@@ -189,6 +195,9 @@ fn parse_as(ty: ConfigType, value: &str) -> Result<(), String> {
             "true" | "false" => Ok(()),
             _ => Err("Expected value to be either true or false".into()),
         },
+        ConfigType::Short => {
+            v.parse::<i16>().map(drop).map_err(|_| "Not a number of type SHORT".into())
+        }
         ConfigType::Int => {
             v.parse::<i32>().map(drop).map_err(|_| "Not a number of type INT".into())
         }
@@ -198,7 +207,7 @@ fn parse_as(ty: ConfigType, value: &str) -> Result<(), String> {
         ConfigType::Double => {
             v.parse::<f64>().map(drop).map_err(|_| "Not a number of type DOUBLE".into())
         }
-        ConfigType::String | ConfigType::List | ConfigType::Password => Ok(()),
+        ConfigType::String | ConfigType::List | ConfigType::Password | ConfigType::Class => Ok(()),
     }
 }
 

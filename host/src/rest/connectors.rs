@@ -164,7 +164,8 @@ async fn task_status(
     let id = task_id(&name, &task)
         .map_err(|_| ApiError::not_found(format!("No status found for task {name}-{task}")))?;
     let st = s.herder.task_status(&name, id)?;
-    Ok(json(StatusCode::OK, dto::InstanceState::new(Some(id), st)))
+    let version = s.herder.connector_info(&name).await.ok().and_then(|i| i.version);
+    Ok(json(StatusCode::OK, dto::InstanceState::new(Some(id), &st, version)))
 }
 
 async fn restart_task(

@@ -92,7 +92,8 @@ impl From<ConnectorInfo> for Info {
     }
 }
 
-/// One instance's state in `ConnectorStateInfo`.
+/// One instance's state in `ConnectorStateInfo`: Kafka Connect's fields only, so clients
+/// that decode these objects as strings keep working (extras go to [`Extensions`]).
 #[derive(Debug, Serialize)]
 pub struct InstanceState {
     /// Task id (tasks only).
@@ -105,25 +106,61 @@ pub struct InstanceState {
     /// Failure trace, omitted when empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub trace: Option<String>,
-    /// Ours: the pending retry of failed task reconfigurations (connector only).
+    /// The plugin's version (Kafka Connect 4.x), omitted when the plugin is not installed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+impl InstanceState {
+    /// From a status, for the connector (`id: None`) or a task, with the plugin's version.
+    pub fn new(id: Option<u32>, s: &Status, version: Option<String>) -> Self {
+        Self {
+            id,
+            state: s.state.as_str(),
+            worker_id: s.worker_id.clone(),
+            trace: s.trace.clone().filter(|t| !t.is_empty()),
+            version,
+        }
+    }
+}
+
+/// This worker's additions to an instance's status: the pending retry of failed task
+/// reconfigurations (connectors) and the automatic restart a restart policy scheduled.
+#[derive(Debug, Default, Serialize)]
+pub struct InstanceExtras {
+    /// The pending retry of failed task reconfigurations.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reconfiguration: Option<Box<RetryInfo>>,
-    /// Ours: the automatic restart scheduled by the connector's restart policy.
+    /// The automatic restart scheduled by the connector's restart policy.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restart: Option<Box<RetryInfo>>,
 }
 
-impl InstanceState {
-    /// From a status, for the connector (`id: None`) or a task.
-    pub fn new(id: Option<u32>, s: Status) -> Self {
-        Self {
-            id,
-            state: s.state.as_str(),
-            worker_id: s.worker_id,
-            trace: s.trace.filter(|t| !t.is_empty()),
-            reconfiguration: s.reconfiguration,
-            restart: s.restart,
-        }
+impl InstanceExtras {
+    fn of(s: &Status) -> Option<Self> {
+        (s.reconfiguration.is_some() || s.restart.is_some()).then(|| Self {
+            reconfiguration: s.reconfiguration.clone(),
+            restart: s.restart.clone(),
+        })
+    }
+}
+
+/// The top-level `extensions` key of a status body: what this worker adds to Kafka
+/// Connect's `ConnectorStateInfo`, kept out of the `connector` and `tasks` objects that
+/// clients decode strictly. Omitted when there is nothing to add.
+#[derive(Debug, Default, Serialize)]
+pub struct Extensions {
+    /// The connector instance's extras.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub connector: Option<InstanceExtras>,
+    /// Each task's extras, keyed by task id (as a string, as JSON object keys are).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub tasks: BTreeMap<String, InstanceExtras>,
+}
+
+impl Extensions {
+    fn is_empty(&self) -> bool {
+        self.connector.is_none() && self.tasks.is_empty()
     }
 }
 
@@ -139,15 +176,32 @@ pub struct StateInfo {
     /// `source`, `sink` or `unknown`.
     #[serde(rename = "type")]
     pub kind: &'static str,
+    /// Ours: extras of the connector and its tasks (retries, scheduled restarts).
+    #[serde(skip_serializing_if = "Extensions::is_empty")]
+    pub extensions: Extensions,
 }
 
 impl From<ConnectorStatus> for StateInfo {
     fn from(s: ConnectorStatus) -> Self {
+        let version = s.version;
+        let extensions = Extensions {
+            connector: InstanceExtras::of(&s.connector),
+            tasks: s
+                .tasks
+                .iter()
+                .filter_map(|(id, st)| Some((id.to_string(), InstanceExtras::of(st)?)))
+                .collect(),
+        };
         Self {
             name: s.name,
-            connector: InstanceState::new(None, s.connector),
-            tasks: s.tasks.into_iter().map(|(id, st)| InstanceState::new(Some(id), st)).collect(),
+            connector: InstanceState::new(None, &s.connector, version.clone()),
+            tasks: s
+                .tasks
+                .iter()
+                .map(|(id, st)| InstanceState::new(Some(*id), st, version.clone()))
+                .collect(),
             kind: kind(s.kind),
+            extensions,
         }
     }
 }
@@ -174,20 +228,22 @@ mod tests {
             connector: st(State::Running),
             tasks: vec![(0, Status { trace: Some("boom".into()), ..st(State::Failed) })],
             kind: Some(PluginKind::Sink),
+            version: Some("1.2.0".into()),
         });
         assert_eq!(
             serde_json::to_value(info).unwrap(),
             serde_json::json!({
                 "name": "c",
-                "connector": {"state": "RUNNING", "worker_id": "w:1"},
-                "tasks": [{"id": 0, "state": "FAILED", "worker_id": "w:1", "trace": "boom"}],
+                "connector": {"state": "RUNNING", "worker_id": "w:1", "version": "1.2.0"},
+                "tasks": [{"id": 0, "state": "FAILED", "worker_id": "w:1", "trace": "boom",
+                    "version": "1.2.0"}],
                 "type": "sink"
             })
         );
     }
 
     #[test]
-    fn retry_info_is_added_beside_the_kafka_connect_fields() {
+    fn retry_info_sits_in_a_top_level_key_clients_ignore() {
         let retry = RetryInfo {
             retry: 3,
             retries_max: Some(5),
@@ -206,8 +262,9 @@ mod tests {
         let info = StateInfo::from(ConnectorStatus {
             name: "c".into(),
             connector,
-            tasks: vec![(0, task)],
+            tasks: vec![(0, task), (1, Status::new(State::Running, None, "w:1".into(), 1))],
             kind: Some(PluginKind::Source),
+            version: None,
         });
         let retry = serde_json::json!({"retry": 3, "retries_max": 5,
             "next_retry_at": 1_767_000_000_000_i64, "next_retry_delay_ms": 1000});
@@ -217,10 +274,12 @@ mod tests {
             serde_json::to_value(info).unwrap(),
             serde_json::json!({
                 "name": "c",
-                "connector": {"state": "RUNNING", "worker_id": "w:1", "reconfiguration": with_error},
-                "tasks": [{"id": 0, "state": "FAILED", "worker_id": "w:1", "trace": "boom",
-                    "restart": retry}],
-                "type": "source"
+                "connector": {"state": "RUNNING", "worker_id": "w:1"},
+                "tasks": [{"id": 0, "state": "FAILED", "worker_id": "w:1", "trace": "boom"},
+                    {"id": 1, "state": "RUNNING", "worker_id": "w:1"}],
+                "type": "source",
+                "extensions": {"connector": {"reconfiguration": with_error},
+                    "tasks": {"0": {"restart": retry}}}
             })
         );
     }

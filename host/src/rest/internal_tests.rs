@@ -55,7 +55,6 @@ fn state(app: &App, internal: InternalRequests, keyring: KeyRing) -> RestState {
         herder: app.herder.clone(),
         kafka_cluster_id: None,
         request_timeout: Duration::from_secs(10),
-        loggers: crate::telemetry::Loggers::for_tests(),
         metrics: None,
         client: InterWorkerClient::new(Duration::from_secs(10)).unwrap(),
         keyring,

@@ -11,12 +11,13 @@
 //! to it (`forward`, a middleware), and the inter-worker endpoints (`internal`) verify
 //! request signatures against the [`KeyRing`].
 //!
-//! Layout: `connectors`, `plugins`, `offsets`, `topics`, `loggers`, `metrics`, `root`,
+//! Layout: `connectors`, `plugins` (with `connector_keys`, the keys a definition shows), `offsets`, `topics`, `loggers`, `metrics`, `root`,
 //! `openapi`, `internal` (one file per resource), `forward` (forwarding between workers),
 //! `auth` (basic authentication), `tls` (listeners), `dto` (bodies), `extract` (extractors
 //! with [`ApiError`] rejections), `error`.
 
 pub mod auth;
+mod connector_keys;
 mod connectors;
 mod dto;
 mod error;
@@ -58,8 +59,6 @@ pub struct RestState {
     pub kafka_cluster_id: Option<String>,
     /// How long a request may wait for the herder.
     pub request_timeout: Duration,
-    /// Log levels (`/admin/loggers`).
-    pub loggers: crate::telemetry::Loggers,
     /// The Prometheus recorder (`/metrics`), when this process installed it.
     pub metrics: Option<metrics_exporter_prometheus::PrometheusHandle>,
     /// Sends requests this worker cannot execute on to the worker that can.
@@ -88,8 +87,36 @@ impl RestState {
     }
 }
 
-/// The whole API.
+/// The whole API. Every path also answers with one trailing slash, as Kafka Connect's
+/// (JAX-RS) routes do: `/connectors/` is `/connectors`.
 pub fn router(state: RestState) -> Router {
+    let api = routes(state);
+    Router::new().fallback_service(tower::util::MapRequest::new(api, trim_trailing_slash))
+}
+
+/// `req` with one trailing slash taken off its path (`/` itself stays), query kept.
+fn trim_trailing_slash(mut req: Request) -> Request {
+    let uri = req.uri();
+    let path = uri.path();
+    if path.len() > 1
+        && let Some(trimmed) = path.strip_suffix('/')
+    {
+        let rebuilt = match uri.query() {
+            Some(q) => format!("{trimmed}?{q}"),
+            None => trimmed.to_owned(),
+        };
+        let mut parts = uri.clone().into_parts();
+        if let Ok(pq) = rebuilt.parse() {
+            parts.path_and_query = Some(pq);
+            if let Ok(uri) = axum::http::Uri::from_parts(parts) {
+                *req.uri_mut() = uri;
+            }
+        }
+    }
+    req
+}
+
+fn routes(state: RestState) -> Router {
     Router::new()
         .merge(root::routes())
         .merge(connectors::routes())
@@ -127,4 +154,23 @@ async fn log_request(req: Request, next: Next) -> Response {
         "Request"
     );
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trimmed(uri: &str) -> String {
+        let req = Request::builder().uri(uri).body(axum::body::Body::empty()).unwrap();
+        trim_trailing_slash(req).uri().to_string()
+    }
+
+    #[test]
+    fn one_trailing_slash_is_trimmed_and_the_query_kept() {
+        assert_eq!(trimmed("/connectors/"), "/connectors");
+        assert_eq!(trimmed("/connectors/c/?expand=status"), "/connectors/c?expand=status");
+        assert_eq!(trimmed("/connectors"), "/connectors");
+        assert_eq!(trimmed("/"), "/");
+        assert_eq!(trimmed("/connectors//"), "/connectors/");
+    }
 }

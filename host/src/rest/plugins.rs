@@ -13,10 +13,11 @@ use axum::routing::{get, put};
 use serde_json::{Value, json};
 
 use super::RestState;
+use super::connector_keys::{Placed, groups, placed_keys};
 use super::dto;
 use super::error::ApiError;
 use super::extract::{Body, QueryParams};
-use crate::model::{ConfigKey, ConfigType, Importance, PluginKind};
+use crate::model::{ConfigProblem, PluginKind};
 use crate::runtime::Plugin;
 use crate::worker::{PluginRegistry, convert};
 
@@ -59,168 +60,11 @@ fn find<'a>(s: &'a RestState, name: &str) -> Result<&'a Plugin> {
         .ok_or_else(|| ApiError::not_found(format!("Unknown plugin {name}.")))
 }
 
-/// The framework's own connector keys, after the plugin's.
-fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
-    let key = |name: &str, ty, default: Option<&str>, importance, doc: &str| ConfigKey {
-        name: name.into(),
-        ty,
-        default_value: default.map(Into::into),
-        importance,
-        documentation: doc.into(),
-        required: false,
-        sensitive: false,
-        grant: None,
-    };
-    let mut keys = vec![
-        ConfigKey {
-            required: true,
-            ..key(
-                "name",
-                ConfigType::String,
-                None,
-                Importance::High,
-                "Globally unique name to use for this connector.",
-            )
-        },
-        ConfigKey {
-            required: true,
-            ..key(
-                "connector.class",
-                ConfigType::String,
-                None,
-                Importance::High,
-                "Name of the plugin (or the class name of a Kafka Connect connector it stands for).",
-            )
-        },
-        key(
-            "tasks.max",
-            ConfigType::Int,
-            Some("1"),
-            Importance::High,
-            "Maximum number of tasks to use for this connector.",
-        ),
-        key(
-            "key.converter",
-            ConfigType::String,
-            None,
-            Importance::Low,
-            "Converter class for record keys; the worker's when unset.",
-        ),
-        key(
-            "value.converter",
-            ConfigType::String,
-            None,
-            Importance::Low,
-            "Converter class for record values; the worker's when unset.",
-        ),
-    ];
-    keys.extend([
-        key(
-            "task.reconfiguration.backoff.initial.ms",
-            ConfigType::Long,
-            Some("250"),
-            Importance::Low,
-            "Delay before the first retry of a failed task-configs call; the worker's when unset.",
-        ),
-        key(
-            "task.reconfiguration.backoff.max.ms",
-            ConfigType::Long,
-            Some("60000"),
-            Importance::Low,
-            "Cap of the task-configs retry delay.",
-        ),
-        key(
-            "task.reconfiguration.backoff.multiplier",
-            ConfigType::Double,
-            Some("2"),
-            Importance::Low,
-            "Growth of the task-configs retry delay per attempt.",
-        ),
-        key(
-            "task.reconfiguration.backoff.jitter",
-            ConfigType::Double,
-            Some("0"),
-            Importance::Low,
-            "Fraction of random spread on each task-configs retry delay.",
-        ),
-        key(
-            "task.reconfiguration.retries.max",
-            ConfigType::Int,
-            Some("-1"),
-            Importance::Low,
-            "Task-configs retries before the connector fails; -1 retries forever.",
-        ),
-        key(
-            "restart.policy",
-            ConfigType::String,
-            Some("none"),
-            Importance::Medium,
-            "none, or on-failure to restart FAILED instances automatically.",
-        ),
-        key(
-            "restart.backoff.initial.ms",
-            ConfigType::Long,
-            Some("250"),
-            Importance::Low,
-            "Delay before the first automatic restart.",
-        ),
-        key(
-            "restart.backoff.max.ms",
-            ConfigType::Long,
-            Some("60000"),
-            Importance::Low,
-            "Cap of the automatic restart delay.",
-        ),
-        key(
-            "restart.backoff.multiplier",
-            ConfigType::Double,
-            Some("2"),
-            Importance::Low,
-            "Growth of the automatic restart delay.",
-        ),
-        key(
-            "restart.backoff.jitter",
-            ConfigType::Double,
-            Some("0"),
-            Importance::Low,
-            "Fraction of random spread on each automatic restart delay.",
-        ),
-        key(
-            "restart.retries.max",
-            ConfigType::Int,
-            Some("-1"),
-            Importance::Low,
-            "Automatic restarts before giving up; -1 has no limit.",
-        ),
-        key(
-            "restart.healthy.after.ms",
-            ConfigType::Long,
-            Some("60000"),
-            Importance::Low,
-            "Running time after which the restart count resets.",
-        ),
-    ]);
-    keys.extend(crate::worker::errors::keys::config_keys(kind == PluginKind::Sink));
-    if kind == PluginKind::Sink {
-        keys.push(key(
-            "topics",
-            ConfigType::List,
-            Some(""),
-            Importance::High,
-            "List of topics to consume, separated by commas.",
-        ));
-        keys.push(key(
-            "topics.regex",
-            ConfigType::String,
-            Some(""),
-            Importance::High,
-            "Regular expression giving topics to consume.",
-        ));
-    }
-    keys
-}
-
-fn key_info(k: &ConfigKey, group: &str, order: usize) -> Value {
+/// Kafka Connect's `ConfigKeyInfo`. A key outside any group (every plugin key: the
+/// contract has no groups) has `group: null` and `order_in_group: -1`, as Kafka's
+/// `ConfigDef` gives a key defined without one.
+fn key_info(p: &Placed) -> Value {
+    let k = &p.key;
     json!({
         "name": k.name,
         "type": k.ty.to_string(),
@@ -228,23 +72,26 @@ fn key_info(k: &ConfigKey, group: &str, order: usize) -> Value {
         "default_value": k.default_value,
         "importance": k.importance.to_string(),
         "documentation": k.documentation,
-        "group": group,
-        "order": order,
-        "width": "NONE",
-        "display_name": k.name,
+        "group": p.group,
+        "order_in_group": p.order,
+        "width": p.width,
+        "display_name": p.display,
         "dependents": [],
     })
 }
 
-fn all_keys(p: &Plugin) -> Vec<(ConfigKey, &'static str)> {
-    let own = p.info().config_def.keys.iter().cloned().map(|k| (k, "Plugin"));
-    own.chain(framework_keys(p.info().kind).into_iter().map(|k| (k, "Common"))).collect()
+/// The values validate recommends for a key: the installed converters for a converter
+/// key, as Kafka Connect does; none for the others.
+fn recommended(key: &str) -> Vec<&'static str> {
+    match key {
+        "key.converter" | "value.converter" => convert::CLASSES.to_vec(),
+        _ => Vec::new(),
+    }
 }
 
 async fn config(State(s): State<RestState>, Path(name): Path<String>) -> Result<Response> {
     let p = find(&s, &name)?;
-    let out: Vec<Value> =
-        all_keys(p).iter().enumerate().map(|(i, (k, g))| key_info(k, g, i + 1)).collect();
+    let out: Vec<Value> = placed_keys(p.info()).iter().map(key_info).collect();
     Ok(axum::Json(out).into_response())
 }
 
@@ -253,7 +100,13 @@ async fn validate(
     Path(name): Path<String>,
     Body(config): Body<BTreeMap<String, Value>>,
 ) -> Result<Response> {
-    let p = find(&s, &name)?.clone();
+    // Kafka Connect means a 400 here (its BadRequestException), with its message.
+    let p = s
+        .herder
+        .plugins()
+        .resolve(&name)
+        .ok_or_else(|| ApiError::bad_request(s.herder.plugins().not_found(&name)))?
+        .clone();
     let config = dto::properties(config)?;
     let strip =
         |n: &str| n.rsplit('.').next().unwrap_or(n).trim_end_matches("Connector").to_owned();
@@ -274,25 +127,37 @@ async fn validate(
         }
         _ => {}
     }
-    let problems = s.within(s.herder.validate(&config)).await?;
+    let mut problems = s.within(s.herder.validate(&config)).await?;
+    // A create fills `name` in from the request; a config validated on its own must have it.
+    match config.get("name").map(|n| n.trim()) {
+        None => problems.push(ConfigProblem {
+            key: "name".into(),
+            message: "Missing required configuration \"name\" which has no default value.".into(),
+        }),
+        Some("") => problems.push(ConfigProblem {
+            key: "name".into(),
+            message: "Invalid value  for configuration name: String may not be empty".into(),
+        }),
+        Some(_) => {}
+    }
     let mut errors: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for pr in &problems {
         errors.entry(pr.key.clone()).or_default().push(pr.message.clone());
     }
-    let keys = all_keys(&p);
+    let keys = placed_keys(p.info());
     let mut configs: Vec<Value> = keys
         .iter()
-        .enumerate()
-        .map(|(i, (k, g))| {
+        .map(|placed| {
+            let k = &placed.key;
             let value = config
                 .get(&k.name)
                 .map(|v| if k.is_secret() { "[hidden]".to_string() } else { v.clone() });
             json!({
-                "definition": key_info(k, g, i + 1),
+                "definition": key_info(placed),
                 "value": {
                     "name": k.name,
                     "value": value.or_else(|| k.default_value.clone()),
-                    "recommended_values": [],
+                    "recommended_values": recommended(&k.name),
                     "errors": errors.remove(&k.name).unwrap_or_default(),
                     "visible": true,
                 }
@@ -303,10 +168,12 @@ async fn validate(
     configs.extend(errors.into_iter().map(|(key, errs)| {
         json!({ "definition": null, "value": { "name": key, "value": null, "recommended_values": [], "errors": errs, "visible": true } })
     }));
+    // Kafka Connect names the result after the class as the config gives it.
+    let class = config.get("connector.class").cloned().unwrap_or_default();
     let body = json!({
-        "name": p.info().name,
+        "name": class,
         "error_count": problems.len(),
-        "groups": ["Plugin", "Common"],
+        "groups": groups(&keys),
         "configs": configs,
     });
     Ok((StatusCode::OK, axum::Json(body)).into_response())

@@ -55,8 +55,17 @@ pub enum ConfigRecord {
     /// `session-key`: the key internal requests are signed with (KIP-507), written by the
     /// leader. A tombstone is not expected and is a [`RecordError`].
     SessionKey(SessionKey),
-    /// A record type this worker reads but does not act on (`tasks-fencing-<name>`,
-    /// `logger-cluster-<ns>`).
+    /// `logger-cluster-<namespace>`: a cluster-wide log level (KIP-976), written by any
+    /// worker. The level is kept as written (Kafka Connect writes the level the request
+    /// named, in its case); a tombstone or a value without a string `level` is a
+    /// [`RecordError`].
+    LoggerLevel {
+        /// The logger namespace, as the request named it.
+        namespace: String,
+        /// The level, e.g. `DEBUG`.
+        level: String,
+    },
+    /// A record type this worker reads but does not act on (`tasks-fencing-<name>`).
     Ignored(String),
 }
 
@@ -135,8 +144,18 @@ impl ConfigRecord {
             let v = json.ok_or_else(|| err(&key, "a session key record cannot be a tombstone"))?;
             return session_key(&key, &v).map(Self::SessionKey);
         }
-        if key.starts_with("logger-cluster-") {
-            return Ok(Self::Ignored(key));
+        if let Some(namespace) = key.strip_prefix(LOGGER_CLUSTER) {
+            let v = json.ok_or_else(|| err(&key, "a logger level record cannot be a tombstone"))?;
+            let level = v
+                .as_object()
+                .ok_or_else(|| err(&key, "the value is not an object"))?
+                .get("level")
+                .and_then(Value::as_str)
+                .ok_or_else(|| err(&key, "`level` is missing or not a string"))?;
+            return Ok(Self::LoggerLevel {
+                namespace: namespace.to_owned(),
+                level: level.to_owned(),
+            });
         }
         Err(err(&key, "unknown record type"))
     }
@@ -177,6 +196,9 @@ impl ConfigRecord {
                 );
                 return LogRecord { key: SESSION_KEY.into(), value: Some(value.into_bytes()) };
             }
+            Self::LoggerLevel { namespace, level } => {
+                (format!("{LOGGER_CLUSTER}{namespace}"), Some(json!({ "level": level })))
+            }
             Self::Ignored(key) => (key.clone(), None),
         };
         LogRecord { key: key.into_bytes(), value: value.map(|v| v.to_string().into_bytes()) }
@@ -185,6 +207,9 @@ impl ConfigRecord {
 
 /// The key of the session key record.
 const SESSION_KEY: &str = "session-key";
+
+/// The key prefix of cluster-wide logger level records (Kafka's `LOGGER_CLUSTER_PREFIX`).
+const LOGGER_CLUSTER: &str = "logger-cluster-";
 
 /// `{"key": "<base64>", "algorithm": "...", "creation-timestamp": <ms>}`; every field is
 /// required with its type, as Kafka Connect's reader requires them.
@@ -267,6 +292,41 @@ mod tests {
             only_failed: true,
             include_tasks: false,
         }));
+        round_trip(ConfigRecord::LoggerLevel {
+            namespace: "org.apache.kafka.connect".into(),
+            level: "debug".into(),
+        });
+    }
+
+    #[test]
+    fn logger_levels_are_kafka_connects_records() {
+        let r = ConfigRecord::LoggerLevel {
+            namespace: "wasm_connect.herder".into(),
+            level: "DEBUG".into(),
+        };
+        let log = r.to_log_record();
+        assert_eq!(log.key, b"logger-cluster-wasm_connect.herder");
+        assert_eq!(log.value.as_deref().unwrap(), br#"{"level":"DEBUG"}"#);
+        // As a Kafka Connect worker writes it (`LOGGER_LEVEL_V0`, schemaless JSON).
+        let p = |k: &str, v: Option<&str>| {
+            ConfigRecord::parse(Some(k.as_bytes()), v.map(str::as_bytes))
+        };
+        assert_eq!(
+            p("logger-cluster-org.apache.kafka.connect", Some(r#"{"level":"TRACE"}"#)).unwrap(),
+            ConfigRecord::LoggerLevel {
+                namespace: "org.apache.kafka.connect".into(),
+                level: "TRACE".into()
+            }
+        );
+        // The level is not checked here: the worker that applies it does.
+        assert!(matches!(
+            p("logger-cluster-x", Some(r#"{"level":"LOUD"}"#)).unwrap(),
+            ConfigRecord::LoggerLevel { level, .. } if level == "LOUD"
+        ));
+        for v in [None, Some(r#"{}"#), Some(r#"{"level":5}"#), Some(r#""DEBUG""#), Some("[1]")] {
+            let e = p("logger-cluster-x", v).unwrap_err();
+            assert_eq!(e.key, "logger-cluster-x", "{e}");
+        }
     }
 
     #[test]

@@ -8,6 +8,11 @@
 //! The latest `session-key` record is kept ([`ConfigState::session_key`]) but reported by no
 //! [`ConfigEvent`]: the herder hands it to its `cluster::KeyRing` after applying records
 //! (`KeyRing::set` says whether it changed), whether it was read at start-up or later.
+//!
+//! Cluster-wide log levels (`logger-cluster-<ns>`, KIP-976) are not state: each one read
+//! after the initial read is reported once, for the herder to apply. Those read during the
+//! initial read are dropped, as Kafka Connect drops them: a level set before this worker
+//! started does not outlive the workers that were running then.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -28,6 +33,9 @@ pub enum ConfigEvent {
     TasksCommitted(String),
     /// A restart was requested (only reported once the initial read has finished).
     Restart(RestartRequest),
+    /// A cluster-wide log level was set (only reported once the initial read has
+    /// finished): namespace and level, as written.
+    LoggerLevel(String, String),
 }
 
 /// The desired state of every connector, as read from the config topic.
@@ -107,6 +115,14 @@ impl ConfigState {
             ConfigRecord::SessionKey(key) => {
                 self.session_key = Some(key);
                 vec![]
+            }
+            ConfigRecord::LoggerLevel { namespace, level } => {
+                if self.started {
+                    vec![ConfigEvent::LoggerLevel(namespace, level)]
+                } else {
+                    tracing::trace!(namespace = %namespace, level = %level, "Ignoring a log level written to the config topic before this worker started");
+                    vec![]
+                }
             }
             ConfigRecord::Ignored(_) => vec![],
         }
@@ -272,6 +288,20 @@ mod tests {
         assert!(s.apply(r.clone()).is_empty());
         s.finish_initial_read();
         assert!(matches!(s.apply(r).as_slice(), [ConfigEvent::Restart(_)]));
+    }
+
+    #[test]
+    fn logger_levels_count_only_after_the_initial_read() {
+        let mut s = ConfigState::default();
+        let level =
+            |l: &str| ConfigRecord::LoggerLevel { namespace: "a.b".into(), level: l.into() };
+        assert!(s.apply(level("DEBUG")).is_empty(), "written before this worker started");
+        s.finish_initial_read();
+        assert_eq!(
+            s.apply(level("TRACE")),
+            vec![ConfigEvent::LoggerLevel("a.b".into(), "TRACE".into())]
+        );
+        assert_eq!(s, ConfigState { started: true, ..ConfigState::default() }, "not state");
     }
 
     #[test]

@@ -102,6 +102,13 @@ impl TopicOrigin {
 pub trait LogBackend: Send + Sync + 'static {
     /// The topic for `spec`, created if missing and checked if present.
     async fn topic(&self, spec: &TopicSpec) -> Result<Arc<dyn LogTopic>, StoreError>;
+
+    /// The id of the cluster the topics live in (`GET /`'s `kafka_cluster_id`): a Kafka
+    /// cluster's own id, or an id kept with the embedded file. `None` when the backend has
+    /// none (in memory).
+    async fn cluster_id(&self) -> Result<Option<String>, StoreError> {
+        Ok(None)
+    }
 }
 
 /// One keyed log topic.

@@ -1,6 +1,7 @@
 //! [`Levels`]: the table behind [`Loggers`](super::Loggers), the root level plus one level
 //! per namespace that has one of its own, and the [`EnvFilter`] it stands for; with the
-//! log4j level names and logger-name checks of the admin API.
+//! log4j level names and the logger-name checks and forms (`tracing`'s `::`, Kafka's `.`)
+//! of the admin API.
 
 use std::collections::BTreeMap;
 
@@ -85,6 +86,12 @@ pub(super) fn normalise(name: &str) -> Result<String, LoggerError> {
         return Err(LoggerError::InvalidName(name.to_owned()));
     }
     Ok(name.replace('.', "::"))
+}
+
+/// The dotted name Kafka Connect shows for a `tracing` target prefix (the inverse of
+/// [`normalise`]).
+pub(super) fn dotted(name: &str) -> String {
+    name.replace("::", ".")
 }
 
 pub(super) fn parse_level(level: &str) -> Result<LevelFilter, LoggerError> {

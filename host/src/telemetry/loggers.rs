@@ -6,11 +6,14 @@
 //! the filter from them on every change.
 //!
 //! Names. A logger is a `tracing` target prefix (module paths such as
-//! `wasm_connect::herder`); `root` is the default level. Kafka-style dotted names are
-//! accepted and stored in `tracing`'s form: `wasm_connect.herder` is `wasm_connect::herder`
-//! (tools that read names back from `GET /admin/loggers` round-trip either way). A name
-//! covers every target that starts with it, which is how `tracing`'s filters and Kafka's
-//! `Loggers` both match, so `wasm_connect::herder` also covers `wasm_connect::herder::actor`.
+//! `wasm_connect::herder`); `root` is the default level. Either form is accepted, Kafka's
+//! dotted one or `tracing`'s: `wasm_connect.herder` is `wasm_connect::herder`. Levels are
+//! kept and filtered by `tracing` target, but every name this type answers with (the
+//! names [`Loggers::set`] changed, the keys of [`Loggers::list`]) is shown dotted, as Kafka
+//! Connect shows its logger names, so a name read back from `GET /admin/loggers` is one a
+//! Kafka Connect tool can send again. A name covers every target that starts with it,
+//! which is how `tracing`'s filters and Kafka's `Loggers` both match, so
+//! `wasm_connect::herder` also covers `wasm_connect::herder::actor`.
 //! A logger "exists" (for `GET /admin/loggers/{name}`) when it is `root`, was set, or
 //! covers the target of a log statement that has run since start-up, at any level.
 //!
@@ -31,7 +34,7 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{Registry, fmt as tfmt, reload};
 
 use super::escape::EscapedFields;
-use super::levels::{Entry, Levels, level_name, normalise, parse_level};
+use super::levels::{Entry, Levels, dotted, level_name, normalise, parse_level};
 
 /// The name of the default level.
 pub const ROOT: &str = "root";
@@ -116,10 +119,17 @@ impl Loggers {
         (Loggers { inner: Arc::new(inner) }, filter, SeenTargets(seen), rejected)
     }
 
-    /// `root` and every logger with a level of its own.
+    /// Checks a level and a logger name as [`Loggers::set`] does, without setting anything
+    /// (for a level another worker applies, or this one applies later).
+    pub fn check(name: &str, level: &str) -> Result<(), LoggerError> {
+        parse_level(level)?;
+        normalise(name).map(drop)
+    }
+
+    /// `root` and every logger with a level of its own, by dotted name.
     pub fn list(&self) -> BTreeMap<String, LoggerLevel> {
         let state = lock(&self.inner.levels);
-        let named = state.explicit.iter().map(|(n, e)| (n.clone(), e.show()));
+        let named = state.explicit.iter().map(|(n, e)| (dotted(n), e.show()));
         named.chain([(ROOT.to_owned(), state.root.show())]).collect()
     }
 
@@ -138,7 +148,8 @@ impl Loggers {
 
     /// Sets `name` and every logger under it with a level of its own to `level` (log4j
     /// names, any case; `FATAL` is `ERROR`, `ALL` is `TRACE`). `root` sets every logger.
-    /// Returns those names, sorted; `last_modified` moves only where the level changed.
+    /// Returns those names, dotted and sorted; `last_modified` moves only where the level
+    /// changed.
     pub fn set(&self, name: &str, level: &str) -> Result<Vec<String>, LoggerError> {
         let parsed = parse_level(level)?;
         let name = normalise(name)?;
@@ -166,6 +177,7 @@ impl Loggers {
                 }
             }
         }
+        let mut names: Vec<String> = names.into_iter().map(|n| dotted(&n)).collect();
         names.sort();
         let reload = || self.inner.reload.reload(state.filter());
         // Callsite interest is rebuilt against the current dispatcher when only one is

@@ -33,11 +33,11 @@ fn list_always_has_root_and_only_explicit_levels() {
     let root = LoggerLevel { level: "INFO".into(), last_modified: None };
     assert_eq!(l.list(), BTreeMap::from([(ROOT.to_owned(), root.clone())]));
     assert_eq!(l.get("root"), Some(root));
-    assert_eq!(l.set("wasm_connect::herder", "debug").unwrap(), ["wasm_connect::herder"]);
+    assert_eq!(l.set("wasm_connect::herder", "debug").unwrap(), ["wasm_connect.herder"]);
     let list = l.list();
-    assert_eq!(list.keys().collect::<Vec<_>>(), ["root", "wasm_connect::herder"]);
-    assert_eq!(list["wasm_connect::herder"].level, "DEBUG");
-    assert!(list["wasm_connect::herder"].last_modified.is_some());
+    assert_eq!(list.keys().collect::<Vec<_>>(), ["root", "wasm_connect.herder"]);
+    assert_eq!(list["wasm_connect.herder"].level, "DEBUG");
+    assert!(list["wasm_connect.herder"].last_modified.is_some());
     assert_eq!(list["root"].last_modified, None);
 }
 
@@ -60,10 +60,10 @@ fn set_covers_explicit_children_and_reports_them_sorted() {
     l.set("a::b::c", "DEBUG").unwrap();
     l.set("a::bc", "ERROR").unwrap();
     l.set("z", "WARN").unwrap();
-    assert_eq!(l.set("a.b", "TRACE").unwrap(), ["a::b", "a::b::c", "a::bc"]);
+    assert_eq!(l.set("a.b", "TRACE").unwrap(), ["a.b", "a.b.c", "a.bc"]);
     assert_eq!(level(&l, "a::b::c").as_deref(), Some("TRACE"));
     assert_eq!(level(&l, "z").as_deref(), Some("WARN"));
-    assert_eq!(l.set("root", "ERROR").unwrap(), ["a::b", "a::b::c", "a::bc", "root", "z"]);
+    assert_eq!(l.set("root", "ERROR").unwrap(), ["a.b", "a.b.c", "a.bc", "root", "z"]);
     assert!(l.list().values().all(|v| v.level == "ERROR"));
 }
 
@@ -105,4 +105,33 @@ fn the_applied_filter_follows_the_levels() {
     assert!(debug_on());
     l.set("root", "WARN").unwrap();
     assert!(!debug_on());
+}
+
+#[test]
+fn names_are_answered_dotted_whichever_form_was_given() {
+    let l = Loggers::for_tests();
+    // Kafka Connect echoes `a.b.C` as given; `tracing`'s form is shown the same way.
+    assert_eq!(l.set("a.b.C", "DEBUG").unwrap(), ["a.b.C"]);
+    assert_eq!(l.set("a::b::C::d", "TRACE").unwrap(), ["a.b.C.d"]);
+    assert_eq!(l.list().keys().collect::<Vec<_>>(), ["a.b.C", "a.b.C.d", "root"]);
+    assert_eq!(l.set("a::b", "WARN").unwrap(), ["a.b", "a.b.C", "a.b.C.d"]);
+    // The levels are kept by `tracing` target: the filter matches the `::` path, and both
+    // forms read the same logger back.
+    let warn_only =
+        || with(&l, || !tracing::enabled!(target: "a::b::C::d::e", tracing::Level::INFO));
+    assert!(warn_only());
+    assert_eq!(level(&l, "a.b.C.d").as_deref(), Some("WARN"));
+    assert_eq!(level(&l, "a::b::C::d").as_deref(), Some("WARN"));
+    // A name with a lone `:` keeps it; the shown name round-trips.
+    assert_eq!(l.set("x:::y", "DEBUG").unwrap(), ["x.:y"]);
+    assert_eq!(level(&l, "x.:y").as_deref(), Some("DEBUG"));
+}
+
+#[test]
+fn check_refuses_what_set_refuses_and_changes_nothing() {
+    let l = Loggers::for_tests();
+    assert!(Loggers::check("a.b", "debug").is_ok());
+    assert!(matches!(Loggers::check("a.b", "LOUD"), Err(LoggerError::InvalidLevel(_))));
+    assert!(matches!(Loggers::check("a b", "DEBUG"), Err(LoggerError::InvalidName(_))));
+    assert_eq!(l.list().len(), 1);
 }

@@ -1,5 +1,13 @@
 //! The installed plugins, by name, and Kafka Connect's rules for finding one from a
 //! `connector.class` value.
+//!
+//! A plugin's name (its `name` export) is either a short name (`Datagen`) or, for a plugin
+//! that stands in for a Kafka Connect connector, that connector's class name
+//! (`org.apache.kafka.connect.file.FileStreamSourceConnector`). Like Kafka Connect, the
+//! registry derives aliases from a class name: its simple name
+//! (`FileStreamSourceConnector`) and the simple name without `Connector`
+//! (`FileStreamSource`). An alias two plugins would share, or that is another plugin's
+//! name, is not registered (and is logged).
 
 use std::collections::BTreeMap;
 
@@ -9,6 +17,8 @@ use crate::runtime::Plugin;
 #[derive(Clone, Default)]
 pub struct PluginRegistry {
     by_name: BTreeMap<String, Plugin>,
+    /// Alias → the name of the plugin it stands for.
+    aliases: BTreeMap<String, String>,
 }
 
 impl PluginRegistry {
@@ -24,7 +34,8 @@ impl PluginRegistry {
             }
             by_name.insert(name, p);
         }
-        Self { by_name }
+        let aliases = derive_aliases(by_name.keys().map(String::as_str));
+        Self { by_name, aliases }
     }
 
     /// All plugins, sorted by name.
@@ -32,16 +43,21 @@ impl PluginRegistry {
         self.by_name.values()
     }
 
-    /// The plugin a `connector.class` value names: the plugin name itself, or as Kafka
+    /// The aliases of the plugin named `name`, sorted.
+    pub fn aliases_of(&self, name: &str) -> Vec<&str> {
+        self.aliases.iter().filter(|(_, n)| *n == name).map(|(a, _)| a.as_str()).collect()
+    }
+
+    /// The plugin a `connector.class` value names: a plugin name or alias, or, as Kafka
     /// Connect aliases classes, the last segment of a dotted class name, with or without
-    /// a `Connector` suffix (`org.apache.kafka.connect.file.FileStreamSourceConnector` and
-    /// `FileStreamSourceConnector` both find `FileStreamSource`).
+    /// a `Connector` suffix (`FileStreamSourceConnector` and `FileStreamSource` both find
+    /// `org.apache.kafka.connect.file.FileStreamSourceConnector`).
     pub fn resolve(&self, class: &str) -> Option<&Plugin> {
         let class = class.trim();
-        let simple = class.rsplit('.').next().unwrap_or(class);
-        [class, simple, simple.strip_suffix("Connector").unwrap_or(simple)]
-            .into_iter()
-            .find_map(|n| self.by_name.get(n))
+        let simple = simple_name(class);
+        [class, simple, pruned_name(simple)].into_iter().find_map(|n| {
+            self.by_name.get(n).or_else(|| self.aliases.get(n).and_then(|p| self.by_name.get(p)))
+        })
     }
 
     /// Kafka Connect's message for an unknown class.
@@ -51,5 +67,73 @@ impl PluginRegistry {
             "Failed to find any class that implements Connector and which name matches {class}, available connectors are: {}",
             names.join(", ")
         )
+    }
+}
+
+/// The last segment of a dotted class name.
+fn simple_name(class: &str) -> &str {
+    class.rsplit('.').next().unwrap_or(class)
+}
+
+/// A simple name without its `Connector` suffix (Kafka Connect's "pruned" alias).
+fn pruned_name(simple: &str) -> &str {
+    simple.strip_suffix("Connector").filter(|s| !s.is_empty()).unwrap_or(simple)
+}
+
+/// The unambiguous aliases of plugins named `names`: alias → name.
+fn derive_aliases<'a>(names: impl Iterator<Item = &'a str> + Clone) -> BTreeMap<String, String> {
+    let taken: Vec<&str> = names.clone().collect();
+    let mut candidates: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for name in names {
+        let simple = simple_name(name);
+        let mut own = vec![simple, pruned_name(simple)];
+        own.dedup();
+        for alias in own.into_iter().filter(|a| *a != name) {
+            candidates.entry(alias).or_default().push(name);
+        }
+    }
+    let mut aliases = BTreeMap::new();
+    for (alias, owners) in candidates {
+        if owners.len() > 1 || taken.contains(&alias) {
+            tracing::warn!(alias, plugins = ?owners, "Not registering an ambiguous plugin alias");
+            continue;
+        }
+        aliases.insert(alias.to_owned(), owners[0].to_owned());
+    }
+    aliases
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn aliases(names: &[&str]) -> Vec<(String, String)> {
+        derive_aliases(names.iter().copied()).into_iter().collect()
+    }
+
+    #[test]
+    fn class_names_get_kafka_connect_aliases() {
+        let got = aliases(&["org.apache.kafka.connect.file.FileStreamSourceConnector", "Datagen"]);
+        let full = "org.apache.kafka.connect.file.FileStreamSourceConnector".to_string();
+        assert_eq!(
+            got,
+            vec![
+                ("FileStreamSource".to_string(), full.clone()),
+                ("FileStreamSourceConnector".to_string(), full)
+            ]
+        );
+    }
+
+    #[test]
+    fn ambiguous_aliases_and_aliases_that_are_names_are_dropped() {
+        let got = aliases(&["a.FooConnector", "b.FooConnector", "Bar", "x.BarConnector"]);
+        // `FooConnector`/`Foo` are shared; `Bar` is a plugin's own name.
+        assert_eq!(got, vec![("BarConnector".to_string(), "x.BarConnector".to_string())]);
+    }
+
+    #[test]
+    fn a_bare_connector_suffix_is_not_pruned_to_nothing() {
+        assert_eq!(pruned_name("Connector"), "Connector");
+        assert_eq!(pruned_name("SinkConnector"), "Sink");
     }
 }

@@ -17,7 +17,11 @@ use crate::{Config, ConfigDef, ConfigProblem, Result};
 /// [`config_definition`](Self::config_definition) and [`validate`](Self::validate), so
 /// those must work without `start`. Calls never overlap.
 pub trait Connector: Default + 'static {
-    /// The plugin name users write in `connector.class`, e.g. `FileStreamSource`.
+    /// The plugin name users write in `connector.class`, e.g. `Datagen`. A plugin that
+    /// stands in for a Kafka Connect connector returns its class name, e.g.
+    /// `org.apache.kafka.connect.file.FileStreamSourceConnector`; the worker then also
+    /// accepts the aliases Kafka Connect derives from it (`FileStreamSourceConnector`,
+    /// `FileStreamSource`).
     fn name(&self) -> &str;
 
     /// The plugin version, e.g. `env!("CARGO_PKG_VERSION")`.

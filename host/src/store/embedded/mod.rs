@@ -25,13 +25,14 @@
 //! this module's: `worker/topics/embedded` coordinates it in process.
 //!
 //! Layout: `database.rs` (the file, connections, errors), `schema.rs` (tables, versions,
-//! migration), `writer.rs` (create or check a topic, append), `compaction.rs`, `topic.rs`
+//! migration), `cluster_id.rs` (the file's stable cluster id), `writer.rs` (create or check a topic, append), `compaction.rs`, `topic.rs`
 //! (the [`LogTopic`] handle), `reader.rs` (the [`LogReader`](super::LogReader)); for data
 //! topics `data.rs` (the backend's data API), `data_record.rs` (its values),
 //! `data_writer.rs`, `data_reader.rs` ([`DataReader`]), `headers.rs` (the headers
 //! column's encoding), `group_offsets.rs`, `changes.rs` ([`DataChanges`]).
 
 mod changes;
+mod cluster_id;
 mod compaction;
 mod data;
 mod data_reader;
@@ -127,5 +128,9 @@ impl LogBackend for EmbeddedBackend {
         };
         let foreign_write_check = self.foreign_write_check;
         Ok(Arc::new(EmbeddedTopic { db: self.db.clone(), state, foreign_write_check }))
+    }
+
+    async fn cluster_id(&self) -> Result<Option<String>, StoreError> {
+        self.db.run(|db| db.with_writer(|conn| cluster_id::get_or_create(db, conn))).await.map(Some)
     }
 }

@@ -3,7 +3,8 @@
 //!
 //! Version 1 had `topics`, `partitions` and `records`; version 2 adds `records.headers` (see
 //! `headers.rs` for its encoding) and `group_offsets`, the committed offsets of consumer
-//! groups reading data topics. It must not hold the SQL of topics or records: only DDL.
+//! groups reading data topics. `worker_meta` (the file's cluster id) came later within
+//! version 2: it is created when missing, and a worker that does not know it ignores it. It must not hold the SQL of topics or records: only DDL.
 
 use rusqlite::{Connection, TransactionBehavior};
 
@@ -14,7 +15,8 @@ pub(super) const SCHEMA_VERSION: i64 = 2;
 /// scan per key instead of a scan per record. `key` is nullable so keyless records (data
 /// topics of standalone mode) fit; `partitions.next_offset` survives compaction removing
 /// the last records of a partition. `group_offsets` holds, per consumer group and
-/// partition, the next offset to consume.
+/// partition, the next offset to consume; `worker_meta` holds the file's own facts (its
+/// cluster id).
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS topics (
     id INTEGER PRIMARY KEY,
@@ -45,6 +47,10 @@ CREATE TABLE IF NOT EXISTS group_offsets (
     partition_no INTEGER NOT NULL,
     next_offset INTEGER NOT NULL,
     PRIMARY KEY (group_id, topic_id, partition_no)
+);
+CREATE TABLE IF NOT EXISTS worker_meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
 );
 ";
 

@@ -43,6 +43,18 @@ impl TopicAdmin {
         Ok(Self { client: Arc::new(client), timeout: settings.timeout })
     }
 
+    /// The cluster's id, from the metadata.
+    pub(super) async fn cluster_id(&self) -> Result<String, StoreError> {
+        let client = self.client.clone();
+        let timeout = self.timeout;
+        tokio::task::spawn_blocking(move || client.inner().fetch_cluster_id(timeout))
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("metadata task failed: {e}")))?
+            .ok_or_else(|| {
+                StoreError::Unavailable(format!("the cluster id was not known within {timeout:?}"))
+            })
+    }
+
     /// Creates `spec`'s topic when missing, checks it, and returns its partition count.
     pub(super) async fn ensure(&self, spec: &TopicSpec) -> Result<i32, StoreError> {
         let deadline = Instant::now() + self.timeout;

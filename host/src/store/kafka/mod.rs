@@ -85,4 +85,8 @@ impl LogBackend for KafkaBackend {
             watermarks: self.watermarks.clone(),
         }))
     }
+
+    async fn cluster_id(&self) -> Result<Option<String>, StoreError> {
+        self.admin.cluster_id().await.map(Some)
+    }
 }

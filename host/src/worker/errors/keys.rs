@@ -87,7 +87,7 @@ pub fn config_keys(sink: bool) -> Vec<ConfigKey> {
             ),
             key(
                 DLQ_TOPIC_REPLICATION_FACTOR,
-                ConfigType::Int,
+                ConfigType::Short,
                 "3",
                 "Replication factor of the dead letter queue topic when it is created; -1 \
                  for the broker default.",

@@ -13,7 +13,7 @@ pub struct FileStreamSink {
 
 impl Connector for FileStreamSink {
     fn name(&self) -> &str {
-        "FileStreamSink"
+        "org.apache.kafka.connect.file.FileStreamSinkConnector"
     }
 
     fn version(&self) -> &str {

@@ -13,7 +13,7 @@ pub struct FileStreamSource {
 
 impl Connector for FileStreamSource {
     fn name(&self) -> &str {
-        "FileStreamSource"
+        "org.apache.kafka.connect.file.FileStreamSourceConnector"
     }
 
     fn version(&self) -> &str {

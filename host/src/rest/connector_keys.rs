@@ -1,0 +1,356 @@
+//! The keys of a connector's definition as `/connector-plugins/{p}/config` and validate
+//! show them: the plugin's own keys, then the framework's (Kafka Connect's
+//! `ConnectorConfig`, `SinkConnectorConfig` and the error-handling keys, plus this worker's
+//! retry and restart keys), each placed in Kafka Connect's group with its order in the
+//! group, width and display name. It only describes keys; validation is the herder's.
+
+use crate::model::{ConfigKey, ConfigType, Importance, PluginInfo, PluginKind};
+
+/// A key with where Kafka Connect's `ConfigKeyInfo` places it.
+#[derive(Clone, Debug)]
+pub struct Placed {
+    /// The key.
+    pub key: ConfigKey,
+    /// Its group; `None` for a plugin's own keys (the contract has no groups).
+    pub group: Option<&'static str>,
+    /// Its order in the group, from 1; -1 outside any group (Kafka's `ConfigDef` default).
+    pub order: i32,
+    /// `NONE`, `SHORT`, `MEDIUM` or `LONG`.
+    pub width: &'static str,
+    /// The label Kafka Connect shows; the key's name when it has none.
+    pub display: String,
+}
+
+/// Every key of `plugin`: its own keys first (those the framework also defines, such as a
+/// sink's `topics`, are listed once, as the framework's), then the framework's by group.
+pub fn placed_keys(plugin: &PluginInfo) -> Vec<Placed> {
+    let framework = framework_keys(plugin.kind);
+    let own =
+        plugin.config_def.keys.iter().filter(|k| !framework.iter().any(|f| f.name == k.name)).map(
+            |k| Placed {
+                key: k.clone(),
+                group: None,
+                order: -1,
+                width: "NONE",
+                display: k.name.clone(),
+            },
+        );
+    let mut next_order: Vec<(&'static str, i32)> = Vec::new();
+    let own: Vec<Placed> = own.collect();
+    let placed = framework.into_iter().map(|key| {
+        let (group, width, display) = layout(&key.name);
+        let order = match next_order.iter_mut().find(|(g, _)| *g == group) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                next_order.push((group, 1));
+                1
+            }
+        };
+        let display = display.map(str::to_owned).unwrap_or_else(|| key.name.clone());
+        Placed { key, group: Some(group), order, width, display }
+    });
+    own.into_iter().chain(placed).collect()
+}
+
+/// The groups of `keys`, in the order they first appear (validate's `groups`).
+pub fn groups(keys: &[Placed]) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    for g in keys.iter().filter_map(|k| k.group) {
+        if !out.contains(&g) {
+            out.push(g);
+        }
+    }
+    out
+}
+
+/// Kafka Connect's `ConnectorConfig.COMMON_GROUP`.
+const COMMON: &str = "Common";
+/// Kafka Connect's `ConnectorConfig.ERROR_GROUP`.
+const ERRORS: &str = "Error Handling";
+/// Kafka Connect's `SourceConnectorConfig` topic creation group.
+const TOPIC_CREATION: &str = "Topic Creation";
+/// This worker's task-configs retry keys (KAFKA-14732).
+const RECONFIGURATION: &str = "Task Reconfiguration";
+/// This worker's restart policy keys.
+const RESTARTS: &str = "Restarts";
+
+/// The group, width and display name Kafka Connect gives a framework key; this worker's
+/// own keys get groups of their own.
+fn layout(name: &str) -> (&'static str, &'static str, Option<&'static str>) {
+    match name {
+        "name" => (COMMON, "MEDIUM", Some("Connector name")),
+        "connector.class" => (COMMON, "LONG", Some("Connector class")),
+        "tasks.max" => (COMMON, "SHORT", Some("Tasks max")),
+        "key.converter" => (COMMON, "SHORT", Some("Key converter class")),
+        "value.converter" => (COMMON, "SHORT", Some("Value converter class")),
+        "topics" => (COMMON, "LONG", Some("Topics")),
+        "topics.regex" => (COMMON, "LONG", Some("Topics regex")),
+        "errors.retry.timeout" => (ERRORS, "MEDIUM", Some("Retry Timeout for Errors")),
+        "errors.retry.delay.max.ms" => {
+            (ERRORS, "MEDIUM", Some("Maximum Delay Between Retries for Errors"))
+        }
+        "errors.tolerance" => (ERRORS, "SHORT", Some("Error Tolerance")),
+        "errors.log.enable" => (ERRORS, "SHORT", Some("Log Errors")),
+        "errors.log.include.messages" => (ERRORS, "SHORT", Some("Log Error Details")),
+        "errors.deadletterqueue.topic.name" => {
+            (ERRORS, "MEDIUM", Some("Dead Letter Queue Topic Name"))
+        }
+        "errors.deadletterqueue.topic.replication.factor" => {
+            (ERRORS, "MEDIUM", Some("Dead Letter Queue Topic Replication Factor"))
+        }
+        "errors.deadletterqueue.context.headers.enable" => {
+            (ERRORS, "MEDIUM", Some("Enable Error Context Headers"))
+        }
+        "topic.creation.groups" => (TOPIC_CREATION, "LONG", Some("Topic Creation Groups")),
+        n if n.starts_with("task.reconfiguration.") => (RECONFIGURATION, "SHORT", None),
+        n if n.starts_with("restart.") => (RESTARTS, "SHORT", None),
+        _ => (COMMON, "NONE", None),
+    }
+}
+
+/// The framework's own connector keys, after the plugin's.
+fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
+    let key = |name: &str, ty, default: Option<&str>, importance, doc: &str| ConfigKey {
+        name: name.into(),
+        ty,
+        default_value: default.map(Into::into),
+        importance,
+        documentation: doc.into(),
+        required: false,
+        sensitive: false,
+        grant: None,
+    };
+    let mut keys = vec![
+        ConfigKey {
+            required: true,
+            ..key(
+                "name",
+                ConfigType::String,
+                None,
+                Importance::High,
+                "Globally unique name to use for this connector.",
+            )
+        },
+        ConfigKey {
+            required: true,
+            ..key(
+                "connector.class",
+                ConfigType::String,
+                None,
+                Importance::High,
+                "Name of the plugin (or the class name of a Kafka Connect connector it stands for).",
+            )
+        },
+        key(
+            "tasks.max",
+            ConfigType::Int,
+            Some("1"),
+            Importance::High,
+            "Maximum number of tasks to use for this connector.",
+        ),
+        key(
+            "key.converter",
+            ConfigType::Class,
+            None,
+            Importance::Low,
+            "Converter class for record keys; the worker's when unset.",
+        ),
+        key(
+            "value.converter",
+            ConfigType::Class,
+            None,
+            Importance::Low,
+            "Converter class for record values; the worker's when unset.",
+        ),
+    ];
+    keys.extend([
+        key(
+            "task.reconfiguration.backoff.initial.ms",
+            ConfigType::Long,
+            Some("250"),
+            Importance::Low,
+            "Delay before the first retry of a failed task-configs call; the worker's when unset.",
+        ),
+        key(
+            "task.reconfiguration.backoff.max.ms",
+            ConfigType::Long,
+            Some("60000"),
+            Importance::Low,
+            "Cap of the task-configs retry delay.",
+        ),
+        key(
+            "task.reconfiguration.backoff.multiplier",
+            ConfigType::Double,
+            Some("2"),
+            Importance::Low,
+            "Growth of the task-configs retry delay per attempt.",
+        ),
+        key(
+            "task.reconfiguration.backoff.jitter",
+            ConfigType::Double,
+            Some("0"),
+            Importance::Low,
+            "Fraction of random spread on each task-configs retry delay.",
+        ),
+        key(
+            "task.reconfiguration.retries.max",
+            ConfigType::Int,
+            Some("-1"),
+            Importance::Low,
+            "Task-configs retries before the connector fails; -1 retries forever.",
+        ),
+        key(
+            "restart.policy",
+            ConfigType::String,
+            Some("none"),
+            Importance::Medium,
+            "none, or on-failure to restart FAILED instances automatically.",
+        ),
+        key(
+            "restart.backoff.initial.ms",
+            ConfigType::Long,
+            Some("250"),
+            Importance::Low,
+            "Delay before the first automatic restart.",
+        ),
+        key(
+            "restart.backoff.max.ms",
+            ConfigType::Long,
+            Some("60000"),
+            Importance::Low,
+            "Cap of the automatic restart delay.",
+        ),
+        key(
+            "restart.backoff.multiplier",
+            ConfigType::Double,
+            Some("2"),
+            Importance::Low,
+            "Growth of the automatic restart delay.",
+        ),
+        key(
+            "restart.backoff.jitter",
+            ConfigType::Double,
+            Some("0"),
+            Importance::Low,
+            "Fraction of random spread on each automatic restart delay.",
+        ),
+        key(
+            "restart.retries.max",
+            ConfigType::Int,
+            Some("-1"),
+            Importance::Low,
+            "Automatic restarts before giving up; -1 has no limit.",
+        ),
+        key(
+            "restart.healthy.after.ms",
+            ConfigType::Long,
+            Some("60000"),
+            Importance::Low,
+            "Running time after which the restart count resets.",
+        ),
+    ]);
+    keys.extend(crate::worker::errors::keys::config_keys(kind == PluginKind::Sink));
+    if kind == PluginKind::Source {
+        keys.push(key(
+            "topic.creation.groups",
+            ConfigType::List,
+            Some(""),
+            Importance::Low,
+            "Groups of topic.creation.<group>.* settings for topics this connector creates (KIP-158).",
+        ));
+    }
+    if kind == PluginKind::Sink {
+        keys.push(key(
+            "topics",
+            ConfigType::List,
+            Some(""),
+            Importance::High,
+            "List of topics to consume, separated by commas.",
+        ));
+        keys.push(key(
+            "topics.regex",
+            ConfigType::String,
+            Some(""),
+            Importance::High,
+            "Regular expression giving topics to consume.",
+        ));
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{ConfigDef, Language};
+
+    impl PluginInfo {
+        fn for_tests(name: &str, kind: PluginKind, keys: Vec<ConfigKey>) -> Self {
+            Self {
+                name: name.into(),
+                version: "1".into(),
+                kind,
+                language: Language::Rust,
+                file: "p.wasm".into(),
+                digest: String::new(),
+                config_def: ConfigDef { keys },
+                imports: Vec::new(),
+            }
+        }
+    }
+
+    fn layout_of(kind: PluginKind) -> Vec<(String, Option<&'static str>, i32, &'static str)> {
+        let info = PluginInfo::for_tests("p", kind, vec![]);
+        placed_keys(&info).into_iter().map(|p| (p.key.name, p.group, p.order, p.width)).collect()
+    }
+
+    #[test]
+    fn framework_keys_sit_in_kafka_connects_groups_numbered_per_group() {
+        let keys = layout_of(PluginKind::Sink);
+        let find = |n: &str| keys.iter().find(|k| k.0 == n).unwrap().clone();
+        assert_eq!(find("name"), ("name".into(), Some(COMMON), 1, "MEDIUM"));
+        assert_eq!(find("connector.class").2, 2);
+        assert_eq!(
+            find("errors.retry.timeout"),
+            ("errors.retry.timeout".into(), Some(ERRORS), 1, "MEDIUM")
+        );
+        let names: Vec<&str> = keys.iter().map(|k| k.0.as_str()).collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "no key twice: {names:?}");
+        assert!(names.contains(&"topics") && !names.contains(&"topic.creation.groups"));
+        assert!(layout_of(PluginKind::Source).iter().any(|k| k.0 == "topic.creation.groups"));
+    }
+
+    #[test]
+    fn converters_are_classes_and_the_dlq_factor_a_short() {
+        let keys = framework_keys(PluginKind::Sink);
+        let ty = |n: &str| keys.iter().find(|k| k.name == n).unwrap().ty;
+        assert_eq!(ty("key.converter"), ConfigType::Class);
+        assert_eq!(ty("value.converter"), ConfigType::Class);
+        assert_eq!(ty("errors.deadletterqueue.topic.replication.factor"), ConfigType::Short);
+    }
+
+    #[test]
+    fn a_plugin_key_the_framework_defines_is_listed_once_as_the_frameworks() {
+        let own = ConfigKey {
+            name: "topics".into(),
+            ty: ConfigType::List,
+            default_value: None,
+            importance: Importance::High,
+            documentation: "mine".into(),
+            required: false,
+            sensitive: false,
+            grant: None,
+        };
+        let info = PluginInfo::for_tests("p", PluginKind::Sink, vec![own]);
+        let topics: Vec<Placed> =
+            placed_keys(&info).into_iter().filter(|p| p.key.name == "topics").collect();
+        assert_eq!(topics.len(), 1);
+        assert_eq!(topics[0].group, Some(COMMON));
+        assert_eq!(groups(&placed_keys(&info)), [COMMON, RECONFIGURATION, RESTARTS, ERRORS]);
+    }
+}
