@@ -117,3 +117,31 @@ async fn datagen_emits_the_configured_shape_and_count() {
     }
     assert_eq!(n, 250);
 }
+
+/// The largest sizes datagen's definition accepts run inside the default sandbox (memory
+/// cap and batch limit of a Rust guest), poll after poll, with the most records a poll
+/// may ask for.
+#[tokio::test]
+async fn datagen_at_its_largest_sizes_fits_the_sandbox() {
+    let datagen = connector("datagen").await;
+    let config = cfg(&[
+        ("topic", "g"),
+        ("key.size", "1048576"),
+        ("value.size", "8388608"),
+        ("batch.size", "1000"),
+    ]);
+    let problems = datagen.validator().await.unwrap().validate(config.clone()).await.unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let t = datagen.source_task(task("gen-large"), &config, no_host()).await.unwrap();
+    t.start(config).await.unwrap();
+    for _ in 0..3 {
+        let batch = t.poll(1000).await.expect("a poll at the bounds succeeds");
+        assert_eq!(batch.len(), 1);
+        assert_eq!(batch[0].value.as_ref().unwrap().len(), 8 << 20);
+    }
+    // Mid-sized records: as many as the 8 MiB poll budget holds.
+    let config = cfg(&[("topic", "g"), ("value.size", "100000"), ("key.size", "0")]);
+    let t = datagen.source_task(task("gen-mid"), &config, no_host()).await.unwrap();
+    t.start(config).await.unwrap();
+    assert_eq!(t.poll(1000).await.unwrap().len(), (8 << 20) / 100_000);
+}

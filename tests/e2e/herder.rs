@@ -275,3 +275,43 @@ async fn restarts_requested_through_the_handle(b: Backing) {
     ));
     app.shutdown().await;
 }
+
+/// A trap in the connector's `task-configs` fails the connector with the trace a task
+/// trap gets: the call and trap kind, the guest backtrace, the tail of its stderr.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_trap_in_task_configs_fails_the_connector_with_its_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = Backing::embedded(&dir).start().await;
+    let cases = [
+        ("tc-panic", "panic", "task-configs trapped: guest panicked (wasm `unreachable`)"),
+        ("tc-loop", "loop", "task-configs trapped: CPU deadline exceeded"),
+    ];
+    for (name, mode, kind) in cases {
+        let config = chaos_source(&[
+            ("chaos.mode", mode),
+            ("chaos.when", "task-configs"),
+            ("wasm.call.timeout.ms", "300"),
+        ]);
+        app.herder.put_connector_config(name, config, None, false).await.unwrap();
+        wait_state(&app, c(name), State::Failed).await;
+        let status = app.herder.connector_status(name).await.unwrap();
+        let trace = status.connector.trace.unwrap_or_default();
+        assert!(trace.starts_with(kind), "{name}: {trace}");
+        assert!(
+            trace.contains("wasm backtrace"),
+            "{name}: the guest backtrace is missing:\n{trace}"
+        );
+        assert!(
+            trace.contains("connector@0.1.0#task-configs"),
+            "{name}: the guest frames are missing:\n{trace}"
+        );
+        if mode == "panic" {
+            assert!(
+                trace.contains("guest stderr (last lines):") && trace.contains("chaos panic"),
+                "{name}: the panic message from stderr is missing:\n{trace}"
+            );
+        }
+        assert!(status.tasks.is_empty(), "{name}: no task configs, so no task");
+    }
+    app.shutdown().await;
+}

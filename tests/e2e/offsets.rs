@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use wasm_connect::app::App;
 use wasm_connect::herder::{ConnectorOffset, HerderError};
 use wasm_connect::model::{InstanceId, State};
-use wasm_connect::store::{ConfigRecord, Properties, TopicSpec};
+use wasm_connect::store::{ConfigRecord, LogRecord, Properties, TopicSpec};
 
 use crate::harness::{Backing, eventually, props, wait_state};
 
@@ -16,6 +16,7 @@ on_both_backends!(
     source_offsets_are_altered_and_reset,
     bad_source_shapes_are_refused,
     an_uninstalled_plugin_fails_naming_its_class,
+    a_sink_resumes_from_offsets_altered_under_a_group_override,
 );
 
 const ALTERED: &str = "The offsets for this connector have been altered successfully";
@@ -188,6 +189,67 @@ async fn an_uninstalled_plugin_fails_naming_its_class(b: Backing) {
         Err(HerderError::Failed(m)) => assert!(m.contains("com.example.AlienSource"), "{m}"),
         other => panic!("expected a failure, got {other:?}"),
     }
+    app.shutdown().await;
+}
+
+/// `consumer.override.group.id` names the group of the sink task and of the offsets API
+/// alike (Kafka Connect's rule): the API reads what the task committed, and offsets
+/// altered through the API are where the resumed task starts.
+async fn a_sink_resumes_from_offsets_altered_under_a_group_override(b: Backing) {
+    let unique = match &b {
+        Backing::Kafka(prefix, _) => prefix.clone(),
+        Backing::Embedded(_) => "embedded".into(),
+    };
+    let (topic, name, group) =
+        (format!("{unique}-grp-in"), format!("{unique}-grp-snk"), format!("{unique}-my-group"));
+    let input = b.backend().await.topic(&TopicSpec::new(topic.clone(), 1, false)).await.unwrap();
+    let records = (0..10).map(|i| LogRecord::new(format!("k{i}"), format!("r{i}"))).collect();
+    input.send(records).await.unwrap();
+    let app = b.start_with(&[("offset.flush.interval.ms", "200")]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let string = "org.apache.kafka.connect.storage.StringConverter";
+    let mut config = sink(&topic);
+    config.extend(props(&[
+        ("connector.class", "FileStreamSink"),
+        ("file", out.to_str().unwrap()),
+        ("key.converter", string),
+        ("value.converter", string),
+        ("consumer.override.group.id", &group),
+    ]));
+    let lines = || -> Vec<String> {
+        std::fs::read_to_string(&out).unwrap_or_default().lines().map(str::to_owned).collect()
+    };
+    let all: Vec<String> = (0..10).map(|i| format!("r{i}")).collect();
+
+    // The task reads the topic once, and commits in the overriding group.
+    app.herder.put_connector_config(&name, config, None, false).await.unwrap();
+    eventually(60, "all ten records in the file", async || (lines() == all).then_some(())).await;
+    app.herder.stop(&name).await.unwrap();
+    wait_state(&app, c(&name), State::Stopped).await;
+    let at_end = vec![entry(sink_partition(&topic, 0), json!({"kafka_offset": 10}))];
+    eventually(30, "the task's commit, read from the overriding group", async || {
+        (offsets(&app, &name).await == at_end).then_some(())
+    })
+    .await;
+
+    // Rewound through the API, the resumed task reads from there.
+    let rewind = vec![(sink_partition(&topic, 0), Some(json!({"kafka_offset": 7})))];
+    let altered = eventually(30, "the group to be empty", async || {
+        app.herder.alter_offsets(&name, rewind.clone()).await.ok()
+    })
+    .await;
+    assert_eq!(altered, ALTERED);
+    app.herder.resume(&name).await.unwrap();
+    let want: Vec<String> = all.iter().chain(&all[7..]).cloned().collect();
+    eventually(60, "records 7 to 9 again", async || (lines().len() >= want.len()).then_some(()))
+        .await;
+    assert_eq!(lines(), want, "the task resumed at the altered offset");
+    let again = vec![entry(sink_partition(&topic, 0), json!({"kafka_offset": 10}))];
+    eventually(30, "the resumed task's commit", async || {
+        (offsets(&app, &name).await == again).then_some(())
+    })
+    .await;
     app.shutdown().await;
 }
 

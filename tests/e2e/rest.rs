@@ -486,6 +486,59 @@ async fn restart_endpoint_follows_kip_745(b: Backing) {
     app.shutdown().await;
 }
 
+/// Validate reports what creating or starting the instance would fail on: file paths the
+/// sandbox cannot grant, a `topics.regex` that cannot compile, sizes a plugin bounds.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn validate_says_what_start_would_say() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = Backing::embedded(&dir).start().await;
+    let api = Api::new(&app);
+    let validate = async |plugin: &str, config: Value| {
+        let path = format!("/connector-plugins/{plugin}/config/validate");
+        let (code, body) = api.call(Method::PUT, &path, Some(config)).await;
+        assert_eq!(code, StatusCode::OK, "{body}");
+        let errors: Vec<(String, String)> = body["configs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|c| {
+                let key = c["value"]["name"].as_str().unwrap().to_owned();
+                let errors = c["value"]["errors"].as_array().cloned().unwrap_or_default();
+                errors.into_iter().map(move |e| (key.clone(), e.as_str().unwrap().to_owned()))
+            })
+            .collect();
+        assert_eq!(body["error_count"], errors.len(), "{body}");
+        errors
+    };
+    let sink =
+        |file: &str| json!({"connector.class": "FileStreamSink", "topics": "t", "file": file});
+
+    // A relative path is fine where its directory exists (the worker's working directory)...
+    assert_eq!(validate("FileStreamSink", sink("out.txt")).await, []);
+    // ...and named by key where it does not, as is a directory given as the file.
+    let errors = validate("FileStreamSink", sink("no-such-directory-here/out.txt")).await;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].0, "file");
+    assert!(errors[0].1.contains("does not exist"), "{errors:?}");
+    let errors = validate("FileStreamSink", sink(dir.path().to_str().unwrap())).await;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].1.contains("is a directory, not a file"), "{errors:?}");
+
+    let regex = json!({"connector.class": "FileStreamSink", "topics.regex": "in-(",
+        "file": dir.path().join("out.txt").to_str().unwrap()});
+    let errors = validate("FileStreamSink", regex).await;
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(errors[0].0, "topics.regex");
+    assert!(errors[0].1.starts_with("Invalid value in-( for configuration topics.regex"));
+
+    let datagen = json!({"connector.class": "Datagen", "topic": "t",
+        "key.size": "100000000", "value.size": "2147483647"});
+    let keys: Vec<String> =
+        validate("Datagen", datagen).await.into_iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["key.size", "value.size"]);
+    app.shutdown().await;
+}
+
 async fn validate_answers_config_infos(b: Backing) {
     let app = b.start().await;
     let api = Api::new(&app);

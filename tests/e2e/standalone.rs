@@ -1,9 +1,12 @@
 //! `wasm-connect standalone WORKER.properties CONNECTOR.json` as a user runs it: the
 //! connector from the file runs, and SIGTERM shuts the worker down gracefully (exit 0,
-//! every instance UNASSIGNED in the embedded status topic).
+//! every instance UNASSIGNED in the embedded status topic). The binary runs in a directory
+//! of its own, so relative paths in connector configs mean what they mean to a user.
 
 use std::process::{Command, Stdio};
 use std::time::Duration;
+
+use serde_json::{Value, json};
 
 use wasm_connect::store::{EmbeddedBackend, LogBackend, TopicSpec};
 
@@ -100,4 +103,148 @@ fn a_bad_worker_config_is_one_clear_error_per_key() {
     assert!(stderr.contains("task.shutdown.graceful.timeout.ms"), "{stderr}");
     assert!(stderr.contains("bogus.key"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// The worker binary, started in `dir` with a worker config whose `plugin.path` is
+/// `build/plugins`; `Worker::addr` reads the REST address from its log.
+struct Worker {
+    child: std::process::Child,
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+}
+
+impl Worker {
+    fn start(dir: &std::path::Path) -> Self {
+        std::fs::write(
+            dir.join("worker.properties"),
+            format!(
+                "plugin.path={}\nlisteners=http://127.0.0.1:0\noffset.storage.file.filename={}\n\
+                 offset.flush.interval.ms=200\n",
+                root().join("build/plugins").display(),
+                dir.join("worker.db").display()
+            ),
+        )
+        .unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
+            .current_dir(dir)
+            .args(["standalone", "worker.properties", "--cache-dir"])
+            .arg(crate::harness::shared_cache_dir())
+            .env("RUST_LOG", "info")
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let (lines, stderr) = (log.clone(), child.stderr.take().unwrap());
+        std::thread::spawn(move || {
+            use std::io::BufRead;
+            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+                lines.lock().unwrap().push(line);
+            }
+        });
+        Self { child, log }
+    }
+
+    /// `http://HOST:PORT` of the REST API, from the `REST API listening` log line.
+    async fn base(&self) -> String {
+        let addr = eventually(30, "the REST API to listen", async || {
+            let log = self.log.lock().unwrap();
+            let line = log.iter().find(|l| l.contains("REST API listening"))?;
+            let addr = line.split("address=").nth(1)?.split_whitespace().next()?;
+            Some(addr.to_owned())
+        })
+        .await;
+        format!("http://{addr}")
+    }
+
+    fn log(&self) -> Vec<String> {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A client's validate-then-create with relative `file` paths (as the `kafkaconnect`
+/// Python client does it): both pass, both connectors run, and the lines flow from the
+/// source's file to the sink's, each resolved against the worker's working directory.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn relative_file_paths_resolve_against_the_working_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("data")).unwrap();
+    let want: Vec<String> = (0..50).map(|i| format!("relative line {i}")).collect();
+    std::fs::write(dir.path().join("data/in.txt"), want.join("\n") + "\n").unwrap();
+    let worker = Worker::start(dir.path());
+    let base = worker.base().await;
+    let http = reqwest::Client::new();
+    let connectors = [
+        (
+            "rel-src",
+            json!({"connector.class": "FileStreamSource", "file": "data/in.txt",
+            "topic": "rel-lines"}),
+        ),
+        (
+            "rel-snk",
+            json!({"connector.class": "FileStreamSink", "file": "./data/out.txt",
+            "topics": "rel-lines"}),
+        ),
+    ];
+    for (name, config) in &connectors {
+        let class = config["connector.class"].as_str().unwrap();
+        let url = format!("{base}/connector-plugins/{class}/config/validate");
+        let body: Value = http.put(url).json(config).send().await.unwrap().json().await.unwrap();
+        assert_eq!(body["error_count"], 0, "{name}: {body}");
+        let create = json!({"name": name, "config": config});
+        let resp = http.post(format!("{base}/connectors")).json(&create).send().await.unwrap();
+        assert_eq!(resp.status(), reqwest::StatusCode::CREATED, "{name}");
+    }
+    let out = dir.path().join("data/out.txt");
+    let got = eventually(60, "every line in data/out.txt", async || {
+        let text = std::fs::read_to_string(&out).ok()?;
+        let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        (lines.len() >= want.len()).then_some(lines)
+    })
+    .await;
+    assert_eq!(got, want, "worker log:\n{}", worker.log().join("\n"));
+    for (name, _) in &connectors {
+        let url = format!("{base}/connectors/{name}/status");
+        let status: Value = http.get(url).send().await.unwrap().json().await.unwrap();
+        assert_eq!(status["connector"]["state"], "RUNNING", "{status}");
+        assert_eq!(status["tasks"][0]["state"], "RUNNING", "{status}");
+    }
+    // The source's offsets name the file as its task saw it: the absolute path.
+    let real = dir.path().canonicalize().unwrap().join("data/in.txt");
+    let url = format!("{base}/connectors/rel-src/offsets");
+    let offsets = eventually(30, "committed source offsets", async || {
+        let offsets: Value = http.get(&url).send().await.ok()?.json().await.ok()?;
+        (!offsets["offsets"][0].is_null()).then_some(offsets)
+    })
+    .await;
+    assert_eq!(offsets["offsets"][0]["partition"]["filename"], real.to_str().unwrap());
+}
+
+/// A request-derived value with a newline stays on its log line: a forged line cannot be
+/// slipped into the text log through a query parameter.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newline_from_a_request_cannot_forge_a_log_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let worker = Worker::start(dir.path());
+    let base = worker.base().await;
+    // Lower case: the worker logs the scope as it compares it.
+    let forged = "fake 2030-01-01t00:00:00.000000z error wasm_connect: forged";
+    let url = format!("{base}/admin/loggers/wasm_connect?scope=x%0a{}", forged.replace(' ', "%20"));
+    let resp =
+        reqwest::Client::new().put(url).json(&json!({"level": "INFO"})).send().await.unwrap();
+    assert_eq!(resp.status(), reqwest::StatusCode::OK);
+    let line = eventually(20, "the scope warning in the log", async || {
+        worker.log().into_iter().find(|l| l.contains("Unknown logger scope"))
+    })
+    .await;
+    assert!(line.contains(&format!(r"scope=x\n{forged}")), "{line}");
+    let log = worker.log();
+    assert!(!log.iter().any(|l| l.starts_with("fake")), "a forged line:\n{}", log.join("\n"));
 }

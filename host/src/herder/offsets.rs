@@ -31,7 +31,7 @@ use serde_json::{Value, json};
 use super::actor::Herder;
 use super::{HerderError, Reply, SinkOffsetsError, TopicPartition};
 use crate::model::TargetState;
-use crate::store::{OffsetStore, Properties};
+use crate::store::OffsetStore;
 
 /// The answer to a successful alter.
 pub const ALTERED: &str = "The offsets for this connector have been altered successfully";
@@ -201,7 +201,9 @@ impl Herder {
             .ok_or_else(|| HerderError::Failed(registry.not_found(class)))?;
         Ok(match plugin.info().kind {
             crate::model::PluginKind::Source => Kept::Source,
-            crate::model::PluginKind::Sink => Kept::Sink { group: sink_group(name, config) },
+            crate::model::PluginKind::Sink => {
+                Kept::Sink { group: crate::model::sink_group(name, config) }
+            }
         })
     }
 }
@@ -223,11 +225,6 @@ async fn write_source(
 
 fn bad(message: impl Into<String>) -> HerderError {
     HerderError::BadRequest(message.into())
-}
-
-/// A sink connector's consumer group, as Kafka Connect names it.
-fn sink_group(name: &str, config: &Properties) -> String {
-    config.get("consumer.override.group.id").cloned().unwrap_or_else(|| format!("connect-{name}"))
 }
 
 /// Source offsets as API entries.
@@ -539,14 +536,6 @@ mod tests {
             serde_json::to_value(&source).unwrap(),
             json!({"offsets": [{"partition": {"f": "a"}, "offset": {"pos": 1}}]})
         );
-    }
-
-    #[test]
-    fn sink_groups_follow_kafka_connect() {
-        let mut config = Properties::new();
-        assert_eq!(sink_group("s", &config), "connect-s");
-        config.insert("consumer.override.group.id".into(), "mine".into());
-        assert_eq!(sink_group("s", &config), "mine");
     }
 
     #[test]

@@ -1,6 +1,9 @@
 //! Config validation before a write: the framework's keys (`connector.class`,
-//! `tasks.max`, the retry and restart keys), the plugin's config definition, then the
-//! plugin's own `validate`. Runs in the caller's task, never on the herder loop, because
+//! `tasks.max`, the retry and restart keys), the plugin's config definition, the
+//! sandbox the config asks for (file grants, addresses, `wasm.*` limits), then the
+//! plugin's own `validate`. Whatever creating and starting an instance checks without
+//! running it is checked here too, so that a config validate accepts does not fail at
+//! start for a reason known up front. Runs in the caller's task, never on the herder loop, because
 //! it calls plugin code.
 
 use super::{ConnectorPolicies, HerderError};
@@ -75,6 +78,9 @@ pub async fn validate(
                     "Must configure one of topics or topics.regex, and not both".into(),
                 ));
             }
+            if let Some(message) = config.get("topics.regex").and_then(|r| regex_problem(r)) {
+                problems.push(problem("topics.regex", message));
+            }
         }
         PluginKind::Source => problems.extend(crate::worker::topic_creation::problems(&pairs)),
     }
@@ -85,13 +91,26 @@ pub async fn validate(
     }
     problems.extend(crate::worker::convert::problems(config));
     problems.extend(plugin.info().config_def.check(&pairs));
-    if let Err(e) = plugin.limits_for(&pairs) {
-        problems.push(problem(e.split(':').next().unwrap_or("wasm"), e.clone()));
-    }
+    problems.extend(plugin.sandbox_problems(&pairs));
     let validator = plugin.validator().await.map_err(|e| HerderError::Failed(e.to_string()))?;
     let own = validator.validate(pairs).await.map_err(|e| HerderError::Failed(e.to_string()))?;
     merge(&mut problems, own);
     Ok(problems)
+}
+
+/// Why `topics.regex` would not compile when the sink task subscribes, in Kafka
+/// Connect's words (its `RegexValidator`); `None` when it compiles or is empty.
+fn regex_problem(pattern: &str) -> Option<String> {
+    let pattern = pattern.trim();
+    if pattern.is_empty() {
+        return None;
+    }
+    let e = regex::Regex::new(pattern).err()?;
+    // The parser's message spans lines (the pattern, a caret, the error): keep the error.
+    let text = e.to_string();
+    let reason = text.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+    let reason = reason.strip_prefix("error: ").unwrap_or(reason);
+    Some(format!("Invalid value {pattern} for configuration topics.regex: Invalid regex: {reason}"))
 }
 
 /// Adds the plugin's problems to the worker's, skipping any the worker already reported:
@@ -115,6 +134,18 @@ mod tests {
         let mut problems = vec![p("n", "Not a number")];
         merge(&mut problems, vec![p("n", "Not a number"), p("n", "Too big"), p("m", "Bad")]);
         assert_eq!(problems, [p("n", "Not a number"), p("n", "Too big"), p("m", "Bad")]);
+    }
+
+    #[test]
+    fn a_topics_regex_that_cannot_compile_is_a_problem() {
+        assert_eq!(regex_problem("orders-.*|audit"), None);
+        assert_eq!(regex_problem(" "), None);
+        let m = regex_problem("orders-(").unwrap();
+        assert!(
+            m.starts_with("Invalid value orders-( for configuration topics.regex: Invalid regex: "),
+            "{m}"
+        );
+        assert!(m.contains("unclosed group") && !m.contains('\n'), "{m}");
     }
 
     #[test]

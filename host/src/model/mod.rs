@@ -1,6 +1,6 @@
 //! Domain types shared by every module: plugin descriptions, config definitions, connector
-//! errors, retry schedules (back-off, limits and their keys), the cluster's session key and
-//! the small value types the contract speaks in.
+//! errors, retry schedules (back-off, limits and their keys), the cluster's session key, a
+//! sink connector's consumer group name, and the small value types the contract speaks in.
 //!
 //! This module owns no state and does no I/O. It must not depend on wasmtime, Kafka or
 //! HTTP types: the runtime converts its generated bindings into these at its boundary.
@@ -11,6 +11,7 @@ mod error;
 mod plugin;
 mod retry_keys;
 mod session_key;
+mod sink_group;
 mod state;
 
 pub use backoff::{
@@ -22,6 +23,7 @@ pub use error::ConnectorError;
 pub use plugin::{Language, PluginInfo, PluginKind};
 pub use retry_keys::{RECONFIGURATION_KEYS, RESTART_KEYS, RetryKeys};
 pub use session_key::{HMAC_SHA256, SessionKey};
+pub use sink_group::{GROUP_ID_OVERRIDE, sink_group};
 pub use state::{InstanceId, State, TargetState};
 
 /// A Kafka topic-partition.

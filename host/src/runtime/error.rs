@@ -121,6 +121,8 @@ pub enum InstanceError {
         call: &'static str,
         /// The wall-clock bound.
         after: Duration,
+        /// The last lines of the guest's stderr.
+        stderr: Vec<String>,
     },
     /// The guest returned more than the instance is allowed to. It is discarded.
     #[error("{call} returned {what}")]
@@ -156,19 +158,22 @@ impl InstanceError {
     /// tail of the guest's stderr.
     pub fn trace(&self) -> String {
         match self {
-            Self::Trap { detail, stderr, .. } => {
-                let mut t = format!("{self}\n{detail}");
-                if !stderr.is_empty() {
-                    t.push_str("\nguest stderr (last lines):\n");
-                    for line in stderr {
-                        t.push_str("  ");
-                        t.push_str(line);
-                        t.push('\n');
-                    }
-                }
-                t
-            }
+            Self::Trap { detail, stderr, .. } => with_stderr(format!("{self}\n{detail}"), stderr),
+            Self::Timeout { stderr, .. } => with_stderr(self.to_string(), stderr),
             other => other.to_string(),
         }
     }
+}
+
+/// `trace` followed by the tail of the guest's stderr, if it wrote any.
+fn with_stderr(mut trace: String, stderr: &[String]) -> String {
+    if !stderr.is_empty() {
+        trace.push_str("\nguest stderr (last lines):\n");
+        for line in stderr {
+            trace.push_str("  ");
+            trace.push_str(line);
+            trace.push('\n');
+        }
+    }
+    trace
 }

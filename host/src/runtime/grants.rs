@@ -5,6 +5,12 @@
 //! plugin's config definition marks with a grant (`file` → its directory), or a
 //! `wasm.env.NAME` key. [`Grants::from_config`] is pure, so the rules are unit-tested
 //! without wasmtime; [`Grants::build_wasi`] turns them into a `WasiCtx`.
+//!
+//! File paths. A relative path is relative to the worker's working directory, as in Kafka
+//! Connect's file connectors: [`resolve_paths`] rewrites it into the absolute path the
+//! guest then sees and the grant covers. [`Grants::from_config`] itself takes absolute
+//! paths only, so no instance ever starts with a path that means something else inside
+//! the sandbox (whose preopens are absolute) than outside it.
 
 use std::collections::BTreeSet;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -15,7 +21,7 @@ use std::time::Duration;
 use wasmtime_wasi::sockets::SocketAddrUse;
 use wasmtime_wasi::{FsPerms, HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder};
 
-use crate::model::{ConfigDef, Grant};
+use crate::model::{Config, ConfigDef, ConfigProblem, Grant};
 
 /// The capabilities granted to one instance.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -38,9 +44,18 @@ impl Grants {
         Self::default()
     }
 
-    /// The grants the config's keys carry under `def`. Errors name the key.
-    pub fn from_config(def: &ConfigDef, config: &[(String, String)]) -> Result<Self, String> {
+    /// The grants the config's keys carry under `def`, or every problem with them, each
+    /// naming its key. File paths must be absolute ([`resolve_paths`] makes them so); an
+    /// empty value grants nothing (the definition's validators judge it).
+    pub fn from_config(
+        def: &ConfigDef,
+        config: &[(String, String)],
+    ) -> Result<Self, Vec<ConfigProblem>> {
         let mut g = Self::default();
+        let mut problems = Vec::new();
+        let mut problem = |key: &str, message: String| {
+            problems.push(ConfigProblem { key: key.to_owned(), message })
+        };
         for (k, v) in config {
             if let Some(name) = k.strip_prefix("wasm.env.") {
                 g.env.push((name.to_owned(), v.clone()));
@@ -48,22 +63,29 @@ impl Grants {
             }
             let Some(grant) = def.key(k).and_then(|key| key.grant) else { continue };
             match grant {
-                Grant::ReadFile => {
-                    g.read_dirs.insert(parent_dir(k, v)?);
-                }
-                Grant::WriteFile => {
-                    g.write_dirs.insert(parent_dir(k, v)?);
-                }
+                Grant::ReadFile | Grant::WriteFile if v.trim().is_empty() => {}
+                Grant::ReadFile | Grant::WriteFile => match file_dir(v) {
+                    Ok(dir) if grant == Grant::ReadFile => {
+                        g.read_dirs.insert(dir);
+                    }
+                    Ok(dir) => {
+                        g.write_dirs.insert(dir);
+                    }
+                    Err(message) => problem(k, message),
+                },
                 Grant::Connect => {
                     for addr in v.split(',').map(str::trim).filter(|a| !a.is_empty()) {
                         if !addr.contains(':') {
-                            return Err(format!("{k}: {addr:?} is not a host:port address"));
+                            problem(k, format!("{addr:?} is not a host:port address"));
                         }
                         g.connect.insert(addr.to_owned());
                     }
                 }
                 Grant::Clock => g.clock |= !v.trim().eq_ignore_ascii_case("false"),
             }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
         }
         // A directory granted for writing needs no second, read-only preopen.
         g.read_dirs.retain(|d| !g.write_dirs.contains(d));
@@ -114,17 +136,77 @@ impl Grants {
     }
 }
 
-/// The directory of a file path given as `key`'s value: absolute, and existing.
-fn parent_dir(key: &str, value: &str) -> Result<PathBuf, String> {
+/// `config` with the value of every file-granting key under `def` made absolute: a
+/// relative path is joined to `cwd` (the worker's working directory) and its directory
+/// resolved as the file system does (`..`, symbolic links). Absolute and empty values are
+/// kept as they are. Fails, naming the key, when a relative path's directory does not
+/// exist or the path names no file.
+pub fn resolve_paths(
+    def: &ConfigDef,
+    config: &[(String, String)],
+    cwd: &Path,
+) -> Result<Config, Vec<ConfigProblem>> {
+    let mut problems = Vec::new();
+    let resolved = config
+        .iter()
+        .map(|(k, v)| {
+            let file_key = def
+                .key(k)
+                .and_then(|key| key.grant)
+                .is_some_and(|g| matches!(g, Grant::ReadFile | Grant::WriteFile));
+            let relative = !v.trim().is_empty() && Path::new(v.trim()).is_relative();
+            if !(file_key && relative) {
+                return (k.clone(), v.clone());
+            }
+            match absolute(cwd, v.trim()) {
+                Ok(path) => (k.clone(), path),
+                Err(message) => {
+                    problems.push(ConfigProblem { key: k.clone(), message });
+                    (k.clone(), v.clone())
+                }
+            }
+        })
+        .collect();
+    if problems.is_empty() { Ok(resolved) } else { Err(problems) }
+}
+
+/// `relative` joined to `cwd`, with its directory canonicalised.
+fn absolute(cwd: &Path, relative: &str) -> Result<String, String> {
+    let joined = cwd.join(relative);
+    let (Some(dir), Some(name)) = (joined.parent(), joined.file_name()) else {
+        return Err(format!("{relative:?} names no file"));
+    };
+    let dir = dir.canonicalize().map_err(|_| {
+        format!(
+            "directory {} of the relative path {relative:?} does not exist (relative paths \
+             start at the worker's working directory, {})",
+            dir.display(),
+            cwd.display()
+        )
+    })?;
+    let path = dir.join(name);
+    path.to_str().map(str::to_owned).ok_or_else(|| format!("{} is not valid UTF-8", path.display()))
+}
+
+/// The directory of an absolute file path: existing, and the path itself no directory.
+fn file_dir(value: &str) -> Result<PathBuf, String> {
     let path = Path::new(value.trim());
     if !path.is_absolute() {
-        return Err(format!("{key}: {value:?} must be an absolute path"));
+        return Err(format!("{value:?} must be an absolute path"));
+    }
+    if path.is_dir() {
+        return Err(format!("{} is a directory, not a file", path.display()));
     }
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("/"));
     if !dir.is_dir() {
-        return Err(format!("{key}: directory {} does not exist", dir.display()));
+        return Err(format!("directory {} does not exist", dir.display()));
     }
     Ok(dir.to_path_buf())
+}
+
+/// Problems as one line: `key: message; key: message`.
+pub fn problems_line(problems: &[ConfigProblem]) -> String {
+    problems.iter().map(|p| format!("{}: {}", p.key, p.message)).collect::<Vec<_>>().join("; ")
 }
 
 /// The clock an instance without the clock grant sees: always zero.
@@ -197,11 +279,68 @@ mod tests {
     }
 
     #[test]
-    fn relative_or_missing_paths_are_refused_by_key() {
-        let err = Grants::from_config(&def(), &cfg(&[("in", "x.txt")])).unwrap_err();
-        assert!(err.starts_with("in:"), "{err}");
-        let err = Grants::from_config(&def(), &cfg(&[("out", "/no/such/dir/x.txt")])).unwrap_err();
-        assert!(err.contains("does not exist"), "{err}");
+    fn relative_missing_or_directory_paths_are_refused_by_key() {
+        let problems = Grants::from_config(&def(), &cfg(&[("in", "x.txt")])).unwrap_err();
+        assert_eq!(problems[0].key, "in");
+        assert!(problems[0].message.contains("must be an absolute path"), "{problems:?}");
+        let problems =
+            Grants::from_config(&def(), &cfg(&[("out", "/no/such/dir/x.txt")])).unwrap_err();
+        assert!(problems[0].message.contains("does not exist"), "{problems:?}");
+        let dir = tempfile::tempdir().unwrap();
+        let problems = Grants::from_config(&def(), &cfg(&[("out", dir.path().to_str().unwrap())]))
+            .unwrap_err();
+        assert!(problems[0].message.contains("is a directory, not a file"), "{problems:?}");
+        // Every problem is reported, not only the first.
+        let both = cfg(&[("in", "x.txt"), ("addr", "nohost")]);
+        let keys: Vec<String> =
+            Grants::from_config(&def(), &both).unwrap_err().into_iter().map(|p| p.key).collect();
+        assert_eq!(keys, ["in", "addr"]);
+        // An empty value grants nothing: the definition's validators judge it.
+        assert_eq!(Grants::from_config(&def(), &cfg(&[("in", " ")])).unwrap(), Grants::none());
+    }
+
+    #[test]
+    fn relative_paths_resolve_against_the_working_directory() {
+        let cwd = tempfile::tempdir().unwrap();
+        std::fs::create_dir(cwd.path().join("data")).unwrap();
+        let real = cwd.path().canonicalize().unwrap();
+        let config = cfg(&[
+            ("in", "data/in.txt"),
+            ("out", " ./data/../out.txt "),
+            ("plain", "relative/but/no/grant"),
+            ("addr", "localhost:1"),
+        ]);
+        let resolved = resolve_paths(&def(), &config, cwd.path()).unwrap();
+        let want_in = real.join("data/in.txt").to_str().unwrap().to_owned();
+        let want_out = real.join("out.txt").to_str().unwrap().to_owned();
+        assert_eq!(
+            resolved,
+            cfg(&[
+                ("in", &want_in),
+                ("out", &want_out),
+                ("plain", "relative/but/no/grant"),
+                ("addr", "localhost:1"),
+            ])
+        );
+        // The grants of the resolved config cover exactly the resolved directories.
+        let g = Grants::from_config(&def(), &resolved).unwrap();
+        assert_eq!(g.read_dirs.into_iter().collect::<Vec<_>>(), vec![real.join("data")]);
+        assert_eq!(g.write_dirs.into_iter().collect::<Vec<_>>(), vec![real.clone()]);
+        // Absolute and empty values are kept as given.
+        let kept = cfg(&[("in", "/etc/hostname"), ("out", "")]);
+        assert_eq!(resolve_paths(&def(), &kept, cwd.path()).unwrap(), kept);
+    }
+
+    #[test]
+    fn relative_paths_into_missing_directories_are_refused_by_key() {
+        let cwd = tempfile::tempdir().unwrap();
+        let problems =
+            resolve_paths(&def(), &cfg(&[("out", "nope/out.txt")]), cwd.path()).unwrap_err();
+        assert_eq!(problems[0].key, "out");
+        assert!(problems[0].message.contains("does not exist"), "{problems:?}");
+        assert!(problems[0].message.contains("working directory"), "{problems:?}");
+        let problems = resolve_paths(&def(), &cfg(&[("in", "..")]), cwd.path()).unwrap_err();
+        assert!(problems[0].message.contains("names no file"), "{problems:?}");
     }
 
     #[test]

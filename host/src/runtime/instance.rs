@@ -112,14 +112,18 @@ pub struct Instance {
     jobs: mpsc::Sender<Job>,
     discarded: Arc<Mutex<Option<String>>>,
     timeout: Duration,
+    /// The guest's stderr (shared with the Store's pipe), for the trace of a timeout.
+    stderr: GuestOutput,
 }
 
 impl Instance {
     /// Starts the instance thread and instantiates there with `make`. Instantiation runs
-    /// guest start functions, so it is bounded like any call.
+    /// guest start functions, so it is bounded like any call. `stderr` is the capture
+    /// `make` gives the Store.
     pub(crate) async fn spawn(
         ident: Identity,
         limits: SandboxLimits,
+        stderr: GuestOutput,
         make: impl FnOnce() -> Result<Live, InstanceError> + Send + 'static,
     ) -> Result<Self, InstanceError> {
         let (jobs, rx) = mpsc::channel::<Job>();
@@ -151,10 +155,14 @@ impl Instance {
             .map_err(|e| InstanceError::Instantiate(format!("cannot start a thread: {e}")))?;
         let timeout = limits.call_deadline + TIMEOUT_GRACE;
         match tokio::time::timeout(timeout, ready_rx).await {
-            Ok(Ok(Ok(()))) => Ok(Self { ident, jobs, discarded, timeout }),
+            Ok(Ok(Ok(()))) => Ok(Self { ident, jobs, discarded, timeout, stderr }),
             Ok(Ok(Err(e))) => Err(e),
             Ok(Err(_)) => Err(InstanceError::Instantiate("the instance thread died".into())),
-            Err(_) => Err(InstanceError::Timeout { call: "instantiate", after: timeout }),
+            Err(_) => Err(InstanceError::Timeout {
+                call: "instantiate",
+                after: timeout,
+                stderr: stderr.tail(),
+            }),
         }
     }
 
@@ -204,7 +212,8 @@ impl Instance {
             Ok(Ok(result)) => result,
             Ok(Err(_)) => Err(InstanceError::Discarded("the instance thread ended".into())),
             Err(_) => {
-                let e = InstanceError::Timeout { call, after: self.timeout };
+                let stderr = self.stderr.tail();
+                let e = InstanceError::Timeout { call, after: self.timeout, stderr };
                 set_discarded(&self.discarded, &e);
                 Err(e)
             }

@@ -17,14 +17,14 @@ use super::Runtime;
 use super::bindings::{connector, sink_task, source_task};
 use super::cache::CacheOutcome;
 use super::error::{InstanceError, LoadError};
-use super::grants::Grants;
+use super::grants::{self, Grants};
 use super::instance::{self, Instance, Live};
 use super::limits::{Limiter, SandboxLimits};
 use super::producers;
 use super::state::{Identity, InstanceHost, InstanceState, NoHost};
 use super::stdio::{GuestOutput, Stream};
 use super::{ConnectorInstance, SinkTaskInstance, SourceTaskInstance};
-use crate::model::{ConfigDef, PluginInfo, PluginKind};
+use crate::model::{Config, ConfigDef, ConfigProblem, PluginInfo, PluginKind};
 
 /// The largest plugin file the worker reads (an interpreter guest is ~20 MB).
 const MAX_PLUGIN_BYTES: u64 = 256 << 20;
@@ -75,7 +75,46 @@ impl Plugin {
         SandboxLimits::for_language(self.inner.info.language).with_overrides(config)
     }
 
-    /// A connector instance for running connector `ident`, sandboxed by `config`.
+    /// `config` with every relative file path made absolute against the worker's working
+    /// directory (see [`grants::resolve_paths`]): what an instance must be created and
+    /// started with, so that the guest sees the path its grant covers.
+    pub fn resolve_paths(&self, config: &[(String, String)]) -> Result<Config, String> {
+        let cwd = std::env::current_dir().map_err(|e| {
+            format!("the worker's working directory, against which relative paths resolve: {e}")
+        })?;
+        grants::resolve_paths(&self.inner.info.config_def, config, &cwd)
+            .map_err(|p| grants::problems_line(&p))
+    }
+
+    /// Every reason why an instance could not be sandboxed for `config` (a file path
+    /// whose directory is missing, a bad address, a bad `wasm.*` limit), each naming its
+    /// key: what creating the instance would fail with, checked up front.
+    pub fn sandbox_problems(&self, config: &[(String, String)]) -> Vec<ConfigProblem> {
+        let mut problems = Vec::new();
+        let resolved = match std::env::current_dir() {
+            Ok(cwd) => grants::resolve_paths(&self.inner.info.config_def, config, &cwd),
+            Err(e) => Err(vec![ConfigProblem {
+                key: String::new(),
+                message: format!("the worker's working directory is unavailable: {e}"),
+            }]),
+        };
+        match resolved {
+            Ok(resolved) => {
+                if let Err(p) = Grants::from_config(&self.inner.info.config_def, &resolved) {
+                    problems.extend(p);
+                }
+            }
+            Err(p) => problems.extend(p),
+        }
+        if let Err(e) = self.limits_for(config) {
+            let key = e.split(':').next().unwrap_or("wasm").to_owned();
+            problems.push(ConfigProblem { key, message: e });
+        }
+        problems
+    }
+
+    /// A connector instance for running connector `ident`, sandboxed by `config` (whose
+    /// file paths are absolute: [`Plugin::resolve_paths`]).
     pub async fn connector(
         &self,
         ident: Identity,
@@ -132,7 +171,7 @@ impl Plugin {
         config: &[(String, String)],
     ) -> Result<(Grants, SandboxLimits), InstanceError> {
         let grants = Grants::from_config(&self.inner.info.config_def, config)
-            .map_err(InstanceError::Instantiate)?;
+            .map_err(|p| InstanceError::Instantiate(grants::problems_line(&p)))?;
         let limits = self.limits_for(config).map_err(InstanceError::Instantiate)?;
         Ok((grants, limits))
     }
@@ -147,7 +186,12 @@ impl Plugin {
         let plugin = self.clone();
         let id = ident.clone();
         let lim = limits.clone();
-        Instance::spawn(ident, limits, move || plugin.make_live(id, grants, lim, host)).await
+        let stderr = GuestOutput::new(ident.clone(), Stream::Stderr, limits.max_output_bytes / 2);
+        let pipe = stderr.clone();
+        Instance::spawn(ident, limits, stderr, move || {
+            plugin.make_live(id, grants, lim, host, pipe)
+        })
+        .await
     }
 
     /// Builds the Store and instantiates; runs on the instance thread.
@@ -157,9 +201,9 @@ impl Plugin {
         grants: Grants,
         limits: SandboxLimits,
         host: Arc<dyn InstanceHost>,
+        stderr: GuestOutput,
     ) -> Result<Live, InstanceError> {
         let stdout = GuestOutput::new(ident.clone(), Stream::Stdout, limits.max_output_bytes / 2);
-        let stderr = GuestOutput::new(ident.clone(), Stream::Stderr, limits.max_output_bytes / 2);
         let wasi = grants.build_wasi(stdout, stderr.clone()).map_err(InstanceError::Instantiate)?;
         let state = InstanceState {
             ident,

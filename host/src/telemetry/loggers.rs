@@ -33,6 +33,7 @@ use tracing_subscriber::layer::{Layer, SubscriberExt};
 use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{Registry, fmt as tfmt, reload};
 
+use super::escape::EscapedFields;
 use super::levels::{Entry, Levels, dotted, level_name, normalise, parse_level};
 
 /// The name of the default level.
@@ -78,7 +79,8 @@ struct Inner {
 }
 
 impl Loggers {
-    /// Installs the global subscriber (stderr, text or one JSON object per line) filtered
+    /// Installs the global subscriber (stderr, text or one JSON object per line; in text,
+    /// control characters inside values are escaped, so an event is one line) filtered
     /// by `default_filter` (`RUST_LOG` syntax: a bare level such as `info` sets `root`;
     /// without one `root` is `OFF`, as in `EnvFilter`). Invalid directives are skipped
     /// with a warning. If a global subscriber is already installed, that one stays and
@@ -87,7 +89,9 @@ impl Loggers {
         let (loggers, filter, seen, rejected) = Self::build(default_filter);
         // Colours only on a terminal: a log file or a collector gets plain text.
         let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
-        let text = (!json).then(|| tfmt::layer().with_ansi(ansi).with_writer(std::io::stderr));
+        let text = (!json).then(|| {
+            tfmt::layer().fmt_fields(EscapedFields).with_ansi(ansi).with_writer(std::io::stderr)
+        });
         let json = json.then(|| tfmt::layer().json().with_writer(std::io::stderr));
         let stack = Registry::default().with(filter).with(seen).with(text).with(json);
         if stack.try_init().is_err() {

@@ -2,11 +2,13 @@
 //! at run time, and the events (log line plus metric) the herder emits.
 //!
 //! Layout: `loggers` ([`Loggers`]: subscriber set-up and KIP-495 admin loggers), `levels`
-//! (the level table behind it, log4j level names), `events` (one type per event, with
+//! (the level table behind it, log4j level names), `escape` (the text log's field
+//! formatter: control characters in values escaped, so one event is one line), `events` (one type per event, with
 //! its metric through the `metrics` facade), `prometheus` (the recorder behind
 //! `GET /metrics`).
 
 pub mod data;
+mod escape;
 pub mod events;
 mod levels;
 mod loggers;

@@ -65,14 +65,13 @@ async fn supervise(
                     retriable: matches!(&e, InstanceError::Connector(c) if c.is_retriable()),
                     instance_lost: e.is_fatal_to_instance(),
                 });
-                let lost = result.as_ref().err().is_some_and(|e| e.instance_lost);
+                // A trap or timeout takes the instance with it: the connector fails with
+                // the call's trace (trap kind, guest backtrace, stderr tail), as a task does.
+                let lost =
+                    result.as_ref().err().filter(|e| e.instance_lost).map(|e| e.trace.clone());
                 emit(WorkerEvent::TaskConfigs { connector: name.clone(), run, result });
-                if lost {
-                    let trace = instance
-                        .instance()
-                        .is_discarded()
-                        .then(|| "the connector instance failed in task-configs".to_string());
-                    return emit(failed(trace.unwrap_or_default()));
+                if let Some(trace) = lost {
+                    return emit(failed(trace));
                 }
             }
             Cmd::Stop => {
@@ -93,6 +92,8 @@ async fn start(shared: &Shared, name: &str, config: Config) -> Result<ConnectorI
     let class =
         config.iter().find(|(k, _)| k == "connector.class").map(|(_, v)| v.as_str()).unwrap_or("");
     let plugin = shared.registry.resolve(class).ok_or_else(|| shared.registry.not_found(class))?;
+    // Relative file paths become absolute here, before the grant and before the guest.
+    let config = plugin.resolve_paths(&config)?;
     let def = &plugin.info().config_def;
     let shown: Vec<String> = config
         .iter()

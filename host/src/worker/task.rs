@@ -148,7 +148,8 @@ async fn start(
     let data = &shared.data;
     let ident = Identity::task(connector, task);
     let host = shared.host.clone();
-    let config = spec.task_config.clone();
+    // Relative file paths become absolute here, before the grant and before the guest.
+    let config = plugin.resolve_paths(&spec.task_config)?;
     let framework = &spec.connector_config;
     let key_converter = convert::for_connector(
         convert::Side::Key,
@@ -218,10 +219,12 @@ async fn start(
             let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, dlq);
             let instance = plugin.sink_task(ident, &config, host).await.map_err(|e| e.trace())?;
             instance.start(config).await.map_err(|e| e.trace())?;
+            // The group the offsets API reads and alters too (one definition of it).
+            let group = crate::model::sink_group(connector, framework.iter().map(|(k, v)| (k, v)));
             let consumer = data
                 .topics
                 .consumer(
-                    &format!("connect-{connector}"),
+                    &group,
                     &client_id,
                     &subscription,
                     &overrides(framework, "consumer.override."),

@@ -4,7 +4,7 @@
 //! This module owns key names, defaults and validators; it does no I/O.
 
 use wasm_connect_sdk::{
-    Config, ConfigDef, ConfigKey, Grant, Importance, NonEmptyString, Range, Result,
+    Config, ConfigDef, ConfigKey, Error, Grant, Importance, NonEmptyString, Range, Result,
     serde_json::Value, serde_json::json,
 };
 
@@ -26,6 +26,19 @@ pub const TASK_ID: &str = "datagen.task.id";
 const DEFAULT_KEY_SIZE: i32 = 8;
 const DEFAULT_VALUE_SIZE: i32 = 100;
 const DEFAULT_BATCH_SIZE: i32 = 1000;
+
+/// The largest `key.size`: 1 MiB (a key is a zero-padded number; past 20 digits it only
+/// pads).
+pub const MAX_KEY_SIZE: i32 = 1 << 20;
+/// The largest `value.size`: 8 MiB. With the largest key, one record then fits the
+/// worker's default batch limit (`wasm.batch.max.bytes`, 16 MiB), and the value's buffer,
+/// the record and its encoded batch fit the default sandbox memory of a Rust guest
+/// (64 MiB) together.
+pub const MAX_VALUE_SIZE: i32 = 8 << 20;
+/// The most key and value bytes one poll returns, whatever `batch.size` says: a poll
+/// returns fewer records when they are large (at least one). Half the worker's default
+/// batch limit, so the records and their encoding stay far below the memory cap.
+pub const MAX_POLL_BYTES: usize = 8 << 20;
 
 /// The keys of the connector.
 pub fn definition() -> ConfigDef {
@@ -62,23 +75,32 @@ pub fn definition() -> ConfigDef {
         .define(
             ConfigKey::int(KEY_SIZE)
                 .default_value(DEFAULT_KEY_SIZE)
-                .ensure(Range::at_least(0))
+                .ensure(Range::between(0, i64::from(MAX_KEY_SIZE)))
                 .importance(Importance::Low)
-                .doc("Key size in bytes: the zero-padded record sequence number; 0: null keys."),
+                .doc(
+                    "Key size in bytes: the zero-padded record sequence number; 0: null keys. \
+                     At most 1048576 (1 MiB).",
+                ),
         )
         .define(
             ConfigKey::int(VALUE_SIZE)
                 .default_value(DEFAULT_VALUE_SIZE)
-                .ensure(Range::at_least(0))
+                .ensure(Range::between(0, i64::from(MAX_VALUE_SIZE)))
                 .importance(Importance::Low)
-                .doc("Value size in bytes."),
+                .doc(
+                    "Value size in bytes. At most 8388608 (8 MiB): one record must fit the \
+                     sandbox's batch and memory limits.",
+                ),
         )
         .define(
             ConfigKey::int(BATCH_SIZE)
                 .default_value(DEFAULT_BATCH_SIZE)
                 .ensure(Range::at_least(1))
                 .importance(Importance::Low)
-                .doc("The most records one poll returns."),
+                .doc(
+                    "The most records one poll returns; fewer when they would carry more than \
+                     8 MiB of keys and values.",
+                ),
         )
 }
 
@@ -116,24 +138,36 @@ pub struct Settings {
     pub key_size: usize,
     /// Value size in bytes.
     pub value_size: usize,
-    /// The most records one poll returns.
+    /// The most records one poll returns: `batch.size`, lowered so that a poll carries
+    /// at most [`MAX_POLL_BYTES`] of keys and values (and at least one record).
     pub batch_size: usize,
 }
 
 impl Settings {
-    /// Parses a task config.
+    /// Parses a task config. Sizes beyond the definition's bounds are refused here too:
+    /// a config that skipped validation fails with the bound, never with a trap.
     pub fn parse(config: &Config) -> Result<Self> {
-        let size = |key, default: i32| -> Result<usize> {
-            Ok(usize::try_from(config.get_i32(key)?.unwrap_or(default)).unwrap_or(0))
+        let size = |key: &str, default: i32, max: i32| -> Result<usize> {
+            let n = config.get_i32(key)?.unwrap_or(default);
+            if !(0..=max).contains(&n) {
+                return Err(Error::config(format!(
+                    "Invalid value {n} for configuration {key}: Value must be between 0 and {max}"
+                )));
+            }
+            Ok(usize::try_from(n).unwrap_or(0))
         };
+        let key_size = size(KEY_SIZE, DEFAULT_KEY_SIZE, MAX_KEY_SIZE)?;
+        let value_size = size(VALUE_SIZE, DEFAULT_VALUE_SIZE, MAX_VALUE_SIZE)?;
+        let batch_size = size(BATCH_SIZE, DEFAULT_BATCH_SIZE, i32::MAX)?.max(1);
+        let per_poll = (MAX_POLL_BYTES / (key_size + value_size).max(1)).max(1);
         Ok(Self {
             topic: config.require(TOPIC)?.trim().to_owned(),
             task_id: config.get_i64(TASK_ID)?.unwrap_or(0),
             records: u64::try_from(config.get_i64(RECORDS)?.unwrap_or(-1)).ok(),
             rate: config.get_f64(RATE)?.filter(|r| *r > 0.0),
-            key_size: size(KEY_SIZE, DEFAULT_KEY_SIZE)?,
-            value_size: size(VALUE_SIZE, DEFAULT_VALUE_SIZE)?,
-            batch_size: size(BATCH_SIZE, DEFAULT_BATCH_SIZE)?.max(1),
+            key_size,
+            value_size,
+            batch_size: batch_size.min(per_poll),
         })
     }
 

@@ -8,7 +8,8 @@
 //! needs the clock, so that key grants it. Nothing else is reachable from the sandbox.
 //!
 //! Layout: `config` (keys, the task split, settings), `connector`, `task` (the emitter),
-//! `pattern` (key and value bytes, pure), `pace` (the rate budget, pure).
+//! `pattern` (key and value bytes, pure), `pace` (the rate budget, pure); `tests` drives both
+//! halves through the SDK's native harness.
 
 mod config;
 mod connector;
@@ -17,3 +18,6 @@ mod pattern;
 mod task;
 
 wasm_connect_sdk::export_source!(connector::Datagen, task::DatagenTask);
+
+#[cfg(test)]
+mod tests;

@@ -33,8 +33,12 @@ impl Pattern {
         if self.key_size == 0 {
             return None;
         }
-        let digits = format!("{sequence:0width$}", width = self.key_size);
-        Some(digits[digits.len() - self.key_size..].to_owned())
+        // Padded by hand: `format!`'s width stops at 65535.
+        let digits = sequence.to_string();
+        let mut key = String::with_capacity(self.key_size);
+        key.extend(std::iter::repeat_n('0', self.key_size.saturating_sub(digits.len())));
+        key.push_str(&digits[digits.len().saturating_sub(self.key_size)..]);
+        Some(key)
     }
 
     /// The value of record `sequence`.
@@ -58,5 +62,7 @@ mod tests {
         assert_eq!(p.value(35), "9abcd");
         assert_eq!(Pattern::new(0, 0).key(1), None);
         assert!(Pattern::new(0, 0).value(7).is_empty());
+        let wide = Pattern::new(70_000, 0).key(7).unwrap();
+        assert_eq!((wide.len(), wide.ends_with("07"), wide.starts_with('0')), (70_000, true, true));
     }
 }

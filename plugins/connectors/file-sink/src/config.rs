@@ -19,7 +19,8 @@ pub fn definition() -> ConfigDef {
                 .importance(Importance::High)
                 .grant(Grant::WriteFile)
                 .doc(
-                    "Absolute path of the file to append to; it is created if missing. The \
+                    "Path of the file to append to; it is created if missing. A relative path \
+                     is relative to the worker's working directory. The \
                      worker grants write access to its directory.",
                 ),
         )

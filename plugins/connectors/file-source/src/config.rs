@@ -28,7 +28,8 @@ pub fn definition() -> ConfigDef {
                 .importance(Importance::High)
                 .grant(Grant::ReadFile)
                 .doc(
-                    "Absolute path of the file to read. The worker grants read access to its \
+                    "Path of the file to read; a relative path is relative to the worker's \
+                     working directory. The worker grants read access to its \
                      directory.",
                 ),
         )
