@@ -493,7 +493,9 @@ async fn validate_says_what_start_would_say() {
     let dir = tempfile::tempdir().unwrap();
     let app = Backing::embedded(&dir).start().await;
     let api = Api::new(&app);
-    let validate = async |plugin: &str, config: Value| {
+    let validate = async |plugin: &str, mut config: Value| {
+        // Validated on its own, a config needs its `name` (Kafka Connect's rule).
+        config["name"] = json!("v");
         let path = format!("/connector-plugins/{plugin}/config/validate");
         let (code, body) = api.call(Method::PUT, &path, Some(config)).await;
         assert_eq!(code, StatusCode::OK, "{body}");

@@ -196,7 +196,9 @@ async fn relative_file_paths_resolve_against_the_working_directory() {
     for (name, config) in &connectors {
         let class = config["connector.class"].as_str().unwrap();
         let url = format!("{base}/connector-plugins/{class}/config/validate");
-        let body: Value = http.put(url).json(config).send().await.unwrap().json().await.unwrap();
+        let mut named = config.clone();
+        named["name"] = json!(name);
+        let body: Value = http.put(url).json(&named).send().await.unwrap().json().await.unwrap();
         assert_eq!(body["error_count"], 0, "{name}: {body}");
         let create = json!({"name": name, "config": config});
         let resp = http.post(format!("{base}/connectors")).json(&create).send().await.unwrap();
