@@ -45,7 +45,10 @@ if ! compgen -G "build/plugins/*.wasm" >/dev/null; then
     scripts/build-guests.sh
 fi
 echo "Building the worker (release)" >&2
-cargo build --release -p wasm-connect --bin wasm-connect
+# The same build as the test command's `cargo test --release --workspace` (which builds the
+# binary too): a plain `cargo build -p wasm-connect` resolves dependency features without the
+# dev-dependencies and would rebuild much of the tree.
+cargo test --release --workspace --no-run
 BIN="$CARGO_TARGET_DIR/release/wasm-connect"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/wasm-connect-schemathesis.XXXXXX")"
