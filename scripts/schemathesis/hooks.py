@@ -38,6 +38,10 @@ ACCEPTED = [
     # is refused, and no schema can tie a body's value to the path.
     ("connector.class of another plugin", "ST202", None, r"/connector-plugins/[^/]+/config/validate",
      400, "Included connector type ", True),
+    # ST202: validating for a plugin that is not installed is the 400 Kafka Connect means
+    # (its BadRequestException), documented on the operation; no schema lists the plugins.
+    ("unknown plugin on validate", "ST202", None, r"/connector-plugins/[^/]+/config/validate",
+     400, "Failed to find any class that implements Connector and which name matches ", True),
     # ST202: offsets change only while the connector is STOPPED, which no schema can show.
     ("offsets of a connector not STOPPED", "ST202", None, r"/connectors/[^/]+/offsets", 400,
      "Connectors must be in the STOPPED state before their offsets can be modified.", True),
