@@ -8,7 +8,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::harness::Backing;
-use crate::rest::Api;
+use crate::rest::{Api, all_running as running};
 
 on_both_backends!(
     only_failed_never_restarts_a_healthy_instance,
@@ -23,15 +23,6 @@ const SOURCE_CLASS: &str = "org.apache.kafka.connect.file.FileStreamSourceConnec
 
 fn chaos(name: &str, tasks: &str) -> Value {
     json!({"name": name, "config": {"connector.class": "ChaosSource", "tasks.max": tasks}})
-}
-
-fn running(tasks: usize) -> impl Fn(&Value) -> bool {
-    move |s| {
-        s["connector"]["state"] == "RUNNING"
-            && s["tasks"]
-                .as_array()
-                .is_some_and(|t| t.len() == tasks && t.iter().all(|t| t["state"] == "RUNNING"))
-    }
 }
 
 /// Every state a status body shows: the connector's, then each task's.

@@ -92,7 +92,8 @@ fn source(name: &str, extra: &[(&str, &str)]) -> Value {
     json!({ "name": name, "config": config })
 }
 
-fn all_running(tasks: usize) -> impl Fn(&Value) -> bool {
+/// Whether a status body shows the connector and exactly `tasks` tasks RUNNING.
+pub fn all_running(tasks: usize) -> impl Fn(&Value) -> bool {
     move |s| {
         s["connector"]["state"] == "RUNNING"
             && s["tasks"]
