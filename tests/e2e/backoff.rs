@@ -92,15 +92,17 @@ async fn failing_task_configs_are_retried_on_kafka_14732s_schedule(b: Backing) {
     let config = chaos_source(&[("chaos.task.configs.failures", "3")]);
     app.herder.put_connector_config("rc", config, None, false).await.unwrap();
 
-    // While the retries fail, the REST status says so next to Kafka Connect's fields.
+    // While the retries fail, the REST status says so in its extensions, beside
+    // Kafka Connect's fields.
     let shown = eventually(20, "the REST status to show a failing retry", async || {
         let s = rest_status(&app, "rc").await?;
-        s["connector"].get("reconfiguration").is_some().then_some(s)
+        s["extensions"]["connector"].get("reconfiguration").is_some().then_some(s)
     })
     .await;
     assert_eq!(shown["connector"]["state"], "RUNNING", "{shown}");
     assert!(shown["connector"]["worker_id"].is_string(), "{shown}");
-    let r = &shown["connector"]["reconfiguration"];
+    assert!(shown["connector"].get("reconfiguration").is_none(), "{shown}");
+    let r = &shown["extensions"]["connector"]["reconfiguration"];
     assert!((1..=3).contains(&r["retry"].as_u64().unwrap()), "{shown}");
     assert!(r["last_error"].as_str().unwrap().contains("told to fail"), "{shown}");
     assert!(r["next_retry_at"].as_i64().unwrap() > 1_700_000_000_000, "{shown}");
@@ -122,7 +124,7 @@ async fn failing_task_configs_are_retried_on_kafka_14732s_schedule(b: Backing) {
     let last = h.last().unwrap();
     assert!(last.get("trace").is_none() && last["generation"].is_i64(), "{last}");
     let s = rest_status(&app, "rc").await.unwrap();
-    assert!(s["connector"].get("reconfiguration").is_none(), "cleared: {s}");
+    assert!(s.get("extensions").is_none(), "cleared: {s}");
     assert_eq!(app.herder.task_configs("rc").await.unwrap().len(), 2);
 
     // Success ends the chain: no further attempt.
