@@ -51,13 +51,13 @@ fn inspect_prints_world_config_definition_and_imports() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("world:        wasm-connect:connector/source-connector@0.1.0"),
+        stdout.contains("world:        wasm-connect:connector/source-connector@0.1.1"),
         "{stdout}"
     );
     assert!(stdout.contains("compiled now"), "{stdout}");
     let table_line = stdout.lines().find(|l| l.starts_with("file ")).expect("`file` key row");
     assert!(table_line.contains("STRING") && table_line.contains("read-file"), "{table_line}");
-    assert!(stdout.contains("wasm-connect:connector/host@0.1.0"), "{stdout}");
+    assert!(stdout.contains("wasm-connect:connector/host@0.1.1"), "{stdout}");
     // The second load comes from the artifact cache.
     let out = run(&["plugins", "inspect", file.to_str().unwrap()], cache.path());
     assert!(text(&out.stdout).contains("loaded from the cache"));

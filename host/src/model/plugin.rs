@@ -116,6 +116,6 @@ mod tests {
         assert_eq!(capability_of_import("wasi:filesystem/types@0.2.6"), Some("filesystem"));
         assert_eq!(capability_of_import("wasi:sockets/tcp@0.2.6"), Some("network"));
         assert_eq!(capability_of_import("wasi:cli/stderr@0.2.6"), None);
-        assert_eq!(capability_of_import("wasm-connect:connector/host@0.1.0"), None);
+        assert_eq!(capability_of_import("wasm-connect:connector/host@0.1.1"), None);
     }
 }

@@ -13,11 +13,11 @@ wasmtime::component::bindgen!({
         package wasm-connect:worker;
 
         world plugin {
-            import wasm-connect:connector/host@0.1.0;
-            import wasm-connect:connector/offset-reader@0.1.0;
-            export wasm-connect:connector/connector@0.1.0;
-            export wasm-connect:connector/source-task@0.1.0;
-            export wasm-connect:connector/sink-task@0.1.0;
+            import wasm-connect:connector/host@0.1.1;
+            import wasm-connect:connector/offset-reader@0.1.1;
+            export wasm-connect:connector/connector@0.1.1;
+            export wasm-connect:connector/source-task@0.1.1;
+            export wasm-connect:connector/sink-task@0.1.1;
         }
     ",
     world: "wasm-connect:worker/plugin",

@@ -29,7 +29,7 @@ use crate::model::{Config, ConfigDef, ConfigProblem, PluginInfo, PluginKind};
 /// The largest plugin file the worker reads (an interpreter guest is ~20 MB).
 const MAX_PLUGIN_BYTES: u64 = 256 << 20;
 /// The WIT package version this worker implements.
-pub const CONTRACT: &str = "wasm-connect:connector@0.1.0";
+pub const CONTRACT: &str = "wasm-connect:connector@0.1.1";
 
 /// Pre-linked component and export indices.
 pub(crate) struct Pre {
@@ -266,7 +266,7 @@ pub(crate) async fn load(runtime: &Runtime, path: &Path) -> Result<Plugin, LoadE
     })?;
     let connector = connector::GuestIndices::new(&instance_pre).map_err(|e| {
         wrong_world(format!(
-            "it does not export `wasm-connect:connector/connector@0.1.0`: {}",
+            "it does not export `wasm-connect:connector/connector@0.1.1`: {}",
             first_line(&e)
         ))
     })?;

@@ -74,12 +74,12 @@ async function worldOf(entry, work) {
 /** The generated entry: host imports bound into the SDK, the module's exports passed on. */
 function generatedEntry(entry, kind) {
   const lines = [
-    `import { log, requestTaskReconfiguration, raiseError } from 'wasm-connect:connector/host@0.1.0';`,
+    `import { log, requestTaskReconfiguration, raiseError } from 'wasm-connect:connector/host@0.1.1';`,
     `import { getDirectories } from 'wasi:filesystem/preopens@${WASI}';`,
     `import { bindHost } from ${JSON.stringify(join(SDK, 'src/host.js'))};`,
   ];
   if (kind === 'source') {
-    lines.push(`import { offsets } from 'wasm-connect:connector/offset-reader@0.1.0';`);
+    lines.push(`import { offsets } from 'wasm-connect:connector/offset-reader@0.1.1';`);
     lines.push(`bindHost({ log, requestTaskReconfiguration, raiseError, offsets, preopens: getDirectories });`);
     lines.push(`export { connector, sourceTask } from ${JSON.stringify(resolve(entry))};`);
   } else {

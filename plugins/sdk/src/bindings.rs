@@ -20,8 +20,8 @@ pub mod sink {
         export_macro_name: "export_sink_world",
         default_bindings_module: "wasm_connect_sdk::bindings::sink",
         with: {
-            "wasm-connect:connector/types@0.1.0": wasm_connect_sdk_bindings::wasm_connect::connector::types,
-            "wasm-connect:connector/host@0.1.0": wasm_connect_sdk_bindings::wasm_connect::connector::host,
+            "wasm-connect:connector/types@0.1.1": wasm_connect_sdk_bindings::wasm_connect::connector::types,
+            "wasm-connect:connector/host@0.1.1": wasm_connect_sdk_bindings::wasm_connect::connector::host,
         },
     });
 }

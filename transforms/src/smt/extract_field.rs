@@ -1,0 +1,6 @@
+//! Kafka Connect's `ExtractField`.
+
+use crate::registry::TransformDef;
+
+/// The classes of this module.
+pub(crate) const DEFS: &[TransformDef] = &[];

@@ -1,0 +1,45 @@
+//! The built-in transforms, one file per Kafka Connect class (with its `$Key` and `$Value`
+//! variants where Kafka Connect has them). Each file exports `DEFS`, the definitions of
+//! its classes, and owns their semantics and their tests; shared helpers for reading and
+//! rebuilding a record's key or value live in `side`.
+
+mod cast;
+mod drop_headers;
+mod extract_field;
+mod filter;
+mod flatten;
+mod header_from;
+mod hoist_field;
+mod insert_field;
+mod insert_header;
+mod mask_field;
+mod regex_router;
+mod replace_field;
+mod set_schema_metadata;
+#[allow(dead_code)] // used by the transforms as they are written
+pub(crate) mod side;
+mod timestamp_converter;
+mod timestamp_router;
+mod value_to_key;
+
+use crate::registry::TransformDef;
+
+/// The definitions of every module, for the registry.
+pub(crate) const ALL: &[&[TransformDef]] = &[
+    insert_field::DEFS,
+    replace_field::DEFS,
+    mask_field::DEFS,
+    value_to_key::DEFS,
+    extract_field::DEFS,
+    hoist_field::DEFS,
+    cast::DEFS,
+    flatten::DEFS,
+    timestamp_converter::DEFS,
+    set_schema_metadata::DEFS,
+    regex_router::DEFS,
+    timestamp_router::DEFS,
+    filter::DEFS,
+    header_from::DEFS,
+    insert_header::DEFS,
+    drop_headers::DEFS,
+];

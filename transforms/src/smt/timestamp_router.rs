@@ -1,0 +1,6 @@
+//! Kafka Connect's `TimestampRouter`.
+
+use crate::registry::TransformDef;
+
+/// The classes of this module.
+pub(crate) const DEFS: &[TransformDef] = &[];
