@@ -21,3 +21,41 @@ impl Side {
         }
     }
 }
+
+/// Kafka Connect's `Requirements.requireSchema`.
+pub(crate) fn require_schema<'a>(
+    schema: &'a Option<std::sync::Arc<crate::Schema>>,
+    purpose: &str,
+) -> Result<&'a std::sync::Arc<crate::Schema>, crate::TransformError> {
+    schema
+        .as_ref()
+        .ok_or_else(|| crate::TransformError::new(format!("Schema required for [{purpose}]")))
+}
+
+/// Kafka Connect's `Requirements.requireMap`: the entries of a schemaless map.
+pub(crate) fn require_map<'a>(
+    value: &'a mut crate::Value,
+    purpose: &str,
+) -> Result<&'a mut Vec<(crate::Value, crate::Value)>, crate::TransformError> {
+    match value {
+        crate::Value::Map(entries) => Ok(entries),
+        other => Err(crate::TransformError::new(format!(
+            "Only Map objects supported in absence of schema for [{purpose}], found: {}",
+            crate::data::java_class(other)
+        ))),
+    }
+}
+
+/// Kafka Connect's `Requirements.requireStruct`.
+pub(crate) fn require_struct<'a>(
+    value: &'a mut crate::Value,
+    purpose: &str,
+) -> Result<&'a mut crate::Struct, crate::TransformError> {
+    match value {
+        crate::Value::Struct(s) => Ok(s),
+        other => Err(crate::TransformError::new(format!(
+            "Only Struct objects supported for [{purpose}], found: {}",
+            crate::data::java_class(other)
+        ))),
+    }
+}
