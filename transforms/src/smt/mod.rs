@@ -4,8 +4,10 @@
 //! rebuilding a record's key or value live in `side`.
 
 mod cast;
+mod connect_struct;
 mod drop_headers;
 mod extract_field;
+mod field_path;
 mod filter;
 mod flatten;
 mod header_from;
