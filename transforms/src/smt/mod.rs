@@ -14,6 +14,7 @@ mod header_from;
 mod hoist_field;
 mod insert_field;
 mod insert_header;
+mod java_number;
 mod mask_field;
 mod regex_router;
 mod replace_field;
