@@ -4,6 +4,8 @@
 //! rebuilding a record's key or value live in `side`.
 
 mod cast;
+mod cast_value;
+mod date_format;
 mod drop_headers;
 mod extract_field;
 mod filter;
