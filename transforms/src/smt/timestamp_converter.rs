@@ -359,3 +359,281 @@ impl Transformation for TimestampConverter {
         Ok(Some(record))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::parse;
+    use crate::{Data, SchemaAndValue};
+
+    const FMT: &str = "yyyy MM dd HH mm ss SSS z";
+    // One day and 1234 ms after the epoch, as Kafka Connect's tests use.
+    const DATE_PLUS_TIME: i64 = 86_401_234;
+    const DATE_PLUS_TIME_STRING: &str = "1970 01 02 00 00 01 234 UTC";
+
+    fn make(class: &str, props: &[(&str, &str)]) -> Result<Box<dyn Transformation>, Vec<Problem>> {
+        let def = DEFS.iter().find(|d| d.class.ends_with(class)).unwrap();
+        let props: Vec<(String, String)> =
+            props.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        (def.build)(&parse(def.keys, &props, "transforms.ts.")?)
+    }
+
+    fn value(props: &[(&str, &str)], sv: SchemaAndValue) -> Result<SchemaAndValue, TransformError> {
+        let mut t = make("TimestampConverter$Value", props).unwrap();
+        let r = Record {
+            topic: "t".into(),
+            partition: None,
+            timestamp: None,
+            key: Data::Typed(SchemaAndValue::schemaless(Value::Null)),
+            value: Data::Typed(sv),
+            headers: Vec::new(),
+        };
+        let mut out = t.apply(r)?.unwrap();
+        Ok(out.value.typed()?.clone())
+    }
+
+    fn s(x: &str) -> Value {
+        Value::String(x.into())
+    }
+
+    #[test]
+    fn config_problems() {
+        let p = make("TimestampConverter$Value", &[("target.type", "string")]).err().unwrap();
+        assert_eq!(
+            p[0].message,
+            "TimestampConverter requires format option to be specified when using string timestamps"
+        );
+        let p = make(
+            "TimestampConverter$Value",
+            &[("target.type", "string"), ("format", "bad-pattern")],
+        )
+        .err()
+        .unwrap();
+        assert_eq!(
+            p[0].message,
+            "TimestampConverter requires a SimpleDateFormat-compatible pattern for string timestamps: bad-pattern"
+        );
+        let p = make("TimestampConverter$Value", &[("target.type", "date")]).err().unwrap();
+        assert_eq!(
+            p[0].message,
+            "Invalid value date for configuration transforms.ts.target.type: String must be one of: \
+             string, unix, Date, Time, Timestamp"
+        );
+        let p = make("TimestampConverter$Key", &[]).err().unwrap();
+        assert!(
+            p[0].message
+                .starts_with("Missing required configuration \"transforms.ts.target.type\"")
+        );
+        let p =
+            make("TimestampConverter$Key", &[("target.type", "unix"), ("unix.precision", "days")])
+                .err()
+                .unwrap();
+        assert!(
+            p[0].message.ends_with(
+                "String must be one of: nanoseconds, microseconds, milliseconds, seconds"
+            )
+        );
+    }
+
+    #[test]
+    fn whole_values_with_schema_to_every_target() {
+        let ts = SchemaAndValue::new(Kind::Timestamp.schema(false), Value::Int64(DATE_PLUS_TIME));
+        let cases = [
+            (vec![("target.type", "Timestamp")], Kind::Timestamp, Value::Int64(DATE_PLUS_TIME)),
+            (vec![("target.type", "Date")], Kind::Date, Value::Int32(1)),
+            (vec![("target.type", "Time")], Kind::Time, Value::Int32(1234)),
+            (vec![("target.type", "unix")], Kind::Unix, Value::Int64(DATE_PLUS_TIME)),
+            (
+                vec![("target.type", "unix"), ("unix.precision", "seconds")],
+                Kind::Unix,
+                Value::Int64(86_401),
+            ),
+            (
+                vec![("target.type", "unix"), ("unix.precision", "microseconds")],
+                Kind::Unix,
+                Value::Int64(86_401_234_000),
+            ),
+            (
+                vec![("target.type", "unix"), ("unix.precision", "nanoseconds")],
+                Kind::Unix,
+                Value::Int64(86_401_234_000_000),
+            ),
+            (
+                vec![("target.type", "string"), ("format", FMT)],
+                Kind::String,
+                s(DATE_PLUS_TIME_STRING),
+            ),
+        ];
+        for (props, kind, expected) in cases {
+            let out = value(&props, ts.clone()).unwrap();
+            assert_eq!(out.value, expected, "{props:?}");
+            assert_eq!(out.schema.unwrap(), kind.schema(false));
+        }
+        // The logical schemas are Kafka Connect's own, version 1.
+        let date = Kind::Date.schema(true);
+        assert_eq!(
+            (date.name.as_deref(), date.version, date.ty, date.optional),
+            (Some(DATE), Some(1), Type::Int32, true)
+        );
+    }
+
+    #[test]
+    fn whole_values_with_schema_from_every_source() {
+        let to_ts = [("target.type", "Timestamp"), ("format", FMT)];
+        let sources = [
+            SchemaAndValue::new(Kind::Date.schema(false), Value::Int32(1)),
+            SchemaAndValue::new(Kind::Time.schema(false), Value::Int32(1234)),
+            SchemaAndValue::new(Arc::new(Schema::new(Type::Int64)), Value::Int64(DATE_PLUS_TIME)),
+            SchemaAndValue::new(Arc::new(Schema::new(Type::String)), s(DATE_PLUS_TIME_STRING)),
+        ];
+        let expected = [86_400_000, 1234, DATE_PLUS_TIME, DATE_PLUS_TIME];
+        for (src, ms) in sources.into_iter().zip(expected) {
+            assert_eq!(value(&to_ts, src).unwrap().value, Value::Int64(ms));
+        }
+        let unix_s = [("target.type", "Timestamp"), ("unix.precision", "seconds")];
+        let src = SchemaAndValue::new(
+            Arc::new(Schema::new(Type::Int64).optional()),
+            Value::Int64(86_401),
+        );
+        let out = value(&unix_s, src).unwrap();
+        assert_eq!((out.value, out.schema.unwrap().optional), (Value::Int64(86_401_000), true));
+        let bad = SchemaAndValue::new(Arc::new(Schema::new(Type::Int32)), Value::Null);
+        assert_eq!(
+            value(&to_ts, bad).unwrap_err().message,
+            "Schema Schema{INT32} does not correspond to a known timestamp type format"
+        );
+        let unparsable = SchemaAndValue::new(Schema::optional_string(), s("yesterday"));
+        assert_eq!(
+            value(&to_ts, unparsable).unwrap_err().message,
+            "Could not parse timestamp: value (yesterday) does not match pattern (yyyy MM dd HH mm ss SSS z)"
+        );
+    }
+
+    #[test]
+    fn schemaless_whole_values() {
+        let out = value(
+            &[("target.type", "string"), ("format", FMT)],
+            SchemaAndValue::schemaless(Value::Int64(DATE_PLUS_TIME)),
+        )
+        .unwrap();
+        assert_eq!(out, SchemaAndValue::schemaless(s(DATE_PLUS_TIME_STRING)));
+        let out = value(
+            &[("target.type", "unix"), ("format", FMT)],
+            SchemaAndValue::schemaless(s(DATE_PLUS_TIME_STRING)),
+        )
+        .unwrap();
+        assert_eq!(out.value, Value::Int64(DATE_PLUS_TIME));
+        // Without a schema there is no java.util.Date: Date, Time and Timestamp are written as
+        // epoch milliseconds.
+        let out = value(
+            &[("target.type", "Date")],
+            SchemaAndValue::schemaless(Value::Int64(DATE_PLUS_TIME)),
+        )
+        .unwrap();
+        assert_eq!(out.value, Value::Int64(86_400_000));
+        let out = value(
+            &[("target.type", "Time")],
+            SchemaAndValue::schemaless(Value::Int64(DATE_PLUS_TIME)),
+        )
+        .unwrap();
+        assert_eq!(out.value, Value::Int64(1234));
+        let out =
+            value(&[("target.type", "Date")], SchemaAndValue::schemaless(Value::Null)).unwrap();
+        assert_eq!(out.value, Value::Null);
+        let err = value(&[("target.type", "Date")], SchemaAndValue::schemaless(Value::Int32(1)))
+            .unwrap_err();
+        assert_eq!(
+            err.message,
+            "TimestampConverter does not support class java.lang.Integer objects as timestamps"
+        );
+    }
+
+    #[test]
+    fn a_field_schemaless() {
+        let props = [("target.type", "Date"), ("field", "ts")];
+        let map = Value::Map(vec![(s("ts"), Value::Int64(DATE_PLUS_TIME)), (s("other"), s("x"))]);
+        let out = value(&props, SchemaAndValue::schemaless(map)).unwrap();
+        assert_eq!(
+            out.value,
+            Value::Map(vec![(s("ts"), Value::Int64(86_400_000)), (s("other"), s("x"))])
+        );
+        let out = value(&props, SchemaAndValue::schemaless(Value::Map(vec![]))).unwrap();
+        assert_eq!(out.value, Value::Map(vec![(s("ts"), Value::Null)]));
+        let err = value(&props, SchemaAndValue::schemaless(s("x"))).unwrap_err();
+        assert_eq!(
+            err.message,
+            "Only Map objects supported in absence of schema for [converting timestamp formats], found: java.lang.String"
+        );
+    }
+
+    #[test]
+    fn a_field_with_schema_and_its_default() {
+        let mut ts_default = Schema::clone(&Kind::Timestamp.schema(true));
+        ts_default.default = Some(Value::Int64(DATE_PLUS_TIME));
+        let schema = Arc::new(
+            Schema::structure()
+                .named("rec")
+                .with_field("ts", Arc::new(ts_default))
+                .with_field("other", Schema::optional_string()),
+        );
+        let mut v = Struct::new(schema.clone());
+        v.values = vec![Value::Null, s("kept")];
+        for (replace, expected) in
+            [("true", s("1970 01 02 00 00 01 234 UTC")), ("false", Value::Null)]
+        {
+            let props = [
+                ("target.type", "string"),
+                ("format", FMT),
+                ("field", "ts"),
+                ("replace.null.with.default", replace),
+            ];
+            let out = value(&props, SchemaAndValue::new(schema.clone(), Value::Struct(v.clone())))
+                .unwrap();
+            let updated = out.schema.unwrap();
+            assert_eq!(updated.name.as_deref(), Some("rec"));
+            // The converted field's schema is the target's plain schema: its default is gone.
+            assert_eq!(updated.field("ts").unwrap().schema, Schema::optional_string());
+            assert_eq!(updated.field("other").unwrap().schema, Schema::optional_string());
+            let Value::Struct(o) = out.value else { panic!() };
+            assert_eq!(o.values, [expected, s("kept")]);
+            assert!(Arc::ptr_eq(&o.schema, &updated));
+        }
+        let out = value(
+            &[("target.type", "unix"), ("field", "ts")],
+            SchemaAndValue::new(schema.clone(), Value::Null),
+        )
+        .unwrap();
+        assert_eq!(out.value, Value::Null);
+        assert_eq!(out.schema.unwrap().field("ts").unwrap().schema.ty, Type::Int64);
+        let err = value(
+            &[("target.type", "unix"), ("field", "other")],
+            SchemaAndValue::new(schema.clone(), Value::Struct(v)),
+        )
+        .unwrap_err();
+        // "other" is a string, read with the (missing) format.
+        assert!(err.message.contains("requires format option"), "{}", err.message);
+    }
+
+    #[test]
+    fn the_key_variant_converts_the_key() {
+        let mut t = make("TimestampConverter$Key", &[("target.type", "Timestamp")]).unwrap();
+        let r = Record {
+            topic: "t".into(),
+            partition: None,
+            timestamp: None,
+            key: Data::Typed(SchemaAndValue::new(
+                Arc::new(Schema::new(Type::Int64)),
+                Value::Int64(-1),
+            )),
+            value: Data::Typed(SchemaAndValue::schemaless(Value::Int64(5))),
+            headers: Vec::new(),
+        };
+        let mut out = t.apply(r).unwrap().unwrap();
+        let key = out.key.typed().unwrap().clone();
+        assert_eq!(
+            (key.schema.unwrap(), key.value),
+            (Kind::Timestamp.schema(false), Value::Int64(-1))
+        );
+        assert_eq!(out.value.typed().unwrap().value, Value::Int64(5));
+    }
+}
