@@ -4,7 +4,9 @@
 //! rebuilding a record's key or value live in `side`.
 
 mod cast;
+mod cast_value;
 mod connect_struct;
+mod date_format;
 mod drop_headers;
 mod extract_field;
 mod field_path;
