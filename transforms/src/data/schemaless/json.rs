@@ -79,6 +79,22 @@ impl Json {
     }
 }
 
+/// Java's `Double.toString(d)`.
+pub(crate) fn java_double(d: f64) -> String {
+    match non_finite(d.is_nan(), d.is_infinite(), d < 0.0) {
+        Some(s) => s.to_owned(),
+        None => java_float_text(&format!("{d:e}")),
+    }
+}
+
+/// Java's `Float.toString(f)`.
+pub(crate) fn java_float(f: f32) -> String {
+    match non_finite(f.is_nan(), f.is_infinite(), f < 0.0) {
+        Some(s) => s.to_owned(),
+        None => java_float_text(&format!("{f:e}")),
+    }
+}
+
 fn non_finite(nan: bool, inf: bool, neg: bool) -> Option<&'static str> {
     match (nan, inf, neg) {
         (true, _, _) => Some("NaN"),
