@@ -343,7 +343,7 @@ fn decimal_to_connect(schema: &Schema, node: &Json) -> Result<Value, TransformEr
 
 /// Decimal digits (no sign) as `BigInteger.toByteArray` gives them: big-endian two's
 /// complement, as short as the sign allows.
-fn unscaled_bytes(negative: bool, digits: &str) -> Vec<u8> {
+pub(crate) fn unscaled_bytes(negative: bool, digits: &str) -> Vec<u8> {
     let mut magnitude: Vec<u8> = vec![0];
     for d in digits.bytes() {
         let mut carry = u32::from(d - b'0');
