@@ -33,6 +33,13 @@ const CLASSES: [(&str, HeaderConverter); 3] = [
 ];
 
 impl HeaderConverter {
+    /// The class names of every header converter, sorted.
+    pub const CLASSES: [&'static str; 3] = [
+        "org.apache.kafka.connect.converters.ByteArrayConverter",
+        "org.apache.kafka.connect.storage.SimpleHeaderConverter",
+        "org.apache.kafka.connect.storage.StringConverter",
+    ];
+
     /// The converter a `header.converter` value names (its class or simple name).
     pub fn from_class(class: &str) -> Option<Self> {
         let class = class.trim();

@@ -33,6 +33,9 @@ pub struct Record {
     pub topic: String,
     /// The partition; `None` lets the producer pick one by key (source records).
     pub partition: Option<i32>,
+    /// The Kafka offset of a sink record (Kafka Connect's `SinkRecord.kafkaOffset`);
+    /// `None` on source records.
+    pub offset: Option<i64>,
     /// Milliseconds since the epoch; `None` when the record has none.
     pub timestamp: Option<i64>,
     /// The key.

@@ -12,13 +12,13 @@ use crate::{Record, TransformError};
 
 /// A configured transform: Kafka Connect's `Transformation.apply`. One instance serves
 /// one task, so `apply` may keep caches in `self`.
-pub trait Transformation: Send {
+pub trait Transformation: Send + Sync {
     /// The record transformed, or `None` to drop it.
     fn apply(&mut self, record: Record) -> Result<Option<Record>, TransformError>;
 }
 
 /// A configured predicate: Kafka Connect's `Predicate.test`.
-pub trait Predicate: Send {
+pub trait Predicate: Send + Sync {
     /// Whether the record matches.
     fn test(&mut self, record: &Record) -> bool;
 }

@@ -102,6 +102,7 @@ fn inspect(plugin: &Plugin) -> String {
     let world = match i.kind {
         PluginKind::Source => "source-connector",
         PluginKind::Sink => "sink-connector",
+        PluginKind::Transform => "transform",
     };
     let mut out = String::new();
     out.push_str(&format!("file:         {}\n", i.file.display()));

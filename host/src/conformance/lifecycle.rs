@@ -37,6 +37,7 @@ async fn run(kit: &Kit) -> Result<String, String> {
         let steps = match kit.kind() {
             PluginKind::Source => source_task(kit, index as u32, config, &host).await,
             PluginKind::Sink => sink_task(kit, index as u32, config, &host).await,
+            PluginKind::Transform => unreachable!("transforms run transform::check"),
         }
         .map_err(|e| format!("{detail}; task {index}: {e}"))?;
         detail.push_str(&format!("; task {index}: {steps}"));

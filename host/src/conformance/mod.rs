@@ -13,7 +13,7 @@
 //! Layout: `report` (rows and summary), `subject` (the config under test), `offsets` (the
 //! injected host), `kit` (shared instance recipes), then one file per check group:
 //! `definition`, `validation`, `lifecycle`, `max_tasks`, `source_data` and `sink_data`
-//! (limits and restart), `stop`.
+//! (limits and restart), `stop`; `transform` holds the checks of a transform plugin.
 //!
 //! It must not start a worker, touch Kafka or a store, or change the plugin's files.
 
@@ -27,6 +27,7 @@ mod sink_data;
 mod source_data;
 mod stop;
 mod subject;
+mod transform;
 mod validation;
 
 use std::future::Future;
@@ -58,6 +59,8 @@ pub mod names {
     pub const RESTART: &str = "restart";
     /// `stop` returns in time, without a trap.
     pub const STOP: &str = "clean stop";
+    /// A transform's `apply` answers every kind of record within the limits.
+    pub const APPLY: &str = "apply within sandbox limits";
 }
 
 /// Runs every check against `plugin` with `subject`, in order.
@@ -66,6 +69,13 @@ pub async fn run(plugin: Plugin, subject: Subject) -> Report {
     let mut report = Report::default();
     let info = kit.plugin.info().clone();
     timed(&mut report, names::DEFINITION, async { definition::check(&info) }).await;
+    if info.kind == PluginKind::Transform {
+        timed(&mut report, names::VALIDATION, transform::validation_check(&kit)).await;
+        timed(&mut report, names::APPLY, transform::apply_check(&kit)).await;
+        timed(&mut report, names::RESTART, transform::restart_check(&kit)).await;
+        timed(&mut report, names::STOP, transform::close_check(&kit)).await;
+        return report;
+    }
     timed(&mut report, names::VALIDATION, validation::check(&kit)).await;
     timed(&mut report, names::LIFECYCLE, lifecycle::check(&kit)).await;
     timed(&mut report, names::MAX_TASKS, max_tasks::check(&kit)).await;
@@ -78,6 +88,7 @@ pub async fn run(plugin: Plugin, subject: Subject) -> Report {
             timed(&mut report, names::PUT, sink_data::put_check(&kit)).await;
             timed(&mut report, names::RESTART, sink_data::restart_check(&kit)).await;
         }
+        PluginKind::Transform => unreachable!("transforms returned above"),
     }
     timed(&mut report, names::STOP, stop::check(&kit)).await;
     report

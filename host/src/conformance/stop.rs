@@ -50,6 +50,7 @@ async fn run(kit: &Kit) -> Result<String, String> {
             task.stop().await.map_err(|e| describe("task stop", &e))?;
             started
         }
+        PluginKind::Transform => unreachable!("transforms run transform::close_check"),
         PluginKind::Sink => {
             let tp = kit.partition(0);
             let task = kit.sink_task(0, &config, &host).await?;

@@ -204,6 +204,9 @@ impl Herder {
             crate::model::PluginKind::Sink => {
                 Kept::Sink { group: crate::model::sink_group(name, config) }
             }
+            crate::model::PluginKind::Transform => {
+                unreachable!("connector.class never resolves to a transform plugin")
+            }
         })
     }
 }

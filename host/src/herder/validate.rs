@@ -1,5 +1,6 @@
 //! Config validation before a write: the framework's keys (`connector.class`,
-//! `tasks.max`, the retry and restart keys), the plugin's config definition, the
+//! `tasks.max`, the retry and restart keys), the transformation chain (`transforms`,
+//! `predicates`, `header.converter`, each class's keys), the plugin's config definition, the
 //! sandbox the config asks for (file grants, addresses, `wasm.*` limits), then the
 //! plugin's own `validate`. Whatever creating and starting an instance checks without
 //! running it is checked here too, so that a config validate accepts does not fail at
@@ -10,6 +11,7 @@ use super::{ConnectorPolicies, HerderError};
 use crate::model::{ConfigProblem, PluginKind, RetryPolicy};
 use crate::store::Properties;
 use crate::worker::PluginRegistry;
+use crate::worker::transforms::ChainSpec;
 
 /// Checks a connector name and fills `name` into the config, as Kafka Connect does.
 pub fn check_name(name: &str, config: &mut Properties) -> Result<(), HerderError> {
@@ -83,6 +85,9 @@ pub async fn validate(
             }
         }
         PluginKind::Source => problems.extend(crate::worker::topic_creation::problems(&pairs)),
+        PluginKind::Transform => {
+            unreachable!("connector.class never resolves to a transform plugin")
+        }
     }
     problems
         .extend(crate::worker::errors::problems(config, plugin.info().kind == PluginKind::Sink));
@@ -90,6 +95,10 @@ pub async fn validate(
         problems.extend(policy_problems);
     }
     problems.extend(crate::worker::convert::problems(config));
+    match ChainSpec::read(config, registry) {
+        Ok(chain) => problems.extend(chain.plugin_problems().await.map_err(HerderError::Failed)?),
+        Err(chain_problems) => problems.extend(chain_problems),
+    }
     problems.extend(plugin.info().config_def.check(&pairs));
     problems.extend(plugin.sandbox_problems(&pairs));
     let validator = plugin.validator().await.map_err(|e| HerderError::Failed(e.to_string()))?;

@@ -53,9 +53,10 @@ pub struct TopicPartitionOffset {
 pub struct RecordAck {
     /// Position of the record among everything the task instance's polls returned.
     pub sequence: u64,
-    /// Partition it was written to.
+    /// Partition it was written to; -1 for a record that was not written (a transform
+    /// dropped it, or it failed and `errors.tolerance=all` skipped it).
     pub partition: i32,
-    /// Offset it was written at.
+    /// Offset it was written at; -1 for a record that was not written.
     pub offset: i64,
 }
 

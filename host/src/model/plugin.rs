@@ -13,6 +13,8 @@ pub enum PluginKind {
     Source,
     /// Exports `sink-task`: consumes records.
     Sink,
+    /// Exports `transformation`: a single message transform.
+    Transform,
 }
 
 impl fmt::Display for PluginKind {
@@ -20,6 +22,7 @@ impl fmt::Display for PluginKind {
         f.write_str(match self {
             Self::Source => "source",
             Self::Sink => "sink",
+            Self::Transform => "transform",
         })
     }
 }

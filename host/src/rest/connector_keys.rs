@@ -12,7 +12,7 @@ pub struct Placed {
     /// The key.
     pub key: ConfigKey,
     /// Its group; `None` for a plugin's own keys (the contract has no groups).
-    pub group: Option<&'static str>,
+    pub group: Option<String>,
     /// Its order in the group, from 1; -1 outside any group (Kafka's `ConfigDef` default).
     pub order: i32,
     /// `NONE`, `SHORT`, `MEDIUM` or `LONG`.
@@ -50,17 +50,17 @@ pub fn placed_keys(plugin: &PluginInfo) -> Vec<Placed> {
             }
         };
         let display = display.map(str::to_owned).unwrap_or_else(|| key.name.clone());
-        Placed { key, group: Some(group), order, width, display }
+        Placed { key, group: Some(group.to_owned()), order, width, display }
     });
     own.into_iter().chain(placed).collect()
 }
 
 /// The groups of `keys`, in the order they first appear (validate's `groups`).
-pub fn groups(keys: &[Placed]) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    for g in keys.iter().filter_map(|k| k.group) {
-        if !out.contains(&g) {
-            out.push(g);
+pub fn groups(keys: &[Placed]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for g in keys.iter().filter_map(|k| k.group.as_deref()) {
+        if !out.iter().any(|o| o == g) {
+            out.push(g.to_owned());
         }
     }
     out
@@ -68,6 +68,10 @@ pub fn groups(keys: &[Placed]) -> Vec<&'static str> {
 
 /// Kafka Connect's `ConnectorConfig.COMMON_GROUP`.
 const COMMON: &str = "Common";
+/// Kafka Connect's `ConnectorConfig.TRANSFORMS_GROUP`.
+const TRANSFORMS: &str = "Transforms";
+/// Kafka Connect's `ConnectorConfig.PREDICATES_GROUP`.
+const PREDICATES: &str = "Predicates";
 /// Kafka Connect's `ConnectorConfig.ERROR_GROUP`.
 const ERRORS: &str = "Error Handling";
 /// Kafka Connect's `SourceConnectorConfig` topic creation group.
@@ -87,6 +91,9 @@ fn layout(name: &str) -> (&'static str, &'static str, Option<&'static str>) {
         "key.converter" => (COMMON, "SHORT", Some("Key converter class")),
         "value.converter" => (COMMON, "SHORT", Some("Value converter class")),
         "topics" => (COMMON, "LONG", Some("Topics")),
+        "header.converter" => (COMMON, "SHORT", Some("Header converter class")),
+        "transforms" => (TRANSFORMS, "LONG", Some("Transforms")),
+        "predicates" => (PREDICATES, "LONG", Some("Predicates")),
         "topics.regex" => (COMMON, "LONG", Some("Topics regex")),
         "errors.retry.timeout" => (ERRORS, "MEDIUM", Some("Retry Timeout for Errors")),
         "errors.retry.delay.max.ms" => {
@@ -164,6 +171,28 @@ fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
             None,
             Importance::Low,
             "Converter class for record values; the worker's when unset.",
+        ),
+        key(
+            "header.converter",
+            ConfigType::Class,
+            None,
+            Importance::Low,
+            "HeaderConverter class that writes the headers transforms add; \
+             org.apache.kafka.connect.storage.SimpleHeaderConverter when unset.",
+        ),
+        key(
+            "transforms",
+            ConfigType::List,
+            Some(""),
+            Importance::Low,
+            "Aliases for the transformations to be applied to records.",
+        ),
+        key(
+            "predicates",
+            ConfigType::List,
+            Some(""),
+            Importance::Low,
+            "Aliases for the predicates used by transformations.",
         ),
     ];
     keys.extend([
@@ -301,7 +330,7 @@ mod tests {
         }
     }
 
-    fn layout_of(kind: PluginKind) -> Vec<(String, Option<&'static str>, i32, &'static str)> {
+    fn layout_of(kind: PluginKind) -> Vec<(String, Option<String>, i32, &'static str)> {
         let info = PluginInfo::for_tests("p", kind, vec![]);
         placed_keys(&info).into_iter().map(|p| (p.key.name, p.group, p.order, p.width)).collect()
     }
@@ -310,11 +339,11 @@ mod tests {
     fn framework_keys_sit_in_kafka_connects_groups_numbered_per_group() {
         let keys = layout_of(PluginKind::Sink);
         let find = |n: &str| keys.iter().find(|k| k.0 == n).unwrap().clone();
-        assert_eq!(find("name"), ("name".into(), Some(COMMON), 1, "MEDIUM"));
+        assert_eq!(find("name"), ("name".into(), Some(COMMON.into()), 1, "MEDIUM"));
         assert_eq!(find("connector.class").2, 2);
         assert_eq!(
             find("errors.retry.timeout"),
-            ("errors.retry.timeout".into(), Some(ERRORS), 1, "MEDIUM")
+            ("errors.retry.timeout".into(), Some(ERRORS.into()), 1, "MEDIUM")
         );
         let names: Vec<&str> = keys.iter().map(|k| k.0.as_str()).collect();
         let mut unique = names.clone();
@@ -350,7 +379,10 @@ mod tests {
         let topics: Vec<Placed> =
             placed_keys(&info).into_iter().filter(|p| p.key.name == "topics").collect();
         assert_eq!(topics.len(), 1);
-        assert_eq!(topics[0].group, Some(COMMON));
-        assert_eq!(groups(&placed_keys(&info)), [COMMON, RECONFIGURATION, RESTARTS, ERRORS]);
+        assert_eq!(topics[0].group.as_deref(), Some(COMMON));
+        assert_eq!(
+            groups(&placed_keys(&info)),
+            [COMMON, TRANSFORMS, PREDICATES, RECONFIGURATION, RESTARTS, ERRORS]
+        );
     }
 }

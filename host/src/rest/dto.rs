@@ -80,6 +80,7 @@ pub fn kind(k: Option<PluginKind>) -> &'static str {
     match k {
         Some(PluginKind::Source) => "source",
         Some(PluginKind::Sink) => "sink",
+        Some(PluginKind::Transform) => "transformation",
         None => "unknown",
     }
 }

@@ -32,6 +32,7 @@ mod plugins;
 mod root;
 pub mod tls;
 mod topics;
+mod transform_keys;
 
 use std::future::Future;
 use std::time::{Duration, Instant};

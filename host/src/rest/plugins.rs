@@ -17,9 +17,12 @@ use super::connector_keys::{Placed, groups, placed_keys};
 use super::dto;
 use super::error::ApiError;
 use super::extract::{Body, QueryParams};
+use super::transform_keys;
 use crate::model::{ConfigProblem, PluginKind};
 use crate::runtime::Plugin;
 use crate::worker::{PluginRegistry, convert};
+use wasm_connect_transforms::header_converter::HeaderConverter;
+use wasm_connect_transforms::registry;
 
 type Result<T> = std::result::Result<T, ApiError>;
 
@@ -37,7 +40,9 @@ async fn list(State(s): State<RestState>, q: QueryParams) -> Result<Response> {
 }
 
 /// `GET /connector-plugins`: the connectors (sinks before sources, as Kafka Connect lists
-/// them), then with `connectorsOnly=false` the converters, typed `converter`.
+/// them), then with `connectorsOnly=false` the converters, the header converters, the
+/// transformations (built-in and plugins) and the predicates, each sorted by class, as
+/// Kafka Connect lists them.
 fn listing(registry: &PluginRegistry, connectors_only: bool) -> Vec<Value> {
     let mut plugins: Vec<&Plugin> = registry.plugins().collect();
     plugins.sort_by_key(|p| (p.info().kind != PluginKind::Sink, p.info().name.clone()));
@@ -46,9 +51,19 @@ fn listing(registry: &PluginRegistry, connectors_only: bool) -> Vec<Value> {
         .map(|p| json!({ "class": p.info().name, "type": dto::kind(Some(p.info().kind)), "version": p.info().version }))
         .collect();
     if !connectors_only {
-        out.extend(convert::CLASSES.iter().map(|class| {
-            json!({ "class": class, "type": "converter", "version": env!("CARGO_PKG_VERSION") })
-        }));
+        let builtin = |class: &str, ty: &str| json!({ "class": class, "type": ty, "version": env!("CARGO_PKG_VERSION") });
+        out.extend(convert::CLASSES.iter().map(|c| builtin(c, "converter")));
+        out.extend(HeaderConverter::CLASSES.iter().map(|c| builtin(c, "header_converter")));
+        let mut transforms: Vec<(String, String)> = registry::transforms()
+            .into_iter()
+            .map(|d| (d.class.to_owned(), env!("CARGO_PKG_VERSION").to_owned()))
+            .chain(registry.transforms().map(|p| (p.info().name.clone(), p.info().version.clone())))
+            .collect();
+        transforms.sort();
+        out.extend(transforms.into_iter().map(
+            |(class, version)| json!({ "class": class, "type": "transformation", "version": version }),
+        ));
+        out.extend(registry::predicates().into_iter().map(|d| builtin(d.class, "predicate")));
     }
     out
 }
@@ -85,13 +100,17 @@ fn key_info(p: &Placed) -> Value {
 fn recommended(key: &str) -> Vec<&'static str> {
     match key {
         "key.converter" | "value.converter" => convert::CLASSES.to_vec(),
+        "header.converter" => HeaderConverter::CLASSES.to_vec(),
         _ => Vec::new(),
     }
 }
 
 async fn config(State(s): State<RestState>, Path(name): Path<String>) -> Result<Response> {
-    let p = find(&s, &name)?;
-    let out: Vec<Value> = placed_keys(p.info()).iter().map(key_info).collect();
+    let keys = match transform_keys::class_keys(&name, s.herder.plugins()) {
+        Some(keys) => keys,
+        None => placed_keys(find(&s, &name)?.info()),
+    };
+    let out: Vec<Value> = keys.iter().map(key_info).collect();
     Ok(axum::Json(out).into_response())
 }
 
@@ -144,7 +163,8 @@ async fn validate(
     for pr in &problems {
         errors.entry(pr.key.clone()).or_default().push(pr.message.clone());
     }
-    let keys = placed_keys(p.info());
+    let mut keys = placed_keys(p.info());
+    keys.extend(transform_keys::alias_keys(&config, s.herder.plugins()));
     let mut configs: Vec<Value> = keys
         .iter()
         .map(|placed| {
@@ -188,12 +208,19 @@ mod tests {
         let registry = PluginRegistry::default();
         assert!(listing(&registry, true).is_empty());
         let all = listing(&registry, false);
-        let classes: Vec<&str> = all.iter().map(|p| p["class"].as_str().unwrap()).collect();
-        assert_eq!(classes, convert::CLASSES);
-        assert!(classes.contains(&"org.apache.kafka.connect.json.JsonConverter"));
-        for p in &all {
-            assert_eq!(p["type"], "converter");
-            assert_eq!(p["version"], env!("CARGO_PKG_VERSION"));
-        }
+        let of = |ty: &str| -> Vec<&str> {
+            all.iter().filter(|p| p["type"] == ty).map(|p| p["class"].as_str().unwrap()).collect()
+        };
+        assert_eq!(of("converter"), convert::CLASSES);
+        assert!(of("converter").contains(&"org.apache.kafka.connect.json.JsonConverter"));
+        assert_eq!(of("header_converter"), HeaderConverter::CLASSES);
+        let transforms = of("transformation");
+        assert!(transforms.contains(&"org.apache.kafka.connect.transforms.InsertField$Value"));
+        assert!(transforms.is_sorted(), "{transforms:?}");
+        assert!(
+            of("predicate")
+                .contains(&"org.apache.kafka.connect.transforms.predicates.HasHeaderKey")
+        );
+        assert!(all.iter().all(|p| p["version"] == env!("CARGO_PKG_VERSION")));
     }
 }

@@ -1,10 +1,10 @@
 //! The one `bindgen!` of the worker, and the only place its generated types live.
 //!
-//! The worker binds a union world, `wasm-connect:worker/plugin`, that imports what both
-//! contract worlds import and exports `connector`, `source-task` and `sink-task`. A real
-//! plugin exports only one task interface; the worker builds the export indices of each
-//! interface separately (`GuestIndices::new`) and so learns which world a component
-//! implements. Nothing outside `runtime` sees these types: `convert.rs` maps them to
+//! The worker binds a union world, `wasm-connect:worker/plugin`, that imports what the
+//! contract worlds import and exports `connector`, `source-task`, `sink-task` and
+//! `transformation`. A real plugin exports `connector` with one task interface, or
+//! `transformation` alone; the worker builds the export indices of each interface
+//! separately (`GuestIndices::new`) and so learns which world a component implements. Nothing outside `runtime` sees these types: `convert.rs` maps them to
 //! `crate::model`.
 
 wasmtime::component::bindgen!({
@@ -18,10 +18,13 @@ wasmtime::component::bindgen!({
             export wasm-connect:connector/connector@0.1.1;
             export wasm-connect:connector/source-task@0.1.1;
             export wasm-connect:connector/sink-task@0.1.1;
+            export wasm-connect:connector/transformation@0.1.1;
         }
     ",
     world: "wasm-connect:worker/plugin",
 });
 
-pub use self::exports::wasm_connect::connector::{connector, sink_task, source_task};
+pub use self::exports::wasm_connect::connector::{
+    connector, sink_task, source_task, transformation,
+};
 pub use self::wasm_connect::connector::{host, offset_reader, types};

@@ -17,10 +17,10 @@ impl ConnectorInstance {
     pub async fn describe(&self) -> Result<(String, String, ConfigDef), InstanceError> {
         self.0
             .call("describe", |live| {
-                let name = live.run("name", |s, e| e.connector.call_name(s))?;
-                let version = live.run("version", |s, e| e.connector.call_version(s))?;
+                let name = live.run("name", |s, e| e.connector().call_name(s))?;
+                let version = live.run("version", |s, e| e.connector().call_version(s))?;
                 let keys =
-                    live.run("config-definition", |s, e| e.connector.call_config_definition(s))?;
+                    live.run("config-definition", |s, e| e.connector().call_config_definition(s))?;
                 let def = ConfigDef { keys: keys.into_iter().map(Into::into).collect() };
                 Ok((name, version, def))
             })
@@ -32,7 +32,7 @@ impl ConnectorInstance {
         self.0
             .call("validate", move |live| {
                 let problems =
-                    live.run("validate", |s, e| e.connector.call_validate(s, &config))?;
+                    live.run("validate", |s, e| e.connector().call_validate(s, &config))?;
                 Ok(problems.into_iter().map(Into::into).collect())
             })
             .await
@@ -42,7 +42,8 @@ impl ConnectorInstance {
     pub async fn start(&self, config: Config) -> Result<(), InstanceError> {
         self.0
             .call("start", move |live| {
-                live.run("start", |s, e| e.connector.call_start(s, &config))?.map_err(|e| e.into())
+                live.run("start", |s, e| e.connector().call_start(s, &config))?
+                    .map_err(|e| e.into())
             })
             .await
     }
@@ -51,7 +52,7 @@ impl ConnectorInstance {
     pub async fn task_configs(&self, max_tasks: u32) -> Result<Vec<Config>, InstanceError> {
         self.0
             .call("task-configs", move |live| {
-                live.run("task-configs", |s, e| e.connector.call_task_configs(s, max_tasks))?
+                live.run("task-configs", |s, e| e.connector().call_task_configs(s, max_tasks))?
                     .map_err(|e| e.into())
             })
             .await
@@ -59,6 +60,6 @@ impl ConnectorInstance {
 
     /// Stops the connector and discards the instance.
     pub async fn stop(self) -> Result<(), InstanceError> {
-        self.0.call("stop", |live| live.run("stop", |s, e| e.connector.call_stop(s))).await
+        self.0.call("stop", |live| live.run("stop", |s, e| e.connector().call_stop(s))).await
     }
 }

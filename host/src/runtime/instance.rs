@@ -16,7 +16,7 @@ use tokio::sync::oneshot;
 use wasmtime::Store;
 use wasmtime::component::Instance as WasmInstance;
 
-use super::bindings::{connector, sink_task, source_task};
+use super::bindings::{connector, sink_task, source_task, transformation};
 use super::epoch;
 use super::error::{InstanceError, TrapKind};
 use super::limits::{LimitHit, SandboxLimits};
@@ -31,12 +31,23 @@ const TIMEOUT_GRACE: Duration = Duration::from_secs(2);
 
 /// The exports of one instance, resolved once.
 pub(crate) struct Exports {
-    pub connector: connector::Guest,
+    pub connector: Option<connector::Guest>,
     pub source: Option<source_task::Guest>,
     pub sink: Option<sink_task::Guest>,
+    pub transform: Option<transformation::Guest>,
 }
 
 impl Exports {
+    /// The connector exports; the plugin's kind was checked at load.
+    pub fn connector(&self) -> &connector::Guest {
+        self.connector.as_ref().expect("a connector plugin exports connector")
+    }
+
+    /// The transformation exports; the plugin's kind was checked at load.
+    pub fn transform(&self) -> &transformation::Guest {
+        self.transform.as_ref().expect("a transform plugin exports transformation")
+    }
+
     /// The source-task exports; the plugin's kind was checked at load.
     pub fn source(&self) -> &source_task::Guest {
         self.source.as_ref().expect("a source plugin exports source-task")
@@ -252,9 +263,10 @@ pub(crate) fn instantiate(
     store.set_epoch_deadline(epoch::ticks(limits.call_deadline));
     let instance = pre.instance_pre.instantiate(&mut *store)?;
     let exports = Exports {
-        connector: pre.connector.load(&mut *store, &instance)?,
+        connector: pre.connector.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
         source: pre.source.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
         sink: pre.sink.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
+        transform: pre.transform.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
     };
     Ok((instance, exports))
 }

@@ -4,7 +4,7 @@
 //!
 //! Other modules use [`Runtime`] (load and discover plugins), [`Plugin`] (create
 //! instances) and the typed instance handles ([`ConnectorInstance`],
-//! [`SourceTaskInstance`], [`SinkTaskInstance`]). Host imports reach the rest of the
+//! [`SourceTaskInstance`], [`SinkTaskInstance`], [`TransformInstance`]). Host imports reach the rest of the
 //! worker only through the injected [`InstanceHost`]. This module knows nothing of Kafka,
 //! stores, REST or the herder, and never decides what happens after a failure: it reports.
 //!
@@ -30,6 +30,7 @@ mod sink_instance;
 mod source_instance;
 mod state;
 mod stdio;
+mod transform_instance;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -48,6 +49,7 @@ pub use plugin::{CONTRACT, Plugin};
 pub use sink_instance::SinkTaskInstance;
 pub use source_instance::SourceTaskInstance;
 pub use state::{Identity, InstanceHost, NoHost};
+pub use transform_instance::{TransformInstance, Transformed};
 
 /// How to build a [`Runtime`].
 #[derive(Clone, Debug, Default)]

@@ -14,7 +14,7 @@ use wasmtime::Store;
 use wasmtime::component::InstancePre;
 
 use super::Runtime;
-use super::bindings::{connector, sink_task, source_task};
+use super::bindings::{connector, sink_task, source_task, transformation};
 use super::cache::CacheOutcome;
 use super::error::{InstanceError, LoadError};
 use super::grants::{self, Grants};
@@ -23,7 +23,7 @@ use super::limits::{Limiter, SandboxLimits};
 use super::producers;
 use super::state::{Identity, InstanceHost, InstanceState, NoHost};
 use super::stdio::{GuestOutput, Stream};
-use super::{ConnectorInstance, SinkTaskInstance, SourceTaskInstance};
+use super::{ConnectorInstance, SinkTaskInstance, SourceTaskInstance, TransformInstance};
 use crate::model::{Config, ConfigDef, ConfigProblem, PluginInfo, PluginKind};
 
 /// The largest plugin file the worker reads (an interpreter guest is ~20 MB).
@@ -34,9 +34,10 @@ pub const CONTRACT: &str = "wasm-connect:connector@0.1.1";
 /// Pre-linked component and export indices.
 pub(crate) struct Pre {
     pub instance_pre: InstancePre<InstanceState>,
-    pub connector: connector::GuestIndices,
+    pub connector: Option<connector::GuestIndices>,
     pub source: Option<source_task::GuestIndices>,
     pub sink: Option<sink_task::GuestIndices>,
+    pub transform: Option<transformation::GuestIndices>,
 }
 
 /// A plugin ready to instantiate. Cheap to clone.
@@ -127,9 +128,41 @@ impl Plugin {
 
     /// A connector instance with no grants, for `validate` and metadata calls.
     pub async fn validator(&self) -> Result<ConnectorInstance, InstanceError> {
+        self.kind_is(PluginKind::Source, PluginKind::Sink)?;
+        Ok(ConnectorInstance(self.bare_instance().await?))
+    }
+
+    /// A transform instance with no grants, for `validate` and metadata calls.
+    pub async fn transform_validator(&self) -> Result<TransformInstance, InstanceError> {
+        self.kind_is(PluginKind::Transform, PluginKind::Transform)?;
+        Ok(TransformInstance(self.bare_instance().await?))
+    }
+
+    /// A transform instance for one task's chain, sandboxed by the transform's own
+    /// config (its keys without the `transforms.<alias>.` prefix, file paths absolute).
+    pub async fn transform(
+        &self,
+        ident: Identity,
+        config: &[(String, String)],
+        host: Arc<dyn InstanceHost>,
+    ) -> Result<TransformInstance, InstanceError> {
+        self.kind_is(PluginKind::Transform, PluginKind::Transform)?;
+        let (grants, limits) = self.sandbox_for(config)?;
+        Ok(TransformInstance(self.instance(ident, grants, limits, host).await?))
+    }
+
+    async fn bare_instance(&self) -> Result<Instance, InstanceError> {
         let limits = SandboxLimits::for_language(self.inner.info.language);
         let ident = Identity::connector(format!("validate:{}", self.inner.info.name));
-        Ok(ConnectorInstance(self.instance(ident, Grants::none(), limits, Arc::new(NoHost)).await?))
+        self.instance(ident, Grants::none(), limits, Arc::new(NoHost)).await
+    }
+
+    fn kind_is(&self, a: PluginKind, b: PluginKind) -> Result<(), InstanceError> {
+        let kind = self.inner.info.kind;
+        if kind == a || kind == b {
+            return Ok(());
+        }
+        Err(InstanceError::Instantiate(format!("{} is a {kind} plugin", self.inner.info.name)))
     }
 
     /// A source task instance.
@@ -264,28 +297,41 @@ pub(crate) async fn load(runtime: &Runtime, path: &Path) -> Result<Plugin, LoadE
     let instance_pre = runtime.linker().instantiate_pre(&component).map_err(|e| {
         wrong_world(format!("{} (the worker provides WASI 0.2 and {CONTRACT})", first_line(&e)))
     })?;
-    let connector = connector::GuestIndices::new(&instance_pre).map_err(|e| {
-        wrong_world(format!(
-            "it does not export `wasm-connect:connector/connector@0.1.1`: {}",
-            first_line(&e)
-        ))
-    })?;
+    let connector = connector::GuestIndices::new(&instance_pre);
+    let transform = transformation::GuestIndices::new(&instance_pre).ok();
     let source = source_task::GuestIndices::new(&instance_pre).ok();
     let sink = sink_task::GuestIndices::new(&instance_pre).ok();
-    let kind = match (&source, &sink) {
-        (Some(_), None) => PluginKind::Source,
-        (None, Some(_)) => PluginKind::Sink,
-        (None, None) => {
-            return Err(wrong_world(format!(
-                "it exports neither `source-task` nor `sink-task` of {CONTRACT}"
-            )));
-        }
-        (Some(_), Some(_)) => {
+    let (connector, kind) = match (connector, transform.is_some()) {
+        (Err(_), true) if source.is_none() && sink.is_none() => (None, PluginKind::Transform),
+        (Ok(_), true) => {
             return Err(wrong_world(
-                "it exports both `source-task` and `sink-task`; a plugin is one or the other"
+                "it exports both `connector` and `transformation`; a plugin is a connector or \
+                 a transform"
                     .into(),
             ));
         }
+        (Err(e), _) => {
+            return Err(wrong_world(format!(
+                "it exports neither `wasm-connect:connector/connector@0.1.1` nor \
+                 `wasm-connect:connector/transformation@0.1.1`: {}",
+                first_line(&e)
+            )));
+        }
+        (Ok(c), false) => match (&source, &sink) {
+            (Some(_), None) => (Some(c), PluginKind::Source),
+            (None, Some(_)) => (Some(c), PluginKind::Sink),
+            (None, None) => {
+                return Err(wrong_world(format!(
+                    "it exports neither `source-task` nor `sink-task` of {CONTRACT}"
+                )));
+            }
+            (Some(_), Some(_)) => {
+                return Err(wrong_world(
+                    "it exports both `source-task` and `sink-task`; a plugin is one or the other"
+                        .into(),
+                ));
+            }
+        },
     };
     let engine = runtime.engine();
     let imports =
@@ -304,15 +350,19 @@ pub(crate) async fn load(runtime: &Runtime, path: &Path) -> Result<Plugin, LoadE
     let mut plugin = Plugin {
         inner: Arc::new(Inner {
             info: placeholder,
-            pre: Pre { instance_pre, connector, source, sink },
+            pre: Pre { instance_pre, connector, source, sink, transform },
             runtime: runtime.clone(),
             cache,
         }),
     };
     let describe = |source| LoadError::Describe { path: path.clone(), source };
-    let probe = plugin.validator().await.map_err(describe)?;
-    let (name, version, config_def) = probe.describe().await.map_err(describe)?;
-    drop(probe);
+    let (name, version, config_def) = if kind == PluginKind::Transform {
+        let probe = plugin.transform_validator().await.map_err(describe)?;
+        probe.describe().await.map_err(describe)?
+    } else {
+        let probe = plugin.validator().await.map_err(describe)?;
+        probe.describe().await.map_err(describe)?
+    };
     if name.trim().is_empty() {
         return Err(describe(InstanceError::Instantiate("the plugin's name is empty".into())));
     }

@@ -16,6 +16,7 @@ mod source_task;
 mod task;
 pub mod topic_creation;
 pub mod topics;
+pub mod transforms;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -8,15 +8,21 @@
 //! (`FileStreamSourceConnector`) and the simple name without `Connector`
 //! (`FileStreamSource`). An alias two plugins would share, or that is another plugin's
 //! name, is not registered (and is logged).
+//!
+//! Transform plugins (the `transform` world) are kept apart: `connector.class` never
+//! finds one, and `transforms.<alias>.type` finds one by its name or its simple name.
 
 use std::collections::BTreeMap;
 
+use crate::model::PluginKind;
 use crate::runtime::Plugin;
 
 /// Every plugin this worker loaded from its plugin path.
 #[derive(Clone, Default)]
 pub struct PluginRegistry {
     by_name: BTreeMap<String, Plugin>,
+    /// Transform plugins, by name.
+    transforms: BTreeMap<String, Plugin>,
     /// Alias → the name of the plugin it stands for.
     aliases: BTreeMap<String, String>,
 }
@@ -25,22 +31,44 @@ impl PluginRegistry {
     /// A registry of `plugins`; on duplicate names the first wins (and is logged).
     pub fn new(plugins: Vec<Plugin>) -> Self {
         let mut by_name = BTreeMap::new();
+        let mut transforms = BTreeMap::new();
         for p in plugins {
             let name = p.info().name.clone();
-            if let Some(first) = by_name.get(&name) {
+            let map =
+                if p.info().kind == PluginKind::Transform { &mut transforms } else { &mut by_name };
+            if let Some(first) = map.get(&name) {
                 let first: &Plugin = first;
                 tracing::warn!(plugin = %name, kept = %first.info().file.display(), ignored = %p.info().file.display(), "Two plugins have the same name");
                 continue;
             }
-            by_name.insert(name, p);
+            map.insert(name, p);
         }
         let aliases = derive_aliases(by_name.keys().map(String::as_str));
-        Self { by_name, aliases }
+        Self { by_name, transforms, aliases }
     }
 
-    /// All plugins, sorted by name.
+    /// All connector plugins, sorted by name.
     pub fn plugins(&self) -> impl Iterator<Item = &Plugin> {
         self.by_name.values()
+    }
+
+    /// All transform plugins, sorted by name.
+    pub fn transforms(&self) -> impl Iterator<Item = &Plugin> {
+        self.transforms.values()
+    }
+
+    /// The transform plugin a `transforms.<alias>.type` value names: its name, or the last
+    /// segment of a dotted name.
+    pub fn resolve_transform(&self, class: &str) -> Option<&Plugin> {
+        let class = class.trim();
+        self.transforms.get(class).or_else(|| {
+            let mut by_simple =
+                self.transforms.values().filter(|p| simple_name(&p.info().name) == class);
+            match (by_simple.next(), by_simple.next()) {
+                (Some(p), None) => Some(p),
+                _ => None,
+            }
+        })
     }
 
     /// The aliases of the plugin named `name`, sorted.

@@ -1,5 +1,5 @@
 //! The data path of a sink task: consume in the connector's group (`connect-<name>`),
-//! convert, `put` to the plugin, and commit the group's offsets only after the plugin's
+//! convert, transform, `put` to the plugin, and commit the group's offsets only after the plugin's
 //! `pre-commit` said they are safe. Runs in the task's supervisor; plugin calls run on the
 //! instance's own thread.
 //!
@@ -22,6 +22,7 @@ use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
 use super::task::{Cmd, Exit, drain};
 use super::topics::{ConsumerEvent, InRecord, RecordConsumer};
+use super::transforms::{self, Chain, Outcome};
 use crate::model::{ConnectorError, TargetState, TopicPartition, TopicPartitionOffset};
 use crate::runtime::{InstanceError, SinkTaskInstance};
 use crate::telemetry::data as metrics;
@@ -37,6 +38,7 @@ pub(super) struct SinkTask {
     pub consumer: Box<dyn RecordConsumer>,
     pub key_converter: Arc<dyn Converter>,
     pub value_converter: Arc<dyn Converter>,
+    pub chain: Chain,
     pub reporter: ErrorReporter,
     pub events: mpsc::UnboundedSender<WorkerEvent>,
     pub flush_interval: Duration,
@@ -139,6 +141,7 @@ impl SinkTask {
         }
         self.consumer.close().await;
         let _ = self.instance.stop().await;
+        self.chain.close().await;
         exit
     }
 
@@ -232,15 +235,51 @@ impl SinkTask {
                     record: FailedRecord::Sink(r),
                     error: e.to_string(),
                     error_kind: "DataException",
+                    class: None,
                 }),
                 (_, Err(e)) => failures.push(Failure {
                     stage: Stage::ValueConverter,
                     record: FailedRecord::Sink(r),
                     error: e.to_string(),
                     error_kind: "DataException",
+                    class: None,
                 }),
             }
         }
+        // Transforms after the converter; a dropped record counts as delivered.
+        let mut failed_classes = Vec::new();
+        if !self.chain.is_empty() && !batch.is_empty() {
+            let converted = std::mem::take(&mut batch);
+            let input = converted.into_iter().map(transforms::from_batch).collect();
+            let outcomes = self.chain.apply(input).await;
+            let header_converter = self.chain.header_converter();
+            let mut kept = Vec::with_capacity(outcomes.len());
+            for (outcome, i) in outcomes.into_iter().zip(std::mem::take(&mut origin)) {
+                let r = &records[i];
+                match outcome {
+                    Outcome::Keep(t) => match transforms::to_batch(t, header_converter) {
+                        Ok(mut t) => {
+                            t.offset = Some(r.offset);
+                            batch.push(t);
+                            kept.push(i);
+                        }
+                        Err(error) => failed_classes.push((i, None, error)),
+                    },
+                    Outcome::Dropped => {}
+                    Outcome::Failed { class, error } => {
+                        failed_classes.push((i, Some(class), error))
+                    }
+                }
+            }
+            origin = kept;
+        }
+        failures.extend(failed_classes.iter().map(|(i, class, error)| Failure {
+            stage: Stage::Transformation,
+            record: FailedRecord::Sink(&records[*i]),
+            error: error.clone(),
+            error_kind: "DataException",
+            class: class.as_deref(),
+        }));
         if !failures.is_empty() {
             self.reporter.report(failures).await.map_err(|e| e.to_string())?;
         }
@@ -254,6 +293,7 @@ impl SinkTask {
                         record: FailedRecord::Sink(&records[origin[index]]),
                         error: reason,
                         error_kind: "RecordFailure",
+                        class: None,
                     })
                     .collect(),
                 PutOutcome::GaveUp(reason) => origin
@@ -263,6 +303,7 @@ impl SinkTask {
                         record: FailedRecord::Sink(&records[i]),
                         error: reason.clone(),
                         error_kind: "RetriableException",
+                        class: None,
                     })
                     .collect(),
             };

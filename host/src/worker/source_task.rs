@@ -1,11 +1,12 @@
-//! The data path of a source task: poll the plugin, convert, produce, acknowledge, commit
-//! offsets. Runs in the task's supervisor (a tokio task); the plugin calls themselves run
+//! The data path of a source task: poll the plugin, transform, convert, produce,
+//! acknowledge, commit offsets. Runs in the task's supervisor (a tokio task); the plugin calls themselves run
 //! on the instance's own thread, so nothing here blocks the herder.
 //!
 //! Delivery is at-least-once. Up to [`MAX_IN_FLIGHT`] polled batches are being written at
 //! once, and their writes complete in poll order (they are awaited front to back), so when
 //! a batch is written every record polled before it is written too: the source offsets of
-//! its records become committable, the plugin gets `commit-records` for them, and every
+//! its records become committable (those a transform dropped too), the plugin gets
+//! `commit-records` for them, and every
 //! `offset.flush.interval.ms` the committable offsets go to the offsets store followed by
 //! the plugin's `commit`. A crash loses at most the records after the last flushed
 //! offsets, which the plugin polls again after the restart. On stop, in-flight writes are
@@ -26,6 +27,7 @@ use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, T
 use super::task::{Cmd, Exit, apply, drain};
 use super::topic_creation::TopicCreation;
 use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
+use super::transforms::{self, Chain, Outcome};
 use crate::model::{ConnectorError, RecordAck, TargetState};
 use crate::runtime::{InstanceError, SourceTaskInstance};
 use crate::store::OffsetStore;
@@ -48,6 +50,7 @@ pub(super) struct SourceTask {
     pub creation: TopicCreation,
     pub key_converter: Arc<dyn Converter>,
     pub value_converter: Arc<dyn Converter>,
+    pub chain: Chain,
     pub reporter: ErrorReporter,
     pub offsets: Arc<OffsetStore>,
     pub events: mpsc::UnboundedSender<WorkerEvent>,
@@ -79,6 +82,10 @@ struct InFlight {
     write: Write,
     /// Sequence numbers of the records sent, in order.
     sequences: Vec<u64>,
+    /// Sequence numbers of the records not sent (dropped by a transform, or failed and
+    /// tolerated), acknowledged with no position once the batch is written, as Kafka
+    /// Connect calls `commitRecord(record, null)` for them.
+    skipped: Vec<u64>,
     /// Source partition and offset of every polled record, sent or skipped, in poll order.
     offsets: Vec<(Value, Value)>,
     started: Instant,
@@ -126,6 +133,7 @@ impl SourceTask {
             }
         }
         let _ = self.instance.stop().await;
+        self.chain.close().await;
         exit
     }
 
@@ -205,7 +213,17 @@ impl SourceTask {
             count: records.len(),
         }
         .emit();
+        // The chain runs on copies: a failed record is reported as the plugin polled it.
+        let outcomes = if self.chain.is_empty() {
+            None
+        } else {
+            let input = records.iter().cloned().map(transforms::from_batch).collect();
+            Some(self.chain.apply(input).await)
+        };
+        let mut outcomes = outcomes.map(Vec::into_iter);
+        let header_converter = self.chain.header_converter();
         let mut sequences = Vec::with_capacity(records.len());
+        let mut skipped = Vec::new();
         let mut offsets = Vec::with_capacity(records.len());
         let mut out = Vec::with_capacity(records.len());
         let mut failed = Vec::new();
@@ -215,40 +233,69 @@ impl SourceTask {
             if let (Some(p), Some(o)) = (json(&r.source_partition), json(&r.source_offset)) {
                 offsets.push((p, o));
             }
-            let key = self.key_converter.from_plugin(&r.topic, r.key_kind, r.key.as_deref());
+            let next = match outcomes.as_mut().and_then(Iterator::next) {
+                None => Ok(r),
+                Some(Outcome::Keep(t)) => match transforms::to_batch(t, header_converter) {
+                    Ok(t) => Ok(t),
+                    Err(e) => Err((Stage::Transformation, e, None, r)),
+                },
+                Some(Outcome::Dropped) => {
+                    skipped.push(sequence);
+                    continue;
+                }
+                Some(Outcome::Failed { class, error }) => {
+                    Err((Stage::Transformation, error, Some(class), r))
+                }
+            };
+            let t = match next {
+                Ok(t) => t,
+                Err(failure) => {
+                    skipped.push(sequence);
+                    failed.push(failure);
+                    continue;
+                }
+            };
+            let key = self.key_converter.from_plugin(&t.topic, t.key_kind, t.key.as_deref());
             let value =
-                self.value_converter.from_plugin(&r.topic, r.value_kind, r.value.as_deref());
+                self.value_converter.from_plugin(&t.topic, t.value_kind, t.value.as_deref());
             match (key, value) {
                 (Ok(key), Ok(value)) => {
                     out.push(OutRecord {
-                        topic: r.topic,
-                        partition: r.partition,
-                        timestamp: r.timestamp,
+                        topic: t.topic,
+                        partition: t.partition,
+                        timestamp: t.timestamp,
                         key,
                         value,
-                        headers: r.headers,
+                        headers: t.headers,
                     });
                     sequences.push(sequence);
                 }
-                (Err(e), _) => failed.push((Stage::KeyConverter, e.to_string(), r)),
-                (_, Err(e)) => failed.push((Stage::ValueConverter, e.to_string(), r)),
+                (Err(e), _) => {
+                    skipped.push(sequence);
+                    failed.push((Stage::KeyConverter, e.to_string(), None, t));
+                }
+                (_, Err(e)) => {
+                    skipped.push(sequence);
+                    failed.push((Stage::ValueConverter, e.to_string(), None, t));
+                }
             }
         }
         if !failed.is_empty() {
             let failures = failed
                 .iter()
-                .map(|(stage, error, r)| Failure {
+                .map(|(stage, error, class, r)| Failure {
                     stage: *stage,
                     record: FailedRecord::Source(r),
                     error: error.clone(),
                     error_kind: "DataException",
+                    class: class.as_deref(),
                 })
                 .collect();
             self.reporter.report(failures).await.map_err(|e| e.to_string())?;
         }
         self.ensure_topics(state, &out).await?;
         let write = Write::Pending(self.producer.send(out));
-        state.in_flight.push_back(InFlight { write, sequences, offsets, started });
+        state.in_flight.push_back(InFlight { write, sequences, skipped, offsets, started });
         Ok(None)
     }
 
@@ -292,11 +339,13 @@ impl SourceTask {
                 break;
             }
             let done = state.in_flight.pop_front().expect("the front exists");
-            let InFlight { write: Write::Done(result), sequences, offsets, started } = done else {
+            let InFlight { write: Write::Done(result), sequences, skipped, offsets, started } =
+                done
+            else {
                 unreachable!("the front write is done: checked above")
             };
             let delivered = result.map_err(|e| e.to_string())?;
-            let acks: Vec<RecordAck> = sequences
+            let mut acks: Vec<RecordAck> = sequences
                 .iter()
                 .zip(&delivered)
                 .map(|(&sequence, d)| RecordAck {
@@ -305,10 +354,19 @@ impl SourceTask {
                     offset: d.offset,
                 })
                 .collect();
+            let produced = acks.len();
+            if !skipped.is_empty() {
+                acks.extend(skipped.iter().map(|&sequence| RecordAck {
+                    sequence,
+                    partition: -1,
+                    offset: -1,
+                }));
+                acks.sort_by_key(|a| a.sequence);
+            }
             metrics::RecordsProduced {
                 connector: &self.connector,
                 task: self.task,
-                count: acks.len(),
+                count: produced,
                 latency: started.elapsed(),
             }
             .emit();

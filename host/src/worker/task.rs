@@ -14,6 +14,7 @@ use super::sink_task::SinkTask;
 use super::source_task::SourceTask;
 use super::topic_creation::TopicCreation;
 use super::topics::Subscription;
+use super::transforms::{Chain, ChainSpec};
 use super::{Shared, TaskSpec, WorkerEvent};
 use crate::model::{PluginKind, TargetState};
 use crate::runtime::Identity;
@@ -167,6 +168,9 @@ async fn start(
     .map_err(|e| e.to_string())?;
     let sink = plugin.info().kind == PluginKind::Sink;
     let policy = ErrorPolicy::from_config(framework, sink).map_err(problems_trace)?;
+    let properties: crate::store::Properties = framework.iter().cloned().collect();
+    let chain_spec = ChainSpec::read(&properties, &shared.registry).map_err(problems_trace)?;
+    let chain = Chain::build(&chain_spec, ident.clone(), host.clone()).await?;
     let client_id =
         format!("connector-{}-{connector}-{task}", if sink { "consumer" } else { "producer" });
     Ok(match plugin.info().kind {
@@ -188,6 +192,7 @@ async fn start(
                 creation,
                 key_converter,
                 value_converter,
+                chain,
                 reporter,
                 offsets: shared.host.offsets.clone(),
                 events: shared.events.clone(),
@@ -196,6 +201,9 @@ async fn start(
                 shutdown_timeout: shared.settings.task_shutdown_timeout,
                 target: spec.target,
             }))
+        }
+        PluginKind::Transform => {
+            unreachable!("connector.class never resolves to a transform plugin")
         }
         PluginKind::Sink => {
             let subscription = subscription(&spec.task_config)
@@ -244,6 +252,7 @@ async fn start(
                 consumer,
                 key_converter,
                 value_converter,
+                chain,
                 reporter,
                 events: shared.events.clone(),
                 flush_interval: data.offset_flush_interval,

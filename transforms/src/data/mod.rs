@@ -90,11 +90,15 @@ impl Data {
     }
 
     /// Whether the data is null (a tombstone, for a value), without decoding anything
-    /// but a `json` or `connect-json` text that might spell `null`.
+    /// but a `json` text that might spell `null` or a `connect-json` envelope whose
+    /// payload might be null.
     pub fn is_null(&self) -> bool {
         match self {
             Data::Raw { bytes: None, .. } => true,
             Data::Raw { kind: Kind::Json, bytes: Some(b) } => b.trim_ascii() == b"null",
+            Data::Raw { kind: Kind::ConnectJson, bytes: Some(b) } => {
+                envelope::from_json(b).is_ok_and(|d| d.value.is_null())
+            }
             Data::Raw { .. } => false,
             Data::Typed(t) => t.value.is_null(),
         }

@@ -141,20 +141,25 @@ pub fn validate(schema: &Schema, value: &Value) -> Result<(), TransformError> {
 }
 
 fn validate_field(field: &str, schema: &Schema, value: &Value) -> Result<(), TransformError> {
-    let name = if field.is_empty() { String::new() } else { format!(" \"{field}\"") };
+    // Kafka Connect 4.x's words; a top-level value has no field name (Java prints null).
+    let name = if field.is_empty() { "null" } else { field };
+    // A default stands in for a null when the value is written (`convertToJson`).
     if value.is_null() {
         return if schema.optional || schema.default.is_some() {
             Ok(())
         } else {
             Err(TransformError::new(format!(
-                "Invalid value: null used for required field{name}, schema type: {}",
+                "Invalid value: null used for required field: \"{name}\", schema type: {}",
                 schema.ty.upper()
             )))
         };
     }
     if value.inferred_type() != Some(schema.ty) {
+        let named = schema.name.as_ref().map(|n| format!(" \"{n}\"")).unwrap_or_default();
+        let for_field =
+            if field.is_empty() { String::new() } else { format!(" for field: \"{field}\"") };
         return Err(TransformError::new(format!(
-            "Invalid Java object for schema with type {}: {} for field{name}",
+            "Invalid Java object for schema{named} with type {}: class {}{for_field}",
             schema.ty.upper(),
             java_class(value)
         )));

@@ -48,6 +48,7 @@ mod tests {
 
     fn record(keys: &[&str]) -> Record {
         Record {
+            offset: None,
             topic: "t".into(),
             partition: None,
             timestamp: None,

@@ -34,6 +34,7 @@ mod tests {
 
     fn record(value: Data) -> Record {
         Record {
+            offset: None,
             topic: "t".into(),
             partition: None,
             timestamp: None,

@@ -70,6 +70,7 @@ mod tests {
 
     fn record(topic: &str) -> Record {
         Record {
+            offset: None,
             topic: topic.into(),
             partition: None,
             timestamp: None,

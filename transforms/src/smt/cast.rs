@@ -282,6 +282,7 @@ mod tests {
         value: SchemaAndValue,
     ) -> Result<SchemaAndValue, TransformError> {
         let r = Record {
+            offset: None,
             topic: "t".into(),
             partition: None,
             timestamp: None,
@@ -407,6 +408,7 @@ mod tests {
         );
         let mut t = make("Cast$Key", &[("spec", "int8")]).unwrap();
         let r = Record {
+            offset: None,
             topic: "t".into(),
             partition: None,
             timestamp: None,

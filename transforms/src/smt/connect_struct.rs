@@ -279,6 +279,7 @@ pub(crate) mod test_support {
         Record {
             topic: "test".into(),
             partition: Some(0),
+            offset: None,
             timestamp: Some(789),
             key: Data::Typed(key),
             value: Data::Typed(value),

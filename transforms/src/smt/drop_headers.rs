@@ -68,6 +68,7 @@ mod tests {
             value: HeaderValue::Typed(SchemaAndValue::schemaless(Value::Int64(1))),
         };
         let record = Record {
+            offset: None,
             topic: "t".into(),
             partition: None,
             timestamp: None,

@@ -41,6 +41,7 @@ mod tests {
         let mut f = build(&parsed).unwrap();
         for value in [Data::raw(Kind::Json, Some(b"{}".to_vec())), Data::raw(Kind::Json, None)] {
             let record = Record {
+                offset: None,
                 topic: "t".into(),
                 partition: None,
                 timestamp: Some(1),

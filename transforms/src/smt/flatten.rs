@@ -260,6 +260,7 @@ mod tests {
         let r = Record {
             topic: "t".into(),
             partition: None,
+            offset: None,
             timestamp: None,
             key: Data::Typed(value.clone()),
             value: Data::Typed(value),
@@ -423,6 +424,7 @@ mod tests {
         let r = Record {
             topic: "t".into(),
             partition: None,
+            offset: None,
             timestamp: None,
             key: Data::Typed(SchemaAndValue::schemaless(nested.clone())),
             value: Data::Typed(SchemaAndValue::schemaless(nested.clone())),

@@ -275,6 +275,7 @@ mod tests {
         let data = Data::Typed(data);
         let (key, value) = if side == Side::Key { (data, other) } else { (other, data) };
         Record {
+            offset: None,
             topic: "topic".into(),
             partition: Some(0),
             timestamp: None,

@@ -100,6 +100,7 @@ mod tests {
 
     fn record(key: SchemaAndValue, value: SchemaAndValue) -> Record {
         Record {
+            offset: None,
             topic: "t".into(),
             partition: Some(0),
             timestamp: None,

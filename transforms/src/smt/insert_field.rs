@@ -108,10 +108,9 @@ impl Spec {
     }
 }
 
-/// The Kafka offset of a record, for `offset.field`. [`Record`] carries none yet, so every
-/// record is treated as Kafka Connect treats a source record.
-fn kafka_offset(_record: &Record) -> Option<i64> {
-    None
+/// The Kafka offset of a record, for `offset.field`: `None` on a source record.
+fn kafka_offset(record: &Record) -> Option<i64> {
+    record.offset
 }
 
 struct InsertField {

@@ -178,13 +178,18 @@ fn schema_rebuilding_follows_kafka_connects_builder() {
 #[test]
 fn offset_needs_a_sink_record() {
     // Kafka Connect's docs say the offset field applies to sink connectors; its code fails
-    // every other record. `Record` carries no offset yet, so every record fails here.
+    // every other record. A source record has no offset.
     let err = value_after(&[("offset.field", "o")], SchemaAndValue::schemaless(map(&[])));
     assert_eq!(
         err.unwrap_err(),
         "Only SinkRecord supported for [field insertion], found: \
          org.apache.kafka.connect.source.SourceRecord"
     );
+    // A sink record's offset goes in as an INT64.
+    let mut t = build("InsertField$Value", &[("offset.field", "o")]).unwrap();
+    let sink = Record { offset: Some(42), ..record(null(), SchemaAndValue::schemaless(map(&[]))) };
+    let out = typed(t.apply(sink).unwrap().unwrap().value);
+    assert_eq!(out.value.map_get("o"), Some(&Value::Int64(42)));
 }
 
 #[test]

@@ -77,6 +77,7 @@ mod tests {
 
     fn record(headers: Vec<Header>) -> Record {
         Record {
+            offset: None,
             topic: "topic".into(),
             partition: Some(0),
             timestamp: None,

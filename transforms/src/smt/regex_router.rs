@@ -183,6 +183,7 @@ mod tests {
 
     fn record(topic: &str) -> Record {
         Record {
+            offset: None,
             topic: topic.into(),
             partition: Some(0),
             timestamp: None,

@@ -126,6 +126,7 @@ mod tests {
         Record {
             topic: "t".into(),
             partition: None,
+            offset: None,
             timestamp: None,
             key: Data::Typed(key),
             value: Data::Typed(value),

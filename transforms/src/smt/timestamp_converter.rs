@@ -383,6 +383,7 @@ mod tests {
         let r = Record {
             topic: "t".into(),
             partition: None,
+            offset: None,
             timestamp: None,
             key: Data::Typed(SchemaAndValue::schemaless(Value::Null)),
             value: Data::Typed(sv),
@@ -620,6 +621,7 @@ mod tests {
         let r = Record {
             topic: "t".into(),
             partition: None,
+            offset: None,
             timestamp: None,
             key: Data::Typed(SchemaAndValue::new(
                 Arc::new(Schema::new(Type::Int64)),

@@ -240,6 +240,7 @@ mod tests {
 
     fn record(topic: &str, timestamp: Option<i64>) -> Record {
         Record {
+            offset: None,
             topic: topic.into(),
             partition: Some(3),
             timestamp,

@@ -1,4 +1,4 @@
-//! `wasm-connect plugins new NAME --lang rust|python|js --kind source|sink`: writes a
+//! `wasm-connect plugins new NAME --lang rust|python|js --kind source|sink|transform`: writes a
 //! ready-to-build plugin project (the WIT contract, the SDK dependency, a working
 //! connector, a unit test and a README) into a new directory.
 //!
@@ -75,6 +75,8 @@ pub enum Kind {
     Source,
     /// Consumes from Kafka and writes to an outside system.
     Sink,
+    /// Changes, routes or drops records on their way (a single message transform).
+    Transform,
 }
 
 impl Kind {
@@ -82,6 +84,7 @@ impl Kind {
         match self {
             Self::Source => "source",
             Self::Sink => "sink",
+            Self::Transform => "transform",
         }
     }
 }
@@ -95,7 +98,7 @@ pub struct NewArgs {
     /// The language to write the plugin in.
     #[arg(long, value_enum)]
     lang: Lang,
-    /// Whether the plugin is a source or a sink connector.
+    /// Whether the plugin is a source or a sink connector, or a transform.
     #[arg(long, value_enum)]
     kind: Kind,
     /// Where to write the project; defaults to `./NAME`. Must not exist or be empty.

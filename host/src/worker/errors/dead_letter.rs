@@ -37,7 +37,7 @@ impl DeadLetterQueue {
             add("connector.name", origin.connector.clone());
             add("task.id", origin.task.to_string());
             add("stage", failure.stage.name().to_owned());
-            add("class.name", origin.plugin.clone());
+            add("class.name", failure.class.map_or_else(|| origin.plugin.clone(), str::to_owned));
             add("exception.class.name", failure.error_kind.to_owned());
             add("exception.message", failure.error.clone());
             add("exception.stacktrace", failure.stacktrace());

@@ -34,16 +34,21 @@ pub struct Failure<'a> {
     /// A short name for the kind of error, e.g. `record-failed`, `retriable`,
     /// `json-converter`: the `__connect.errors.exception.class.name` header.
     pub error_kind: &'a str,
+    /// The class that failed when it is not the plugin, e.g. the transform of a
+    /// TRANSFORMATION failure: the `__connect.errors.class.name` header.
+    pub class: Option<&'a str>,
 }
 
 impl Failure<'_> {
     /// The trace a task fails with when this failure is not tolerated.
     pub fn trace(&self, plugin: &str) -> String {
         format!(
-            "Tolerance exceeded in error handler: stage {} failed for {} (plugin '{plugin}', \
-             error kind '{}'): {}",
+            "Tolerance exceeded in error handler: stage {} failed for {} ({} '{}', error \
+             kind '{}'): {}",
             self.stage,
             self.record.describe(),
+            if self.class.is_some() { "class" } else { "plugin" },
+            self.class.unwrap_or(plugin),
             self.error_kind,
             self.error
         )
@@ -152,6 +157,7 @@ mod tests {
             record: FailedRecord::Sink(&sink),
             error: "not JSON".into(),
             error_kind: "json-converter",
+            class: None,
         };
         assert_eq!(
             f.trace("file-sink"),

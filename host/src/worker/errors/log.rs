@@ -29,7 +29,7 @@ pub(super) fn log_failure(
         connector = %origin.connector,
         task = origin.task,
         stage = %failure.stage,
-        class = %origin.plugin,
+        class = failure.class.unwrap_or(&origin.plugin),
         error_kind = %failure.error_kind,
         record = %failure.record.describe(),
         key = key.as_deref(),
@@ -83,6 +83,7 @@ mod tests {
             record: FailedRecord::Sink(&record),
             error: "boom".into(),
             error_kind: "converter",
+            class: None,
         };
         let origin = Origin { connector: "c".into(), task: 0, plugin: "p".into() };
         tracing::subscriber::with_default(subscriber, || {

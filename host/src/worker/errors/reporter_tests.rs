@@ -47,6 +47,7 @@ fn failure(record: &InRecord) -> Failure<'_> {
         record: FailedRecord::Sink(record),
         error: "row rejected".into(),
         error_kind: "record-failed",
+        class: None,
     }
 }
 
@@ -106,6 +107,7 @@ async fn under_all_failures_are_skipped_and_counted() {
         record: FailedRecord::NoRecord,
         error: "timed out".into(),
         error_kind: "retriable",
+        class: None,
     };
     r.report(vec![polled]).await.unwrap();
     assert_eq!(r.tolerated(), 3);
@@ -167,6 +169,7 @@ async fn source_records_never_reach_the_dead_letter_queue() {
         record: FailedRecord::Source(&polled),
         error: "bad".into(),
         error_kind: "json-converter",
+        class: None,
     };
     r.report(vec![f]).await.unwrap();
     assert!(producer.sent.lock().unwrap().is_empty());

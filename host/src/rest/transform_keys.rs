@@ -1,0 +1,252 @@
+//! The keys of transforms and predicates as `/connector-plugins/{class}/config` and
+//! validate show them: a class's own keys, and for a connector config every alias of
+//! `transforms` and `predicates` with Kafka Connect's enriched keys (`transforms.<a>.type`,
+//! `.predicate`, `.negate`, then the class's keys prefixed), in the group
+//! `Transforms: <a>` or `Predicates: <p>`, as `ConnectorConfig.enrich` adds them. It only
+//! describes keys; validation is the herder's.
+
+use wasm_connect_transforms::config::{
+    Default as KeyDefault, Importance as KeyImportance, KeyDef, KeyType,
+};
+use wasm_connect_transforms::registry;
+
+use super::connector_keys::Placed;
+use crate::model::{ConfigKey, ConfigType, Importance};
+use crate::store::Properties;
+use crate::worker::PluginRegistry;
+
+/// The own keys of the transform or predicate `name` names (a built-in class, its simple
+/// name, or a transform plugin), outside any group; `None` when it names none.
+pub fn class_keys(name: &str, plugins: &PluginRegistry) -> Option<Vec<Placed>> {
+    let ungrouped = |key: ConfigKey| Placed {
+        display: key.name.clone(),
+        key,
+        group: None,
+        order: -1,
+        width: "NONE",
+    };
+    if let Some(def) = registry::transform(name) {
+        return Some(def.keys.iter().map(|k| ungrouped(key_of(k, ""))).collect());
+    }
+    if let Some(def) = registry::predicate(name) {
+        return Some(def.keys.iter().map(|k| ungrouped(key_of(k, ""))).collect());
+    }
+    let plugin = plugins.resolve_transform(name)?;
+    Some(plugin.info().config_def.keys.iter().cloned().map(ungrouped).collect())
+}
+
+/// The enriched keys of every alias `config` lists, in Kafka Connect's order: the
+/// transforms' aliases, then the predicates'.
+pub fn alias_keys(config: &Properties, plugins: &PluginRegistry) -> Vec<Placed> {
+    let mut out = Vec::new();
+    for alias in aliases(config, "transforms") {
+        let prefix = format!("transforms.{alias}.");
+        let group = format!("Transforms: {alias}");
+        let mut order = 0;
+        let mut place = |key: ConfigKey, width: &'static str, display: Option<String>| {
+            out.push(Placed {
+                display: display.unwrap_or_else(|| {
+                    key.name.strip_prefix(&prefix).unwrap_or(&key.name).to_owned()
+                }),
+                key,
+                group: Some(group.clone()),
+                order,
+                width,
+            });
+            order += 1;
+        };
+        place(
+            ConfigKey {
+                required: true,
+                ..key(
+                    &format!("{prefix}type"),
+                    ConfigType::Class,
+                    None,
+                    Importance::High,
+                    &format!("Class for the '{alias}' transformation."),
+                )
+            },
+            "LONG",
+            Some(format!("Transformation type for {alias}")),
+        );
+        place(
+            key(
+                &format!("{prefix}predicate"),
+                ConfigType::String,
+                None,
+                Importance::Medium,
+                "The alias of a predicate used to determine whether to apply this transformation.",
+            ),
+            "NONE",
+            None,
+        );
+        place(
+            key(
+                &format!("{prefix}negate"),
+                ConfigType::Boolean,
+                Some("false"),
+                Importance::Medium,
+                "Whether the configured predicate should be negated.",
+            ),
+            "NONE",
+            None,
+        );
+        let class = config.get(&format!("{prefix}type")).map(|c| c.trim()).unwrap_or_default();
+        if let Some(def) = registry::transform(class) {
+            for k in def.keys.iter().filter(|k| !["predicate", "negate"].contains(&k.name)) {
+                place(key_of(k, &prefix), "NONE", None);
+            }
+        } else if let Some(plugin) = plugins.resolve_transform(class) {
+            for k in &plugin.info().config_def.keys {
+                place(ConfigKey { name: format!("{prefix}{}", k.name), ..k.clone() }, "NONE", None);
+            }
+        }
+    }
+    for alias in aliases(config, "predicates") {
+        let prefix = format!("predicates.{alias}.");
+        let group = format!("Predicates: {alias}");
+        let mut order = 0;
+        let mut place = |key: ConfigKey, width: &'static str, display: Option<String>| {
+            out.push(Placed {
+                display: display.unwrap_or_else(|| {
+                    key.name.strip_prefix(&prefix).unwrap_or(&key.name).to_owned()
+                }),
+                key,
+                group: Some(group.clone()),
+                order,
+                width,
+            });
+            order += 1;
+        };
+        place(
+            ConfigKey {
+                required: true,
+                ..key(
+                    &format!("{prefix}type"),
+                    ConfigType::Class,
+                    None,
+                    Importance::High,
+                    &format!("Class for the '{alias}' predicate."),
+                )
+            },
+            "LONG",
+            Some(format!("Predicate type for {alias}")),
+        );
+        let class = config.get(&format!("{prefix}type")).map(|c| c.trim()).unwrap_or_default();
+        if let Some(def) = registry::predicate(class) {
+            for k in def.keys {
+                place(key_of(k, &prefix), "NONE", None);
+            }
+        }
+    }
+    out
+}
+
+/// The unique aliases listed under `key`, in order.
+fn aliases(config: &Properties, key: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for alias in config.get(key).map(String::as_str).unwrap_or_default().split(',') {
+        let alias = alias.trim();
+        if !alias.is_empty() && !out.iter().any(|a| a == alias) {
+            out.push(alias.to_owned());
+        }
+    }
+    out
+}
+
+fn key(
+    name: &str,
+    ty: ConfigType,
+    default: Option<&str>,
+    importance: Importance,
+    doc: &str,
+) -> ConfigKey {
+    ConfigKey {
+        name: name.into(),
+        ty,
+        default_value: default.map(Into::into),
+        importance,
+        documentation: doc.into(),
+        required: false,
+        sensitive: false,
+        grant: None,
+    }
+}
+
+/// A built-in class's key as the worker's model holds it, named `prefix` + its name.
+fn key_of(k: &KeyDef, prefix: &str) -> ConfigKey {
+    let ty = match k.ty {
+        KeyType::Boolean => ConfigType::Boolean,
+        KeyType::Int => ConfigType::Int,
+        KeyType::Long => ConfigType::Long,
+        KeyType::Double => ConfigType::Double,
+        KeyType::String => ConfigType::String,
+        KeyType::List => ConfigType::List,
+        KeyType::Password => ConfigType::Password,
+    };
+    let importance = match k.importance {
+        KeyImportance::High => Importance::High,
+        KeyImportance::Medium => Importance::Medium,
+        KeyImportance::Low => Importance::Low,
+    };
+    let (required, default_value) = match k.default {
+        KeyDefault::Required => (true, None),
+        KeyDefault::Null => (false, None),
+        KeyDefault::Value(v) => (false, Some(v.to_owned())),
+    };
+    ConfigKey {
+        name: format!("{prefix}{}", k.name),
+        ty,
+        default_value,
+        importance,
+        documentation: k.doc.to_owned(),
+        required,
+        sensitive: k.ty == KeyType::Password,
+        grant: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(pairs: &[(&str, &str)]) -> Properties {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    #[test]
+    fn aliases_get_kafka_connects_enriched_keys_in_their_groups() {
+        let c = config(&[
+            ("transforms", "mask, mask"),
+            ("transforms.mask.type", "org.apache.kafka.connect.transforms.MaskField$Value"),
+            ("predicates", "p"),
+            ("predicates.p.type", "TopicNameMatches"),
+        ]);
+        let keys = alias_keys(&c, &PluginRegistry::default());
+        let names: Vec<(&str, Option<&str>, i32)> =
+            keys.iter().map(|p| (p.key.name.as_str(), p.group.as_deref(), p.order)).collect();
+        assert_eq!(names[0], ("transforms.mask.type", Some("Transforms: mask"), 0));
+        assert_eq!(names[1], ("transforms.mask.predicate", Some("Transforms: mask"), 1));
+        assert_eq!(names[2], ("transforms.mask.negate", Some("Transforms: mask"), 2));
+        assert!(
+            names.contains(&("transforms.mask.fields", Some("Transforms: mask"), 3)),
+            "{names:?}"
+        );
+        assert!(names.contains(&("predicates.p.type", Some("Predicates: p"), 0)));
+        assert!(names.contains(&("predicates.p.pattern", Some("Predicates: p"), 1)));
+        assert_eq!(keys[0].display, "Transformation type for mask");
+        assert!(keys[0].key.required && keys[0].key.ty == ConfigType::Class);
+        let fields = keys.iter().find(|p| p.key.name == "transforms.mask.fields").unwrap();
+        assert!(fields.key.required && fields.display == "fields");
+    }
+
+    #[test]
+    fn a_class_is_found_by_its_name_or_simple_name() {
+        let none = PluginRegistry::default();
+        let keys = class_keys("org.apache.kafka.connect.transforms.RegexRouter", &none).unwrap();
+        let names: Vec<&str> = keys.iter().map(|p| p.key.name.as_str()).collect();
+        assert_eq!(names, ["regex", "replacement"]);
+        assert!(class_keys("HasHeaderKey", &none).is_some());
+        assert!(class_keys("org.example.Nope", &none).is_none());
+    }
+}
