@@ -11,8 +11,8 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET=wasm32-wasip2
 CONNECTORS=(file-source file-sink datagen)
-EXAMPLES=(hello-source echo-sink)
-FIXTURES=(chaos-source chaos-sink)
+EXAMPLES=(hello-source echo-sink redact-transform)
+FIXTURES=(chaos-source chaos-sink chaos-transform)
 
 if ! rustc --print target-libdir --target "$TARGET" >/dev/null 2>&1 \
     || [ ! -d "$(rustc --print target-libdir --target "$TARGET")" ]; then

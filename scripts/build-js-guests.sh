@@ -13,7 +13,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SDK="$ROOT/plugins/sdk-js"
 OUT="$ROOT/build/examples/js"
-EXAMPLES=(sequence-source jsonl-sink)
+EXAMPLES=(sequence-source jsonl-sink redact-transform)
 
 command -v node >/dev/null || { echo "error: node (20 or newer) is needed to build the JS plugins" >&2; exit 1; }
 

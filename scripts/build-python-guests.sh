@@ -14,8 +14,8 @@ TOOLS="${WASM_CONNECT_TOOLS:-$ROOT/build/tools}/python"
 REQUIREMENTS="$ROOT/plugins/sdk-python/requirements-build.txt"
 SDK="$ROOT/plugins/sdk-python"
 OUT="$ROOT/build/examples/python"
-# example name -> the world it targets (wit/connector.wit).
-EXAMPLES=(sequence-source:source-connector jsonl-sink:sink-connector)
+# example name -> the world it targets (wit/connector.wit, wit/transform.wit).
+EXAMPLES=(sequence-source:source-connector jsonl-sink:sink-connector redact-transform:transform)
 
 # The venv, installed or refreshed when requirements-build.txt differs from the copy
 # kept in it after the last successful install.

@@ -1,5 +1,6 @@
-// `exportSource` and `exportSink`: the objects a component exports for the WIT
-// interfaces `connector`, `source-task` and `sink-task`, built around an author's classes.
+// `exportSource`, `exportSink` and `exportTransform`: the objects a component exports for
+// the WIT interfaces `connector`, `source-task`, `sink-task` and `transformation`, built
+// around an author's classes.
 //
 // This file owns the mapping between the WIT shapes (configs as key/value pairs, BigInt
 // s64/u64, `result` as `{ tag, val }`, batches as bytes) and the SDK's classes, and turns
@@ -11,6 +12,8 @@ import { toWitError } from './errors.js';
 import { log } from './host.js';
 import { SinkRecord } from './records.js';
 import { SourceTask } from './source-task.js';
+import { applyBatch, configureTransform, validateConfig } from './transform-glue.js';
+import { Transform } from './transform.js';
 
 /** A WIT config (key/value pairs) as an object. */
 const fromPairs = (pairs) => Object.fromEntries(pairs);
@@ -169,4 +172,38 @@ export function exportSource(ConnectorClass, TaskClass) {
  */
 export function exportSink(ConnectorClass, TaskClass) {
   return { connector: connectorExports(ConnectorClass), sinkTask: sinkTaskExports(TaskClass) };
+}
+
+/**
+ * The WIT `transformation` export for a `Transform` subclass.
+ * @param {new () => import('./transform.js').Transform} TransformClass
+ */
+export function transformationExports(TransformClass) {
+  if (!(TransformClass?.prototype instanceof Transform)) throw new TypeError('exportTransform needs a subclass of Transform');
+  let instance = null;
+  const transform = () => (instance ??= new TransformClass());
+  return {
+    name: () => transform().name,
+    version: () => transform().version,
+    configDefinition: () => transform().configDef.toWit(),
+    validate: (config) => validateConfig(transform(), fromPairs(config)),
+    configure: (config) => result(() => configureTransform(transform(), fromPairs(config))),
+    apply: (batch) =>
+      result(() => {
+        const { records, origins, failures } = applyBatch(transform(), batch);
+        return { records, origins: Uint32Array.from(origins), failures };
+      }),
+    close: () => {
+      quietly('close', () => instance?.close());
+      instance = null;
+    },
+  };
+}
+
+/**
+ * Everything a transform plugin exports:
+ * `export const { transformation } = exportTransform(MyTransform);`
+ */
+export function exportTransform(TransformClass) {
+  return { transformation: transformationExports(TransformClass) };
 }

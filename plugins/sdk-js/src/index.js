@@ -1,5 +1,5 @@
-// The wasm-connect JavaScript SDK: write a connector and its task as classes, export
-// them with one line, and `tools/build.mjs` turns the module into a component of the
+// The wasm-connect JavaScript SDK: write a connector and its task (or a transform) as
+// classes, export them with one line, and `tools/build.mjs` turns the module into a component of the
 // `wasm-connect:connector` WIT package.
 //
 // This file only gathers the public names; each lives in the file named for it.
@@ -14,4 +14,7 @@ export { ConnectError, RetriableError, ConfigError, FatalError, toWitError } fro
 export { encodeBatch, decodeBatch, BatchError, KINDS, VERSION } from './batch.js';
 export { bindHost, log, requestTaskReconfiguration, raiseError, offsets } from './host.js';
 export { FileAppender } from './files.js';
-export { exportSource, exportSink, connectorExports, sourceTaskExports, sinkTaskExports } from './exports.js';
+export { exportSource, exportSink, exportTransform, connectorExports, sourceTaskExports, sinkTaskExports, transformationExports } from './exports.js';
+export { Transform, Fail, fail } from './transform.js';
+export { applyBatch } from './transform-glue.js';
+export { TransformHarness } from './testing.js';

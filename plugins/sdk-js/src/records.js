@@ -146,4 +146,53 @@ export class SinkRecord {
   get valueText() {
     return this.valueBytes == null ? null : fromUtf8.decode(this.valueBytes);
   }
+
+  /**
+   * Sets the value and its kind together (a transform's change): see `encodeData`; the
+   * kind is inferred from the value when not given. Returns the record.
+   * @param {unknown} value @param {Kind} [kind]
+   */
+  setValue(value, kind) {
+    this.valueKind = kind ?? inferKind(value);
+    this.valueBytes = encodeData(value, this.valueKind);
+    return this;
+  }
+
+  /**
+   * Sets the key and its kind together, as `setValue` does. Returns the record.
+   * @param {unknown} key @param {Kind} [kind]
+   */
+  setKey(key, kind) {
+    this.keyKind = kind ?? inferKind(key);
+    this.keyBytes = encodeData(key, this.keyKind);
+    return this;
+  }
+
+  /** The record as `batch.js` encodes it (what a transform passes on). @returns {RawRecord} */
+  toRaw() {
+    return {
+      topic: this.topic,
+      partition: this.partition < 0 ? null : this.partition,
+      offset: this.offset < 0 ? null : this.offset,
+      timestamp: this.timestamp,
+      keyKind: this.keyKind,
+      key: this.keyBytes,
+      valueKind: this.valueKind,
+      value: this.valueBytes,
+      headers: this.headers.map(([k, v]) => [k, headerBytes(v)]),
+      sourcePartition: null,
+      sourceOffset: null,
+    };
+  }
+
+  /**
+   * A record from JavaScript values, for tests: kinds inferred as `SourceRecord` does.
+   * @param {{ topic: string, key?: unknown, value?: unknown, keyKind?: Kind, valueKind?: Kind,
+   *   partition?: number, offset?: number, timestamp?: number | null,
+   *   headers?: Array<[string, string | Uint8Array | null]> }} fields
+   */
+  static of({ topic, key = null, value = null, keyKind, valueKind, partition = 0, offset = 0, timestamp = null, headers = [] }) {
+    const record = new SinkRecord({ topic, partition, offset, timestamp, keyKind: 'bytes', key: null, valueKind: 'bytes', value: null, headers: headers.map(([k, v]) => [k, headerBytes(v)]) });
+    return record.setKey(key, keyKind).setValue(value, valueKind);
+  }
 }

@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-// Builds a JavaScript connector module into a wasm-connect component:
+// Builds a JavaScript connector (or transform) module into a wasm-connect component:
 //
 //   node plugins/sdk-js/tools/build.mjs <example dir | entry .js> <out.wasm> [--wit <dir>]
 //
 // 1. esbuild bundles the module and the SDK (imported as `wasm-connect-sdk`) into one
-//    ES module; its exports (`sourceTask` or `sinkTask`) pick the world.
+//    ES module; its exports (`sourceTask`, `sinkTask` or `transformation`) pick the world.
 // 2. A generated entry binds the WIT host imports into the SDK (`bindHost`) and re-exports
 //    the module's `connector` and task.
 // 3. componentize-js (its JS API: the `jco componentize` CLI cannot stat paths here)
 //    builds the component against the repo's `wit/` plus a world that adds
-//    `wasi:filesystem`, so `FileAppender` can reach the directories the host preopens.
+//    `wasi:filesystem`, so `FileAppender` can reach the directories the host preopens (a
+//    transform is built against the `transform` world itself: it gets no file system).
 //
 // This script owns the build only; it never runs the component.
 
@@ -59,14 +60,18 @@ const bundleOptions = {
   logLevel: 'error',
 };
 
-/** The world a module's exports implement. */
+/** The world a module's exports implement: `source`, `sink` or `transform`. */
 async function worldOf(entry, work) {
   const probe = await esbuild.build({ ...bundleOptions, entryPoints: [entry], outfile: join(work, 'probe.js'), write: false, metafile: true });
   const exports = Object.values(probe.metafile.outputs)[0].exports;
   const source = exports.includes('sourceTask');
   const sink = exports.includes('sinkTask');
-  if (!exports.includes('connector') || source === sink) {
-    usage(`${entry} must export \`connector\` and one of \`sourceTask\`, \`sinkTask\` (it exports: ${exports.join(', ') || 'nothing'})`);
+  const transform = exports.includes('transformation');
+  if (transform && !source && !sink && !exports.includes('connector')) return 'transform';
+  if (transform || !exports.includes('connector') || source === sink) {
+    usage(
+      `${entry} must export \`connector\` and one of \`sourceTask\`, \`sinkTask\`, or only \`transformation\` (it exports: ${exports.join(', ') || 'nothing'})`,
+    );
   }
   return source ? 'source' : 'sink';
 }
@@ -75,9 +80,14 @@ async function worldOf(entry, work) {
 function generatedEntry(entry, kind) {
   const lines = [
     `import { log, requestTaskReconfiguration, raiseError } from 'wasm-connect:connector/host@0.1.1';`,
-    `import { getDirectories } from 'wasi:filesystem/preopens@${WASI}';`,
     `import { bindHost } from ${JSON.stringify(join(SDK, 'src/host.js'))};`,
   ];
+  if (kind === 'transform') {
+    lines.push(`bindHost({ log, requestTaskReconfiguration, raiseError });`);
+    lines.push(`export { transformation } from ${JSON.stringify(resolve(entry))};`);
+    return lines.join('\n') + '\n';
+  }
+  lines.push(`import { getDirectories } from 'wasi:filesystem/preopens@${WASI}';`);
   if (kind === 'source') {
     lines.push(`import { offsets } from 'wasm-connect:connector/offset-reader@0.1.1';`);
     lines.push(`bindHost({ log, requestTaskReconfiguration, raiseError, offsets, preopens: getDirectories });`);
@@ -132,7 +142,7 @@ async function main() {
     const { component } = await componentize({
       sourcePath: bundle,
       witPath: await witFolder(wit, work),
-      worldName: `${kind}-connector-js`,
+      worldName: kind === 'transform' ? 'transform' : `${kind}-connector-js`,
       disableFeatures: ['http', 'fetch-event'],
     });
     await mkdir(dirname(resolve(output)), { recursive: true });

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import CONFIG, RETRIABLE, classify
 
-__all__ = ["types", "host", "offset_reader", "wit_error", "err"]
+__all__ = ["types", "host", "offset_reader", "transformation", "wit_error", "err"]
 
 # componentize-py bundles only the modules imported while it pre-initialises the app, so
 # the bindings are imported here, when the app imports the SDK; a later import inside a
@@ -23,6 +23,11 @@ for _name in ("types", "host", "offset_reader"):
         _loaded[_name] = __import__(f"wit_world.imports.{_name}", fromlist=["_"])
     except ImportError:
         pass
+# The `transform` world's export types (`transformed`); absent in the connector worlds.
+try:
+    _loaded["transformation"] = __import__("wit_world.exports.transformation", fromlist=["_"])
+except ImportError:
+    pass
 try:
     import componentize_py_types as _cpt
 except ImportError:
@@ -33,15 +38,16 @@ def _module(name: str) -> Any:
     module = _loaded.get(name)
     if module is not None:
         return module
+    side = "exports" if name == "transformation" else "imports"
     try:
-        return __import__(f"wit_world.imports.{name}", fromlist=["_"])
+        return __import__(f"wit_world.{side}.{name}", fromlist=["_"])
     except ImportError:
         if name == "offset_reader":
             raise RuntimeError(
                 "offsets() is available to source plugins only (the sink-connector world has no offset-reader)"
             ) from None
         raise RuntimeError(
-            f"wit_world.imports.{name} is not available: this call works only inside a component "
+            f"wit_world.{side}.{name} is not available: this call works only inside a component "
             "built by componentize-py for a wasm-connect world"
         ) from None
 
@@ -59,6 +65,12 @@ def host() -> Any:
 def offset_reader() -> Any:
     """The generated `offset-reader` module; only source worlds import it."""
     return _module("offset_reader")
+
+
+def transformation() -> Any:
+    """The generated `transformation` export module (its `Transformed` record); only the
+    `transform` world has it."""
+    return _module("transformation")
 
 
 def wit_error(exc: BaseException) -> Any:

@@ -1,6 +1,7 @@
-"""Exporting a plugin: `export_source` and `export_sink` build the classes componentize-py
-looks for in the app module (`Connector`, and `SourceTask` or `SinkTask`, named after the
-exported WIT interfaces) and put them there.
+"""Exporting a plugin: `export_source`, `export_sink` and `export_transform` build the
+classes componentize-py looks for in the app module (`Connector`, and `SourceTask` or
+`SinkTask`; or `Transformation`, named after the exported WIT interfaces) and put them
+there.
 
 componentize-py creates a new object of an export class for every call, so these classes
 hold nothing: the author's connector and task objects live in this module, one of each
@@ -17,13 +18,15 @@ import sys
 from collections import deque
 from typing import Any, Callable, Deque, Dict, List, Mapping, Optional, Tuple, Type
 
-from . import batch, bindings
+from . import batch, bindings, transform_glue
 from .config import ConfigDef, ConfigProblem, format_value
 from .connector import Connector, SinkTask, SourceTask
 from .errors import ConfigError, FatalError, classify
 from .records import RecordAck, RecordFailure, SinkRecord, SourceRecord, TopicPartition, to_data
+from .transform import Transform
+from .transform_glue import sink_records
 
-__all__ = ["export_source", "export_sink"]
+__all__ = ["export_source", "export_sink", "export_transform"]
 
 
 class _Instance:
@@ -37,6 +40,8 @@ class _Instance:
         # Polled records awaiting their ack, kept only when the task overrides commit_record.
         self.keep_records = False
         self.pending: Deque[SourceRecord] = deque()
+        self.transform_cls: Optional[Type[Transform]] = None
+        self.transform: Optional[Transform] = None
 
 
 _instance = _Instance()
@@ -238,29 +243,6 @@ def _failure(item: Any, records: List[SinkRecord]) -> Any:
     return bindings.types().RecordFailure(index=index, reason=str(reason))
 
 
-def sink_records(data: bytes) -> List[SinkRecord]:
-    """The sink records of a batch, numbered by position."""
-    try:
-        wires = batch.decode(data)
-    except batch.BatchError as e:
-        raise FatalError(f"malformed record batch: {e}") from None
-    return [
-        SinkRecord(
-            topic=w.topic,
-            partition=-1 if w.partition is None else w.partition,
-            offset=-1 if w.offset is None else w.offset,
-            timestamp=w.timestamp,
-            key_kind=w.key_kind,
-            key=w.key,
-            value_kind=w.value_kind,
-            value=w.value,
-            headers=w.headers,
-            index=i,
-        )
-        for i, w in enumerate(wires)
-    ]
-
-
 def _partitions(items: List[Any]) -> List[TopicPartition]:
     return [TopicPartition(p.topic, p.partition) for p in items]
 
@@ -333,3 +315,65 @@ def export_sink(connector_cls: Type[Connector], task_cls: Type[SinkTask]) -> Tup
     connector = type("Connector", (_ConnectorExport,), {"__module__": caller.get("__name__")})
     task = type("SinkTask", (_SinkTaskExport,), {"__module__": caller.get("__name__")})
     return _install(caller, {"Connector": connector, "SinkTask": task})  # type: ignore[return-value]
+
+
+def _transform() -> Transform:
+    if _instance.transform is None:
+        assert _instance.transform_cls is not None, "export_transform was not called"
+        _instance.transform = _instance.transform_cls()
+    return _instance.transform
+
+
+class _TransformationExport:
+    """The `transformation` interface (`wit/transform.wit`)."""
+
+    def name(self) -> str:
+        assert _instance.transform_cls is not None
+        return _instance.transform_cls.plugin_name()
+
+    def version(self) -> str:
+        assert _instance.transform_cls is not None
+        return str(_instance.transform_cls.version)
+
+    def config_definition(self) -> List[Any]:
+        return [_config_key(k) for k in _transform().config_definition().keys]
+
+    def validate(self, config: List[Tuple[str, str]]) -> List[Any]:
+        problems = transform_glue.validate(_transform(), _config(config))
+        t = bindings.types()
+        return [t.ConfigProblem(key=p.key, message=p.message) for p in problems]
+
+    def configure(self, config: List[Tuple[str, str]]) -> None:
+        _guard(lambda: transform_glue.configure(_transform(), _config(config)))
+
+    def apply(self, data: bytes) -> Any:
+        def call() -> Any:
+            records, origins, failures = transform_glue.apply_batch(_transform(), data)
+            t = bindings.types()
+            return bindings.transformation().Transformed(
+                records=records,
+                origins=origins,
+                failures=[t.RecordFailure(index=i, reason=r) for i, r in failures],
+            )
+
+        return _guard(call)
+
+    def close(self) -> None:
+        try:
+            if _instance.transform is not None:
+                _instance.transform.close()
+        except BaseException as e:  # noqa: BLE001 - close has no error to return
+            _log_failure("Transform.close", e)
+        _instance.transform = None
+
+
+def export_transform(transform_cls: Type[Transform]) -> type:
+    """Exports a transform plugin. Call it once, at the top level of the app module: it
+    defines that module's `Transformation`, the name componentize-py looks for, and
+    returns it too."""
+    if not (isinstance(transform_cls, type) and issubclass(transform_cls, Transform)):
+        raise TypeError(f"{transform_cls!r} is not a subclass of wasm_connect.Transform")
+    _instance.transform_cls = transform_cls
+    caller = sys._getframe(1).f_globals
+    export = type("Transformation", (_TransformationExport,), {"__module__": caller.get("__name__")})
+    return _install(caller, {"Transformation": export})[0]

@@ -144,6 +144,39 @@ class SinkRecord:
         """The topic-partition the record was read from."""
         return TopicPartition(self.topic, self.partition)
 
+    def set_value(self, value: Any, kind: Optional[Kind] = None) -> "SinkRecord":
+        """Sets the value and its kind together (see `to_data`: with no `kind`, bytes are
+        BYTES, str is STRING, other data JSON; for CONNECT_JSON give the whole envelope).
+        Returns the record, for transforms."""
+        self.value_kind, self.value = to_data(value, kind)
+        return self
+
+    def set_key(self, key: Any, kind: Optional[Kind] = None) -> "SinkRecord":
+        """Sets the key and its kind together, as `set_value` does. Returns the record."""
+        self.key_kind, self.key = to_data(key, kind)
+        return self
+
+    @classmethod
+    def build(
+        cls,
+        topic: str,
+        value: Any = None,
+        *,
+        key: Any = None,
+        value_kind: Optional[Kind] = None,
+        key_kind: Optional[Kind] = None,
+        partition: int = 0,
+        offset: int = 0,
+        timestamp: Optional[int] = None,
+        headers: "Headers" = (),
+        index: int = 0,
+    ) -> "SinkRecord":
+        """A record from Python values (kinds inferred as `to_data` does), for tests."""
+        kk, kb = to_data(key, key_kind)
+        vk, vb = to_data(value, value_kind)
+        items = headers.items() if isinstance(headers, dict) else headers
+        return cls(topic, partition, offset, timestamp, kk, kb, vk, vb, [(str(k), _header_bytes(v)) for k, v in items], index)
+
 
 class TopicPartition(NamedTuple):
     """A Kafka topic-partition; hashable, so it keys the offsets of `pre_commit`."""

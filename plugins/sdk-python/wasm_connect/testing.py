@@ -1,5 +1,6 @@
 """A stand-in for the worker, so a plugin's classes can be unit-tested with plain pytest,
-outside a component.
+outside a component: `MockHost` for the host calls, `TransformHarness` to run a
+transform's batches as the worker does.
 
 `MockHost` replaces the generated host bindings while it is active: `host.log` lines are
 recorded, `host.offset(s)` answers from offsets the test committed, and reconfiguration
@@ -25,11 +26,14 @@ import json
 import types as pytypes
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 
-from . import bindings
+from . import batch, bindings, transform_glue
+from .config import ConfigDef, ConfigProblem
+from .records import SinkRecord
+from .transform import Fail, Outcome, Transform
 
-__all__ = ["MockHost"]
+__all__ = ["MockHost", "TransformHarness", "TransformOutput"]
 
 
 def _key(partition: Dict[str, Any]) -> str:
@@ -90,3 +94,88 @@ class MockHost:
             else:
                 bindings._loaded[name] = module
         self._saved.clear()
+
+
+@dataclass
+class TransformOutput:
+    """What one `TransformHarness.apply` returned: the records that go on (decoded), the
+    input index each came from, and the failures as (index, reason)."""
+
+    records: List[SinkRecord]
+    origins: List[int]
+    failures: List[Tuple[int, str]]
+    inputs: int = 0
+
+    def outcomes(self) -> List[Outcome]:
+        """What became of each input record, in order: the record kept, None (dropped)
+        or `Fail`."""
+        out: List[Outcome] = [None] * self.inputs
+        for record, i in zip(self.records, self.origins):
+            out[i] = record
+        for i, reason in self.failures:
+            out[i] = Fail(reason)
+        return out
+
+
+class TransformHarness:
+    """Drives a `Transform` subclass as the worker does, through the same batch code a
+    component runs (`transform_glue`): one instance, created on first use; `configure`
+    parses and fills defaults; `apply` encodes the records as a `record-batch`, and
+    decodes and checks the answer.
+
+    ```python
+    t = TransformHarness(Redact)
+    t.configure({"redact.fields": "ssn"})
+    out = t.apply([SinkRecord.build("t", {"ssn": "1"})])
+    assert out.records[0].value_data() == {"ssn": "****"}
+    ```
+    """
+
+    def __init__(self, transform_cls: Type[Transform]) -> None:
+        self.transform_cls = transform_cls
+        self._instance: Optional[Transform] = None
+
+    @property
+    def instance(self) -> Transform:
+        """The transform object (created on first use)."""
+        if self._instance is None:
+            self._instance = self.transform_cls()
+        return self._instance
+
+    def name(self) -> str:
+        return self.transform_cls.plugin_name()
+
+    def version(self) -> str:
+        return str(self.transform_cls.version)
+
+    def config_definition(self) -> ConfigDef:
+        return self.instance.config_definition()
+
+    def validate(self, config: Dict[str, str]) -> List[ConfigProblem]:
+        """The problems the `validate` export reports."""
+        return transform_glue.validate(self.instance, config)
+
+    def configure(self, config: Dict[str, str]) -> None:
+        """Configures the instance with `config` (strings, as the worker sends them)."""
+        transform_glue.configure(self.instance, config)
+
+    def apply(self, records: Sequence[SinkRecord]) -> TransformOutput:
+        """Runs one batch; exceptions propagate as the export would turn them into an
+        `err`."""
+        data = batch.encode(transform_glue.wire_sink_record(r) for r in records)
+        out, origins, failures = transform_glue.apply_batch(self.instance, data)
+        kept = transform_glue.sink_records(out)
+        assert len(kept) == len(origins), "one origin per record that goes on"
+        assert all(a < b for a, b in zip(origins, origins[1:])), "origins strictly increase"
+        assert not set(origins) & {i for i, _ in failures}, "a record both kept and failed"
+        return TransformOutput(kept, origins, failures, len(records))
+
+    def apply_one(self, record: SinkRecord) -> Outcome:
+        """Runs a batch of one record and says what became of it."""
+        return self.apply([record]).outcomes()[0]
+
+    def close(self) -> None:
+        """Closes and drops the instance (a later call creates a fresh one)."""
+        if self._instance is not None:
+            self._instance.close()
+        self._instance = None

@@ -1,5 +1,6 @@
-//! The export macros, [`export_source!`](crate::export_source) and
-//! [`export_sink!`](crate::export_sink): the one line that turns a plugin author's types
+//! The export macros, [`export_source!`](crate::export_source),
+//! [`export_sink!`](crate::export_sink) and [`export_transform!`](crate::export_transform):
+//! the one line that turns a plugin author's types
 //! into a component's exports.
 //!
 //! This module owns only the macros; they expand to wit-bindgen's generated export macro
@@ -37,6 +38,23 @@ macro_rules! export_sink {
             type __WasmConnectPlugin = $crate::glue::Glue<$connector, $task>;
             $crate::bindings::sink::export_sink_world!(
                 __WasmConnectPlugin with_types_in $crate::bindings::sink
+            );
+        };
+    };
+}
+
+/// Exports a transform plugin: `export_transform!(MyTransform);` at the root of a
+/// `cdylib` crate built for `wasm32-wasip2`.
+///
+/// `MyTransform` implements [`Transform`](crate::Transform) (and so `Default`, which
+/// creates each instance). The component exports the `transform` world.
+#[macro_export]
+macro_rules! export_transform {
+    ($transform:ty $(,)?) => {
+        const _: () = {
+            type __WasmConnectPlugin = $crate::glue::Glue<$transform, ()>;
+            $crate::bindings::transform::export_transform_world!(
+                __WasmConnectPlugin with_types_in $crate::bindings::transform
             );
         };
     };

@@ -1,9 +1,10 @@
 //! The Rust SDK for wasm-connect plugins: Kafka Connect style connectors that run as
 //! sandboxed WebAssembly components (`wasm32-wasip2`).
 //!
-//! A plugin is a connector plus a task. Implement [`Connector`] and either
+//! A connector plugin is a connector plus a task. Implement [`Connector`] and either
 //! [`SourceTask`] or [`SinkTask`] on types that also implement `Default`, then export them
-//! with one macro at the root of a `cdylib` crate:
+//! with one macro at the root of a `cdylib` crate (a transform plugin implements
+//! [`Transform`] and exports it with [`export_transform!`]):
 //!
 //! ```no_run
 //! use wasm_connect_sdk::{
@@ -64,18 +65,20 @@
 //! ```
 //!
 //! The SDK owns everything between those types and the WIT contract
-//! (`wit/connector.wit`): instance state, the `record-batch` encoding, record sequence
-//! numbers, and the conversion of every WIT value. Authors never see generated bindings.
-//! It must not hold plugin logic, and it never panics on a well-formed call.
+//! (`wit/connector.wit`, `wit/transform.wit`): instance state, the `record-batch`
+//! encoding, record sequence numbers, and the conversion of every WIT value. Authors
+//! never see generated bindings. It must not hold plugin logic, and it never panics on a well-formed call.
 //!
-//! Layout: the traits [`Connector`], [`SourceTask`], [`SinkTask`]; the values
+//! Layout: the traits [`Connector`], [`SourceTask`], [`SinkTask`], [`Transform`] (with
+//! [`TransformResult`]); the values
 //! [`Config`], [`ConfigDef`] / [`ConfigKey`] (with the [`Validator`]s [`Range`],
 //! [`ValidString`], [`ValidList`], [`NonEmptyString`], checked by
 //! [`ConfigDef::validate`]), [`Error`] (and [`ResultExt`] to classify other errors),
 //! [`SourceRecord`] / [`SinkRecord`] (with the [`Kind`] of their keys and values, and
 //! [`RecordText`] to read them as text) and the positions in `position`; the host calls
 //! [`log`] (with [`info!`] and friends), [`request_task_reconfiguration`],
-//! [`raise_error`] and [`offsets`]; the macros [`export_source!`] and [`export_sink!`];
+//! [`raise_error`] and [`offsets`]; the macros [`export_source!`], [`export_sink!`] and
+//! [`export_transform!`];
 //! with the `testing` feature, [`testing`], a native harness for unit tests. The hidden
 //! modules `bindings` (generated code) and `glue` (the generated `Guest` traits
 //! implemented over the author's types) are only public because the macros expand in the
@@ -105,6 +108,7 @@ mod sink;
 mod source;
 #[cfg(any(test, doc, feature = "testing"))]
 pub mod testing;
+mod transform;
 mod validator;
 
 pub use config::Config;
@@ -119,4 +123,5 @@ pub use record_text::RecordText;
 pub use serde_json;
 pub use sink::SinkTask;
 pub use source::SourceTask;
+pub use transform::{Transform, TransformResult};
 pub use validator::{Bound, NonEmptyString, Range, ValidList, ValidString, Validator};

@@ -2,7 +2,7 @@
 //!
 //! This module owns [`Glue`], the one type the export macros hand to wit-bindgen: it
 //! implements every generated `Guest` trait by delegating to the author's [`Connector`]
-//! and task, converting WIT values on the way. It also owns the per-interface instance
+//! and task (or [`Transform`](crate::Transform)), converting WIT values on the way. It also owns the per-interface instance
 //! state: one `thread_local!` slot per exported interface, created with `Default` on the
 //! first call (one instance per Store; the worker never shares an instance) and dropped
 //! after `stop`. It must not contain plugin logic or encode records itself.
@@ -10,8 +10,8 @@
 //! The native test harness ([`testing`](crate::testing)) calls the same `Guest`
 //! implementations and slots, so a unit test runs every conversion a component runs.
 //!
-//! Layout: `convert` (WIT values <-> SDK values), `connector`, `source`, `sink` (one
-//! `Guest` implementation each).
+//! Layout: `convert` (WIT values <-> SDK values), `connector`, `source`, `sink`,
+//! `transform` (one `Guest` implementation each).
 //!
 //! [`Connector`]: crate::Connector
 
@@ -19,6 +19,7 @@ pub(crate) mod connector;
 pub(crate) mod convert;
 mod sink;
 mod source;
+pub(crate) mod transform;
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -26,7 +27,8 @@ use std::marker::PhantomData;
 use std::thread::LocalKey;
 
 /// The type the export macros pass to wit-bindgen's export macro: `C` is the plugin's
-/// connector, `T` its task. Never constructed.
+/// connector, `T` its task; for a transform, `C` is the [`Transform`](crate::Transform)
+/// and `T` is `()`. Never constructed.
 #[doc(hidden)]
 pub struct Glue<C, T>(PhantomData<fn() -> (C, T)>);
 
@@ -36,6 +38,7 @@ thread_local! {
     pub(crate) static CONNECTOR: Slot = const { RefCell::new(None) };
     pub(crate) static SOURCE_TASK: Slot = const { RefCell::new(None) };
     pub(crate) static SINK_TASK: Slot = const { RefCell::new(None) };
+    pub(crate) static TRANSFORM: Slot = const { RefCell::new(None) };
 }
 
 /// Runs `f` on the state in `slot`, creating it with `Default` first if needed.

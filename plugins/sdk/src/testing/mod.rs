@@ -19,7 +19,12 @@
 //!   once it is written), `commit` (storing the last source offset of each source
 //!   partition), `restart` (a fresh `T::default()` that sees the committed offsets).
 //! - [`SinkHarness`]: `open`, `put`, `commit` (`pre_commit` with the delivered offsets),
-//!   `close`, `stop`, and builders of [`SinkRecord`](crate::SinkRecord)s with increasing Kafka offsets.
+//!   `close`, `stop`, and builders of [`SinkRecord`](crate::SinkRecord)s with increasing
+//!   Kafka offsets.
+//! - [`TransformHarness`]: `name`, `version`, `config_definition`, `validate`,
+//!   `configure` (defaults filled in), `apply` (a batch, answered as a
+//!   [`TransformOutput`]: survivors, their origins, failures, each input's outcome),
+//!   `apply_one`, `close`, and the same record builders.
 //!
 //! The harnesses call the same glue a component's exports call: configs, errors and
 //! offsets go through the WIT conversions, and records through the `record-batch`
@@ -75,11 +80,14 @@
 //! ```
 //!
 //! Layout: this file (the mocked host, [`RecordsExt`] and the one-harness-per-kind
-//! guard), `connector`, `source` and `sink` (one harness each).
+//! guard), `connector`, `source`, `sink` and `transform` (one harness each), `records`
+//! (the record builders the sink and transform harnesses share).
 
 mod connector;
+mod records;
 mod sink;
 mod source;
+mod transform;
 
 use std::borrow::Cow;
 use std::cell::Cell;
@@ -93,6 +101,7 @@ use crate::{Error, Level, RecordText, mock_host};
 pub use connector::ConnectorHarness;
 pub use sink::SinkHarness;
 pub use source::{DEFAULT_MAX_RECORDS, SourceHarness};
+pub use transform::{TransformHarness, TransformOutput};
 
 /// Every line the plugin logged on this thread, oldest first.
 pub fn logs() -> Vec<LogLine> {
@@ -197,6 +206,7 @@ enum Kind {
     Connector,
     Source,
     Sink,
+    Transform,
 }
 
 thread_local! {
@@ -217,6 +227,7 @@ impl SlotGuard {
             Kind::Connector => (&crate::glue::CONNECTOR, "ConnectorHarness"),
             Kind::Source => (&crate::glue::SOURCE_TASK, "SourceHarness"),
             Kind::Sink => (&crate::glue::SINK_TASK, "SinkHarness"),
+            Kind::Transform => (&crate::glue::TRANSFORM, "TransformHarness"),
         };
         let bit = 1 << kind as u8;
         HELD.with(|held| {

@@ -8,6 +8,7 @@ use std::marker::PhantomData;
 
 use serde_json::Value;
 
+use super::records::RecordFactory;
 use super::{Kind as SlotKind, SlotGuard};
 use crate::bindings::sink::exports::wasm_connect::connector::sink_task::Guest;
 use crate::glue::Glue;
@@ -16,7 +17,7 @@ use crate::glue::convert::{
     partition_to_wit,
 };
 use crate::{
-    Config, Kind, RecordFailure, Result, SinkRecord, SinkTask, TopicPartition, TopicPartitionOffset,
+    Config, RecordFailure, Result, SinkRecord, SinkTask, TopicPartition, TopicPartitionOffset,
 };
 
 /// Drives sink task `T` as the worker does.
@@ -30,7 +31,7 @@ use crate::{
 /// safe as the committed consumer offsets.
 pub struct SinkHarness<T: SinkTask> {
     /// The next Kafka offset of each topic-partition, for new records.
-    log_end: BTreeMap<TopicPartition, i64>,
+    records: RecordFactory,
     /// The offset after the last record `put` took, per topic-partition.
     delivered: BTreeMap<TopicPartition, i64>,
     /// The consumer offsets committed so far.
@@ -50,7 +51,7 @@ impl<T: SinkTask> SinkHarness<T> {
     /// thread.
     pub fn new() -> Self {
         Self {
-            log_end: BTreeMap::new(),
+            records: RecordFactory::default(),
             delivered: BTreeMap::new(),
             committed: BTreeMap::new(),
             _slot: SlotGuard::take(SlotKind::Sink),
@@ -78,52 +79,33 @@ impl<T: SinkTask> SinkHarness<T> {
     /// A record of `topic`/`partition` at the partition's next Kafka offset, with a null
     /// key and value; set the rest with struct update syntax.
     pub fn next_record(&mut self, topic: &str, partition: i32) -> SinkRecord {
-        let end =
-            self.log_end.entry(TopicPartition { topic: topic.into(), partition }).or_insert(0);
-        let offset = *end;
-        *end += 1;
-        SinkRecord {
-            topic: topic.into(),
-            partition: Some(partition),
-            offset: Some(offset),
-            ..SinkRecord::default()
-        }
+        self.records.next_record(topic, partition)
     }
 
     /// Records of `topic`/`partition` with text values ([`Kind::String`], as Kafka
     /// Connect's `StringConverter` reads them), at increasing offsets.
+    ///
+    /// [`Kind::String`]: crate::Kind::String
     pub fn string_records<S: Into<String>>(
         &mut self,
         topic: &str,
         partition: i32,
         values: impl IntoIterator<Item = S>,
     ) -> Vec<SinkRecord> {
-        values
-            .into_iter()
-            .map(|v| SinkRecord {
-                value_kind: Kind::String,
-                value: Some(v.into().into_bytes()),
-                ..self.next_record(topic, partition)
-            })
-            .collect()
+        self.records.string_records(topic, partition, values)
     }
 
     /// Records of `topic`/`partition` with schemaless JSON values ([`Kind::Json`], as
     /// `JsonConverter` with `schemas.enable=false` reads them), at increasing offsets.
+    ///
+    /// [`Kind::Json`]: crate::Kind::Json
     pub fn json_records(
         &mut self,
         topic: &str,
         partition: i32,
         values: impl IntoIterator<Item = Value>,
     ) -> Vec<SinkRecord> {
-        values
-            .into_iter()
-            .map(|v| SinkRecord {
-                value_kind: Kind::Json,
-                value: Some(v.to_string().into_bytes()),
-                ..self.next_record(topic, partition)
-            })
-            .collect()
+        self.records.json_records(topic, partition, values)
     }
 
     /// Delivers `records` in one `put` and returns the records the task failed. On

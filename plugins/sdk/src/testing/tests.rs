@@ -265,3 +265,88 @@ fn sink_records_get_increasing_offsets_and_commits_go_through_pre_commit() {
     sink.close(&[tp(0), tp(1)]).unwrap();
     sink.stop();
 }
+
+/// Uppercases string values, drops empty ones, fails `"bad"`, and logs its config.
+#[derive(Default)]
+struct Upper {
+    suffix: String,
+}
+
+impl crate::Transform for Upper {
+    fn name(&self) -> &str {
+        "Upper"
+    }
+
+    fn version(&self) -> &str {
+        "2.0.0"
+    }
+
+    fn config_definition(&self) -> ConfigDef {
+        ConfigDef::new().define(ConfigKey::string("suffix").default_value("!"))
+    }
+
+    fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
+        match config.get("suffix") {
+            Some(s) if s.len() > 3 => vec![ConfigProblem::new("suffix", "Too long")],
+            _ => Vec::new(),
+        }
+    }
+
+    fn configure(&mut self, config: Config) -> Result<()> {
+        self.suffix = config.require("suffix")?.to_owned();
+        info!("Suffix {}", self.suffix);
+        Ok(())
+    }
+
+    fn apply(&mut self, record: SinkRecord) -> Result<crate::TransformResult> {
+        use crate::TransformResult;
+        Ok(match record.value.as_deref() {
+            Some(b"") => TransformResult::Drop,
+            Some(b"bad") => TransformResult::fail("bad value"),
+            Some(v) => {
+                let text = String::from_utf8_lossy(v).to_uppercase() + &self.suffix;
+                TransformResult::Keep(SinkRecord { value: Some(text.into_bytes()), ..record })
+            }
+            None => TransformResult::Keep(record),
+        })
+    }
+}
+
+#[test]
+fn transform_harness_fills_defaults_and_decodes_each_outcome() {
+    use crate::TransformResult;
+    let mut t = TransformHarness::<Upper>::new();
+    assert_eq!((t.name(), t.version()), ("Upper".into(), "2.0.0".into()));
+    assert_eq!(t.validate(&Config::new().with("suffix", "long!")).len(), 1);
+    t.configure(Config::new()).unwrap();
+    assert_eq!(log_messages(Level::Info), ["Suffix !"]);
+    let records = t.string_records("in", 0, ["a", "", "bad", "b"]);
+    let out = t.apply(&records).unwrap();
+    assert_eq!(out.origins, [0, 3]);
+    assert_eq!(out.records.values_as_strings(), ["A!", "B!"]);
+    assert_eq!(out.records[1].offset, Some(3), "the rest of the record is kept");
+    assert_eq!(out.failures, [RecordFailure::new(2, "bad value")]);
+    let outcomes = out.outcomes();
+    assert_eq!(outcomes[1], TransformResult::Drop);
+    assert_eq!(outcomes[2], TransformResult::fail("bad value"));
+    let tombstone = t.next_record("in", 0);
+    assert_eq!(t.apply_one(tombstone.clone()).unwrap(), TransformResult::Keep(tombstone));
+    t.close();
+}
+
+#[test]
+fn transform_harness_close_drops_the_instance() {
+    let mut t = TransformHarness::<Upper>::new();
+    t.configure(Config::new().with("suffix", "?")).unwrap();
+    t.close();
+    let record = t.string_records("in", 0, ["x"]).remove(0);
+    let crate::TransformResult::Keep(out) = t.apply_one(record).unwrap() else { panic!() };
+    assert_eq!(out.value.as_deref(), Some(&b"X"[..]), "a fresh, unconfigured instance");
+}
+
+#[test]
+#[should_panic(expected = "another TransformHarness is alive")]
+fn one_transform_harness_per_thread() {
+    let _a = TransformHarness::<Upper>::new();
+    let _b = TransformHarness::<Upper>::new();
+}
