@@ -179,6 +179,7 @@ async fn main() {
                     .sink_task(Identity::task("bench", i), &config, Arc::new(NoHost))
                     .await
                     .map(drop),
+                PluginKind::Transform => unreachable!("the examples listed are connectors"),
             };
             made.unwrap();
             inst.push(t0.elapsed());
@@ -186,6 +187,7 @@ async fn main() {
         let rate = match plugin.info().kind {
             PluginKind::Source => poll_rate(&plugin, &config, target).await,
             PluginKind::Sink => put_rate(&plugin, &config, target).await,
+            PluginKind::Transform => unreachable!("the examples listed are connectors"),
         };
         println!(
             "| {lang} | {} | {} | {:.1} MB | {:.2} s | {:.1} ms | {:.0} µs | {rate} |",

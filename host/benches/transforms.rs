@@ -71,7 +71,10 @@ fn chains() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
                 ("transforms.insert.type", "org.apache.kafka.connect.transforms.InsertField$Value"),
                 ("transforms.insert.static.field", "origin"),
                 ("transforms.insert.static.value", "bench"),
-                ("transforms.rename.type", "org.apache.kafka.connect.transforms.ReplaceField$Value"),
+                (
+                    "transforms.rename.type",
+                    "org.apache.kafka.connect.transforms.ReplaceField$Value",
+                ),
                 ("transforms.rename.renames", "line:text"),
             ],
         ),
@@ -87,7 +90,9 @@ async fn main() {
         .unwrap_or(200_000);
     let dir = tempfile::tempdir().unwrap();
     let app = worker(dir.path()).await;
-    println!("Datagen records of 100-byte string values, embedded store, JsonConverter with schemas.\n");
+    println!(
+        "Datagen records of 100-byte string values, embedded store, JsonConverter with schemas.\n"
+    );
     println!("| chain | source records/s | sink records/s |");
     println!("|---|---|---|");
     for (i, (label, keys)) in chains().into_iter().enumerate() {

@@ -30,3 +30,4 @@ mod sandbox;
 mod scaffold;
 mod standalone;
 mod support;
+mod transforms;

@@ -122,8 +122,14 @@ fn connector_config(project: &Path, overrides: &[(&str, &str)]) -> (String, Prop
 }
 
 /// `wasm-connect plugins test` on a project's component, with its own connector config
-/// plus `overrides`: every check must pass.
-fn conformance(project: &Path, wasm: &Path, cache: &Path, overrides: &[(&str, &str)]) {
+/// plus `overrides`: every check (`checks` of them) must pass.
+fn conformance(
+    project: &Path,
+    wasm: &Path,
+    cache: &Path,
+    overrides: &[(&str, &str)],
+    checks: usize,
+) {
     let (_, config) = connector_config(project, overrides);
     let file = project.join("kit.properties");
     let text: String = config.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
@@ -139,34 +145,47 @@ fn conformance(project: &Path, wasm: &Path, cache: &Path, overrides: &[(&str, &s
             .arg(cache)
             .env("RUST_LOG", "error"),
     );
-    assert!(out.contains("7 passed, 0 failed"), "{out}");
+    assert!(out.contains(&format!("{checks} passed, 0 failed")), "{out}");
 }
 
-/// Writes a source and a sink project in `lang`, tests and builds both, then runs them in
-/// one standalone worker: the sink's file must get the source's records, in order.
+/// Writes a source, a sink and a transform project in `lang`, tests and builds them, then
+/// runs them in one standalone worker, the transform on the source: the sink's file must
+/// get the source's records, in order, from the topic the transform moved them to.
 async fn scaffolds_build_test_and_run(lang: &str) {
     let dir = tempfile::tempdir().unwrap();
     let source = new_project(dir.path(), &format!("{lang}-feed"), lang, "source");
     let sink = new_project(dir.path(), &format!("{lang}-drain"), lang, "sink");
+    let transform = new_project(dir.path(), &format!("{lang}-shape"), lang, "transform");
     let source_wasm = test_and_build(&source, lang);
     let sink_wasm = test_and_build(&sink, lang);
+    let transform_wasm = test_and_build(&transform, lang);
     // The kit and the worker share one artifact cache: each component compiles once.
     let cache = dir.path().join("cache");
     let out = dir.path().join("out.txt");
-    conformance(&source, &source_wasm, &cache, &[("topic", "scaffold")]);
-    let sink_overrides = [("topics", "scaffold"), ("file", out.to_str().unwrap())];
-    conformance(&sink, &sink_wasm, &cache, &sink_overrides);
+    conformance(&source, &source_wasm, &cache, &[("topic", "scaffold")], 7);
+    let sink_overrides = [("topics", "moved.scaffold"), ("file", out.to_str().unwrap())];
+    conformance(&sink, &sink_wasm, &cache, &sink_overrides, 7);
+    conformance(&transform, &transform_wasm, &cache, &[], 5);
     let plugins = dir.path().join("plugins");
     std::fs::create_dir_all(&plugins).unwrap();
-    for wasm in [&source_wasm, &sink_wasm] {
+    for wasm in [&source_wasm, &sink_wasm, &transform_wasm] {
         std::fs::copy(wasm, plugins.join(wasm.file_name().unwrap())).unwrap();
     }
 
     let _ = std::fs::remove_file(&out);
-    let (source_name, source_config) =
-        connector_config(&source, &[("topic", "scaffold"), ("count", "250")]);
+    let class = format!("{}Shape", lang[..1].to_uppercase() + &lang[1..]);
+    let (source_name, source_config) = connector_config(
+        &source,
+        &[
+            ("topic", "scaffold"),
+            ("count", "250"),
+            ("transforms", "move"),
+            ("transforms.move.type", &class),
+            ("transforms.move.topic.prefix", "moved."),
+        ],
+    );
     let (sink_name, sink_config) =
-        connector_config(&sink, &[("topics", "scaffold"), ("file", out.to_str().unwrap())]);
+        connector_config(&sink, &[("topics", "moved.scaffold"), ("file", out.to_str().unwrap())]);
     let app = Backing::embedded(&dir)
         .start_with(&[
             ("plugin.path", plugins.to_str().unwrap()),

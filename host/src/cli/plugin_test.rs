@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use super::table;
 use crate::config::read_connector_file;
 use crate::conformance::{self, Report, Subject};
+use crate::model::PluginKind;
 use crate::runtime::Runtime;
 
 /// Exit status when the plugin file or the config file cannot be used.
@@ -34,6 +35,12 @@ pub async fn run(runtime: &Runtime, file: &Path, config: Option<&Path>) -> ExitC
         }
     };
     let info = plugin.info();
+    // A transform is checked with its own keys: those of the alias that names it, when the
+    // file is a connector config with `transforms.<alias>.*`.
+    let user = match info.kind {
+        PluginKind::Transform => user.map(|(name, c)| (name, transform_keys(&info.name, c))),
+        _ => user,
+    };
     let subject = Subject::new(&info.name, info.kind, &info.config_def, user);
     println!(
         "{} {} ({}, {}) from {}",
@@ -50,6 +57,24 @@ pub async fn run(runtime: &Runtime, file: &Path, config: Option<&Path>) -> ExitC
     let report = conformance::run(plugin, subject).await;
     print!("{}", render(&report));
     if report.passed() { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// The keys of the alias of `config` whose `transforms.<alias>.type` names `plugin`,
+/// without the prefix (and without `type`, `predicate`, `negate`); `config` as it is when
+/// no alias names it.
+fn transform_keys(plugin: &str, config: Vec<(String, String)>) -> Vec<(String, String)> {
+    let simple = plugin.rsplit('.').next().unwrap_or(plugin);
+    let alias = config.iter().find_map(|(k, v)| {
+        let alias = k.strip_prefix("transforms.")?.strip_suffix(".type")?;
+        (v.trim() == plugin || v.trim() == simple).then(|| alias.to_owned())
+    });
+    let Some(alias) = alias else { return config };
+    let prefix = format!("transforms.{alias}.");
+    config
+        .into_iter()
+        .filter_map(|(k, v)| Some((k.strip_prefix(&prefix)?.to_owned(), v)))
+        .filter(|(k, _)| !["type", "predicate", "negate"].contains(&k.as_str()))
+        .collect()
 }
 
 /// The table and the summary line.
@@ -72,6 +97,22 @@ mod tests {
 
     use super::*;
     use crate::conformance::Finding;
+
+    #[test]
+    fn a_transform_is_checked_with_its_aliases_keys() {
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+        };
+        let config = pairs(&[
+            ("connector.class", "FileStreamSink"),
+            ("transforms", "t"),
+            ("transforms.t.type", "Redact"),
+            ("transforms.t.redact.fields", "ssn"),
+            ("transforms.t.negate", "false"),
+        ]);
+        assert_eq!(transform_keys("Redact", config.clone()), pairs(&[("redact.fields", "ssn")]));
+        assert_eq!(transform_keys("Other", config.clone()), config);
+    }
 
     #[test]
     fn the_table_ends_with_the_summary() {

@@ -4,10 +4,11 @@
 //! Records go through the steps in order. A step with a predicate transforms only the
 //! records the predicate matches (or, negated, does not match), as Kafka Connect's
 //! `TransformationStage` does; the others pass it unchanged. Built-in steps run record by
-//! record; a plugin step gets all its records as one batch. A record a step fails is
-//! failed for the rest of the chain. A trap discards a plugin step's instance; the next
-//! batch gets a fresh one (configured again), so that a tolerated failure does not fail
-//! every later record.
+//! record; a plugin step gets all its records as one batch, and when that call fails as a
+//! whole (an error or a trap) each record is tried again alone, so that only the records
+//! that fail are failed. A record a step fails is failed for the rest of the chain. A trap
+//! discards a plugin step's instance; the next call gets a fresh one (configured again),
+//! so that a tolerated failure does not fail every later record.
 //!
 //! It must not decide what a failure costs (the task's error reporter does) or touch
 //! topics and converters.
@@ -134,35 +135,22 @@ impl Chain {
                     }
                 }
                 Run::Plugin(plugin, instance) => {
-                    let props = &step.spec.props;
-                    let result = match instance {
-                        Some(i) => Ok(i),
-                        None => instantiate(plugin, props, &self.ident, &self.host)
-                            .await
-                            .map(|i| instance.insert(i)),
+                    let step = PluginStep {
+                        plugin,
+                        props: &step.spec.props,
+                        ident: &self.ident,
+                        host: &self.host,
+                        headers: self.header_converter,
+                        class: &class,
                     };
-                    let failed = |outcomes: &mut Vec<Outcome>, error: &str| {
+                    // A failed batch is tried again record by record, so that only the
+                    // records that fail (or trap) fail, as Kafka Connect's one-record
+                    // `apply` calls would have it.
+                    if step.run(instance, &mut outcomes, &applies).await.is_err() {
                         for &i in &applies {
-                            outcomes[i] =
-                                Outcome::Failed { class: class.clone(), error: error.to_owned() };
-                        }
-                    };
-                    let live = match result {
-                        Ok(live) => live,
-                        Err(error) => {
-                            failed(&mut outcomes, &error);
-                            continue;
-                        }
-                    };
-                    match run_plugin(live, &mut outcomes, &applies, self.header_converter, &class)
-                        .await
-                    {
-                        Ok(()) => {}
-                        Err(e) => {
-                            if e.is_fatal_to_instance() {
-                                *instance = None;
+                            if let Err(error) = step.run(instance, &mut outcomes, &[i]).await {
+                                outcomes[i] = Outcome::Failed { class: class.clone(), error };
                             }
-                            failed(&mut outcomes, &e.trace());
                         }
                     }
                 }
@@ -186,6 +174,42 @@ impl Step {
         match &mut self.predicate {
             None => true,
             Some((p, negate)) => p.test(record) != *negate,
+        }
+    }
+}
+
+/// A plugin step's parts, for one `apply`.
+struct PluginStep<'a> {
+    plugin: &'a Plugin,
+    props: &'a [(String, String)],
+    ident: &'a Identity,
+    host: &'a Arc<dyn InstanceHost>,
+    headers: HeaderConverter,
+    class: &'a str,
+}
+
+impl PluginStep<'_> {
+    /// Runs the records at `applies` through the step, making a fresh instance first if a
+    /// trap discarded the last one. On `Err` the records are back in `outcomes` as they
+    /// were, and the error says why the whole call failed.
+    async fn run(
+        &self,
+        instance: &mut Option<TransformInstance>,
+        outcomes: &mut [Outcome],
+        applies: &[usize],
+    ) -> Result<(), String> {
+        if instance.is_none() {
+            *instance = Some(instantiate(self.plugin, self.props, self.ident, self.host).await?);
+        }
+        let live = instance.as_ref().expect("made just above");
+        match run_plugin(live, outcomes, applies, self.headers, self.class).await {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                if e.is_fatal_to_instance() {
+                    *instance = None;
+                }
+                Err(e.trace())
+            }
         }
     }
 }
