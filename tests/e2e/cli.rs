@@ -1,5 +1,5 @@
 //! `wasm-connect plugins list|inspect|test`, including one clear line for every kind of
-//! bad file and never a panic. `plugins test` runs against the shipped connectors (every
+//! bad file and never a panic, transform plugins, and a component of an older contract. `plugins test` runs against the shipped connectors (every
 //! check passes) and against the chaos fixtures told to break one rule each (that check
 //! fails, and the exit status says so).
 
@@ -345,4 +345,77 @@ fn a_second_plugin_with_a_taken_name_is_skipped_and_named() {
     let stderr = text(&out.stderr);
     assert!(stderr.contains("b.wasm: plugin name org.apache.kafka.connect.file.FileStreamSinkConnector is already used by"), "{stderr}");
     assert!(stderr.contains("a.wasm"), "{stderr}");
+}
+
+#[test]
+fn transform_plugins_are_listed_inspected_and_tested() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let path = format!(
+        "{},{}",
+        root().join("build/examples/rust").display(),
+        root().join("build/fixtures").display()
+    );
+    let out = run(&["plugins", "list", "--plugin-path", &path], cache.path());
+    let stdout = text(&out.stdout);
+    for name in ["Redact", "ChaosTransform"] {
+        let line =
+            stdout.lines().find(|l| l.starts_with(&format!("{name} "))).unwrap_or_else(|| {
+                panic!("{name} missing:\n{stdout}");
+            });
+        assert!(line.contains("transform"), "{line}");
+    }
+    let redact = component("examples/rust", "redact-transform");
+    let out = run(&["plugins", "inspect", redact.to_str().unwrap()], cache.path());
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("world:        wasm-connect:connector/transform@0.1.1"), "{stdout}");
+    assert!(stdout.contains("redact.fields"), "{stdout}");
+
+    // A connector config that runs the transform: the kit checks the alias's own keys.
+    let config = properties(
+        dir.path(),
+        "redact.properties",
+        &[
+            ("connector.class", "FileStreamSink"),
+            ("topics", "people"),
+            ("transforms", "r"),
+            ("transforms.r.type", "Redact"),
+            ("transforms.r.redact.fields", "ssn"),
+        ],
+    );
+    let (out, stdout) = plugin_test(&redact, Some(&config), cache.path());
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{}", text(&out.stderr));
+    for check in [
+        "config definition",
+        "validate rejects bad configs",
+        "apply within sandbox limits",
+        "restart",
+        "clean stop",
+    ] {
+        assert_eq!(result(&stdout, check), "PASS", "{stdout}");
+    }
+    assert!(stdout.ends_with("5 passed, 0 failed, 0 skipped\n"), "{stdout}");
+    // Without its required key the kit names it.
+    let (out, stdout) = plugin_test(&redact, None, cache.path());
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("missing required keys redact.fields"), "{stdout}");
+
+    // A transform whose apply errors fails that check.
+    let chaos = component("fixtures", "chaos-transform");
+    let config = properties(dir.path(), "chaos.properties", &[("chaos.apply.error", "true")]);
+    let (out, stdout) = plugin_test(&chaos, Some(&config), cache.path());
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert_eq!(result(&stdout, "apply within sandbox limits"), "FAIL", "{stdout}");
+}
+
+#[test]
+fn a_component_built_against_contract_0_1_0_still_loads() {
+    // 0.1.1 only added the transform world: a 0.1.0 component links and describes itself.
+    let cache = tempfile::tempdir().unwrap();
+    let old = root().join("tests/fixtures/file-sink-contract-0.1.0.wasm");
+    let out = run(&["plugins", "inspect", old.to_str().unwrap()], cache.path());
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    assert!(stdout.contains("org.apache.kafka.connect.file.FileStreamSinkConnector"), "{stdout}");
+    assert!(stdout.contains("wasm-connect:connector/host@0.1.0"), "imports the old host: {stdout}");
 }

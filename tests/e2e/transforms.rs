@@ -540,3 +540,26 @@ async fn rest_lists_and_describes_transforms_and_predicates() {
     );
     app.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_readme_config_migrated_from_kafka_connect_is_accepted_unchanged() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section =
+        readme.split("\n## Transforms\n").nth(1).expect("the README's Transforms section");
+    let json = section.split("```json").nth(1).unwrap().split("```").next().unwrap();
+    let body: Value = serde_json::from_str(json).unwrap();
+    let config: Properties = body["config"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_owned()))
+        .collect();
+    let dir = tempfile::tempdir().unwrap();
+    let app = start(&Backing::embedded(&dir)).await;
+    let problems = app.herder.validate(&config).await.unwrap();
+    assert!(problems.is_empty(), "{problems:?}");
+    let name = body["name"].as_str().unwrap();
+    app.herder.put_connector_config(name, config, None, false).await.unwrap();
+    wait_state(&app, t(name, 0), State::Running).await;
+    app.shutdown().await;
+}

@@ -40,106 +40,96 @@ pub fn class_keys(name: &str, plugins: &PluginRegistry) -> Option<Vec<Placed>> {
 pub fn alias_keys(config: &Properties, plugins: &PluginRegistry) -> Vec<Placed> {
     let mut out = Vec::new();
     for alias in aliases(config, "transforms") {
-        let prefix = format!("transforms.{alias}.");
-        let group = format!("Transforms: {alias}");
-        let mut order = 0;
-        let mut place = |key: ConfigKey, width: &'static str, display: Option<String>| {
-            out.push(Placed {
-                display: display.unwrap_or_else(|| {
-                    key.name.strip_prefix(&prefix).unwrap_or(&key.name).to_owned()
-                }),
-                key,
-                group: Some(group.clone()),
-                order,
-                width,
-            });
-            order += 1;
-        };
-        place(
-            ConfigKey {
-                required: true,
-                ..key(
-                    &format!("{prefix}type"),
-                    ConfigType::Class,
-                    None,
-                    Importance::High,
-                    &format!("Class for the '{alias}' transformation."),
-                )
-            },
-            "LONG",
-            Some(format!("Transformation type for {alias}")),
-        );
-        place(
-            key(
-                &format!("{prefix}predicate"),
-                ConfigType::String,
-                None,
-                Importance::Medium,
-                "The alias of a predicate used to determine whether to apply this transformation.",
-            ),
-            "NONE",
+        let mut g = Group::new(&mut out, "transforms", "Transforms", &alias);
+        g.type_key("transformation", "Transformation");
+        let predicate_doc =
+            "The alias of a predicate used to determine whether to apply this transformation.";
+        g.add(key(
+            &g.key("predicate"),
+            ConfigType::String,
             None,
-        );
-        place(
-            key(
-                &format!("{prefix}negate"),
-                ConfigType::Boolean,
-                Some("false"),
-                Importance::Medium,
-                "Whether the configured predicate should be negated.",
-            ),
-            "NONE",
-            None,
-        );
-        let class = config.get(&format!("{prefix}type")).map(|c| c.trim()).unwrap_or_default();
+            Importance::Medium,
+            predicate_doc,
+        ));
+        let negate_doc = "Whether the configured predicate should be negated.";
+        g.add(key(
+            &g.key("negate"),
+            ConfigType::Boolean,
+            Some("false"),
+            Importance::Medium,
+            negate_doc,
+        ));
+        let class = config.get(&g.key("type")).map(|c| c.trim()).unwrap_or_default();
         if let Some(def) = registry::transform(class) {
             for k in def.keys.iter().filter(|k| !["predicate", "negate"].contains(&k.name)) {
-                place(key_of(k, &prefix), "NONE", None);
+                g.add(key_of(k, &g.prefix));
             }
         } else if let Some(plugin) = plugins.resolve_transform(class) {
             for k in &plugin.info().config_def.keys {
-                place(ConfigKey { name: format!("{prefix}{}", k.name), ..k.clone() }, "NONE", None);
+                g.add(ConfigKey { name: g.key(&k.name), ..k.clone() });
             }
         }
     }
     for alias in aliases(config, "predicates") {
-        let prefix = format!("predicates.{alias}.");
-        let group = format!("Predicates: {alias}");
-        let mut order = 0;
-        let mut place = |key: ConfigKey, width: &'static str, display: Option<String>| {
-            out.push(Placed {
-                display: display.unwrap_or_else(|| {
-                    key.name.strip_prefix(&prefix).unwrap_or(&key.name).to_owned()
-                }),
-                key,
-                group: Some(group.clone()),
-                order,
-                width,
-            });
-            order += 1;
-        };
-        place(
-            ConfigKey {
-                required: true,
-                ..key(
-                    &format!("{prefix}type"),
-                    ConfigType::Class,
-                    None,
-                    Importance::High,
-                    &format!("Class for the '{alias}' predicate."),
-                )
-            },
-            "LONG",
-            Some(format!("Predicate type for {alias}")),
-        );
-        let class = config.get(&format!("{prefix}type")).map(|c| c.trim()).unwrap_or_default();
+        let mut g = Group::new(&mut out, "predicates", "Predicates", &alias);
+        g.type_key("predicate", "Predicate");
+        let class = config.get(&g.key("type")).map(|c| c.trim()).unwrap_or_default();
         if let Some(def) = registry::predicate(class) {
             for k in def.keys {
-                place(key_of(k, &prefix), "NONE", None);
+                g.add(key_of(k, &g.prefix));
             }
         }
     }
     out
+}
+
+/// The keys of one alias, numbered in its group from 0 as `ConfigDef.embed` numbers them.
+struct Group<'a> {
+    out: &'a mut Vec<Placed>,
+    alias: String,
+    prefix: String,
+    group: String,
+    order: i32,
+}
+
+impl<'a> Group<'a> {
+    fn new(out: &'a mut Vec<Placed>, list: &str, group: &str, alias: &str) -> Self {
+        Self {
+            out,
+            alias: alias.to_owned(),
+            prefix: format!("{list}.{alias}."),
+            group: format!("{group}: {alias}"),
+            order: 0,
+        }
+    }
+
+    /// The full name of the alias's key `name`.
+    fn key(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
+    }
+
+    /// `<prefix>type`: required, a class, shown as `<Kind> type for <alias>`.
+    fn type_key(&mut self, kind: &str, display: &str) {
+        let doc = format!("Class for the '{}' {kind}.", self.alias);
+        let key = ConfigKey {
+            required: true,
+            ..key(&self.key("type"), ConfigType::Class, None, Importance::High, &doc)
+        };
+        let display = format!("{display} type for {}", self.alias);
+        self.place(key, "LONG", display);
+    }
+
+    /// A key shown by its name without the prefix, as Kafka Connect's embedded keys are.
+    fn add(&mut self, key: ConfigKey) {
+        let display = key.name.strip_prefix(&self.prefix).unwrap_or(&key.name).to_owned();
+        self.place(key, "NONE", display);
+    }
+
+    fn place(&mut self, key: ConfigKey, width: &'static str, display: String) {
+        let group = Some(self.group.clone());
+        self.out.push(Placed { key, group, order: self.order, width, display });
+        self.order += 1;
+    }
 }
 
 /// The unique aliases listed under `key`, in order.
