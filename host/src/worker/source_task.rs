@@ -1,16 +1,16 @@
 //! The data path of a source task: poll the plugin, transform, convert, produce,
-//! acknowledge, commit offsets. Runs in the task's supervisor (a tokio task); the plugin calls themselves run
-//! on the instance's own thread, so nothing here blocks the herder.
+//! acknowledge, commit offsets. Runs in the task's supervisor (a tokio task); the plugin
+//! calls themselves run on the instance's own thread, so nothing here blocks the herder.
 //!
 //! Delivery is at-least-once. Up to [`MAX_IN_FLIGHT`] polled batches are being written at
 //! once, and their writes complete in poll order (they are awaited front to back), so when
 //! a batch is written every record polled before it is written too: the source offsets of
-//! its records become committable (those a transform dropped too), the plugin gets
-//! `commit-records` for them, and every
-//! `offset.flush.interval.ms` the committable offsets go to the offsets store followed by
-//! the plugin's `commit`. A crash loses at most the records after the last flushed
-//! offsets, which the plugin polls again after the restart. On stop, in-flight writes are
-//! awaited and the offsets flushed before the plugin's `stop`.
+//! its records become committable (those of records a transform dropped too), the plugin
+//! gets `commit-records` for them, and every `offset.flush.interval.ms` the committable
+//! offsets go to the offsets store followed by the plugin's `commit`. A crash loses at
+//! most the records after the last flushed offsets, which the plugin polls again after
+//! the restart. On stop, in-flight writes are awaited and the offsets flushed before the
+//! plugin's `stop`.
 //!
 //! It must not decide restarts or write statuses: it returns how the task ended.
 

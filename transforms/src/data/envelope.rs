@@ -48,11 +48,44 @@ pub fn from_json(bytes: &[u8]) -> Result<SchemaAndValue, TransformError> {
 /// Writes `value` of `schema` as an envelope, after checking it against the schema.
 pub fn to_json(schema: &Schema, value: &Value) -> Result<Vec<u8>, TransformError> {
     validate(schema, value)?;
-    let envelope = Json::Object(vec![
-        ("schema".into(), as_json_schema(schema)?),
-        ("payload".into(), to_json_value(schema, value)?),
-    ]);
-    Ok(json::to_vec(&envelope))
+    let payload = to_json_value(schema, value)?;
+    let mut out = Vec::with_capacity(256);
+    out.extend_from_slice(b"{\"schema\":");
+    with_schema_text(schema, |text| out.extend_from_slice(text))?;
+    out.extend_from_slice(b",\"payload\":");
+    json::write(&payload, &mut out);
+    out.push(b'}');
+    Ok(out)
+}
+
+/// How many schemas' JSON text a thread keeps: a task's records share a handful.
+const SCHEMA_TEXTS: usize = 8;
+
+thread_local! {
+    /// The JSON text of the schemas written last on this thread, newest first. Looked up
+    /// by equality, so a schema rebuilt for every record (as a transform without a schema
+    /// cache does) still hits.
+    static WRITTEN: std::cell::RefCell<Vec<(Schema, std::rc::Rc<[u8]>)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Calls `f` with the JSON text of `schema`, from the thread's cache when it is there.
+fn with_schema_text(schema: &Schema, f: impl FnOnce(&[u8])) -> Result<(), TransformError> {
+    let hit = WRITTEN
+        .with_borrow(|cache| cache.iter().find(|(s, _)| s == schema).map(|(_, text)| text.clone()));
+    let text = match hit {
+        Some(text) => text,
+        None => {
+            let text: std::rc::Rc<[u8]> = json::to_vec(&as_json_schema(schema)?).into();
+            WRITTEN.with_borrow_mut(|cache| {
+                cache.insert(0, (schema.clone(), text.clone()));
+                cache.truncate(SCHEMA_TEXTS);
+            });
+            text
+        }
+    };
+    f(&text);
+    Ok(())
 }
 
 /// `asConnectSchema`: `None` for a JSON `null`.
@@ -563,6 +596,25 @@ mod tests {
 
     fn s(v: &str) -> Value {
         Value::String(v.into())
+    }
+
+    #[test]
+    fn cached_schema_texts_are_each_schemas_own() {
+        // More schemas than the cache holds, written twice over: every text is its own.
+        let schemas: Vec<Schema> = (0..SCHEMA_TEXTS as i32 + 3)
+            .map(|v| Schema { version: Some(v), ..Schema::new(Type::Int32) })
+            .collect();
+        for _ in 0..2 {
+            for (v, schema) in schemas.iter().enumerate() {
+                let text = write(schema, &Value::Int32(1));
+                assert_eq!(
+                    text,
+                    format!(
+                        r#"{{"schema":{{"type":"int32","optional":false,"version":{v}}},"payload":1}}"#
+                    )
+                );
+            }
+        }
     }
 
     #[test]

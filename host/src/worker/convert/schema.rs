@@ -2,13 +2,24 @@
 //! after checking it as Kafka's `JsonConverter.asConnectSchema` does.
 //!
 //! This module owns that check and its messages (`Schema must contain 'type' field`,
-//! `Unknown schema type: ...`). It does not check a payload against its schema beyond a
-//! top-level null: the plugin (or the next converter) gets the data as it is.
+//! `Unknown schema type: ...`), and a per-thread memo of the schemas it checked last, by
+//! text. It does not check a payload against its schema beyond a top-level null: the
+//! plugin (or the next converter) gets the data as it is.
 
 use serde_json::Value;
 use serde_json::value::RawValue;
 
 use super::{ConvertError, Kind};
+
+/// How many checked schemas a thread keeps, by text.
+const SCHEMAS_KEPT: usize = 8;
+
+thread_local! {
+    /// The schemas read last on this thread, newest first. Only schemas that passed the
+    /// check are kept, so a bad one is refused every time.
+    static READ: std::cell::RefCell<Vec<(String, Schema)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// The schema types of Kafka Connect's JSON schemas.
 const TYPES: &[&str] = &[
@@ -37,12 +48,28 @@ pub enum Schema {
 }
 
 impl Schema {
-    /// Reads and checks a schema.
+    /// Reads and checks a schema. The schemas a thread read last are kept by their text:
+    /// a task's records repeat a handful of schemas, and each is parsed once.
     pub fn parse(schema: &RawValue) -> Result<Self, ConvertError> {
         if schema.get() == "null" {
             return Ok(Self::Null);
         }
-        let value: Value = serde_json::from_str(schema.get())
+        let text = schema.get();
+        if let Some(hit) =
+            READ.with_borrow(|cache| cache.iter().find(|(t, _)| t == text).map(|(_, s)| s.clone()))
+        {
+            return Ok(hit);
+        }
+        let parsed = Self::parse_uncached(text)?;
+        READ.with_borrow_mut(|cache| {
+            cache.insert(0, (text.to_owned(), parsed.clone()));
+            cache.truncate(SCHEMAS_KEPT);
+        });
+        Ok(parsed)
+    }
+
+    fn parse_uncached(schema: &str) -> Result<Self, ConvertError> {
+        let value: Value = serde_json::from_str(schema)
             .map_err(|e| ConvertError::data(format!("Invalid schema: {e}")))?;
         check(&value)?;
         let ty = value["type"].as_str().unwrap_or_default().to_owned();
