@@ -29,15 +29,7 @@ const KEYS: &[KeyDef] = &[
               int8, int16, int32, int64, float32, float64, boolean, and string; binary \
               fields can only be cast to string.",
     },
-    KeyDef {
-        name: "replace.null.with.default",
-        ty: KeyType::Boolean,
-        default: Default::Value("true"),
-        validator: None,
-        importance: Importance::Medium,
-        doc: "Whether a null field that has a default value takes that default (true) or \
-              stays null (false).",
-    },
+    super::side::REPLACE_NULL_WITH_DEFAULT,
 ];
 
 const PURPOSE: &str = "cast types";

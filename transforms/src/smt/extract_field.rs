@@ -25,15 +25,7 @@ const KEYS: &[KeyDef] = &[
         importance: Importance::Medium,
         doc: "The name (or, with field.syntax.version V2, the path) of the field to extract.",
     },
-    KeyDef {
-        name: "replace.null.with.default",
-        ty: KeyType::Boolean,
-        default: Default::Value("true"),
-        validator: None,
-        importance: Importance::Medium,
-        doc: "Whether a null field that has a default value yields that default (true) or \
-              null (false).",
-    },
+    super::side::REPLACE_NULL_WITH_DEFAULT,
     SYNTAX_VERSION_KEY,
 ];
 

@@ -64,16 +64,7 @@ const KEYS: &[KeyDef] = &[
               key/value), or copy if the fields are to be copied to the headers (retained in \
               the key/value).",
     },
-    KeyDef {
-        name: "replace.null.with.default",
-        ty: KeyType::Boolean,
-        default: Default::Value("true"),
-        validator: None,
-        importance: Importance::Medium,
-        doc: "Whether to replace fields that have a default value and that are null to the \
-              default value. When set to true, the default value is used, otherwise null is \
-              used.",
-    },
+    super::side::REPLACE_NULL_WITH_DEFAULT,
 ];
 
 fn build(parsed: &Parsed, side: Side) -> Result<Box<dyn Transformation>, Vec<Problem>> {

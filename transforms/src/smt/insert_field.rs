@@ -53,15 +53,7 @@ const KEYS: &[KeyDef] = &[
         "Field name for the static data field. End with `!` for a required field, `?` (the default) for an optional one.",
     ),
     spec_key("static.value", "The static field's value, when static.field is set."),
-    KeyDef {
-        name: "replace.null.with.default",
-        ty: KeyType::Boolean,
-        default: Default::Value("true"),
-        validator: None,
-        importance: Importance::Medium,
-        doc: "Whether a null field that has a default value is copied as that default (true) \
-              or as null (false).",
-    },
+    super::side::REPLACE_NULL_WITH_DEFAULT,
 ];
 
 /// The classes of this module.

@@ -40,15 +40,7 @@ const KEYS: &[KeyDef] = &[
         doc: "A custom replacement for every masked value (numeric or non-empty string values \
               only), converted to the field's type.",
     },
-    KeyDef {
-        name: "replace.null.with.default",
-        ty: KeyType::Boolean,
-        default: Default::Value("true"),
-        validator: None,
-        importance: Importance::Medium,
-        doc: "Whether a null field that has a default value is masked as that default (true) \
-              or left null (false).",
-    },
+    super::side::REPLACE_NULL_WITH_DEFAULT,
 ];
 
 /// The classes of this module.

@@ -34,15 +34,7 @@ const KEYS: &[KeyDef] = &[
     // Kafka Connect validates this key with a lambda validator ("list of colon-delimited
     // pairs, e.g. foo:bar,abc:xyz"); `build` runs the same check with its message.
     list_key("renames", "Field renames, as old:new pairs, e.g. foo:bar,abc:xyz."),
-    KeyDef {
-        name: "replace.null.with.default",
-        ty: KeyType::Boolean,
-        default: Default::Value("true"),
-        validator: None,
-        importance: Importance::Medium,
-        doc: "Whether a null field that has a default value is copied as that default (true) \
-              or as null (false).",
-    },
+    super::side::REPLACE_NULL_WITH_DEFAULT,
 ];
 
 /// The classes of this module.

@@ -30,15 +30,7 @@ const KEYS: &[KeyDef] = &[
         importance: Importance::High,
         doc: "Schema version to set.",
     },
-    KeyDef {
-        name: "replace.null.with.default",
-        ty: KeyType::Boolean,
-        default: Default::Value("true"),
-        validator: None,
-        importance: Importance::Medium,
-        doc: "Whether a null field that has a default value takes that default (true) or \
-              stays null (false).",
-    },
+    super::side::REPLACE_NULL_WITH_DEFAULT,
 ];
 
 /// The classes of this module.

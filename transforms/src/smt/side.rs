@@ -1,7 +1,21 @@
-//! Which side of a record a `$Key` or `$Value` transform works on, and helpers to read and
-//! replace that side.
+//! Which side of a record a `$Key` or `$Value` transform works on, helpers to read and
+//! replace that side, and the `replace.null.with.default` key every transform that copies
+//! fields shares.
 
+use crate::config::{Default, Importance, KeyDef, KeyType};
 use crate::{Data, Record};
+
+/// Kafka Connect's `replace.null.with.default`, the same key in every transform that has
+/// it.
+pub(crate) const REPLACE_NULL_WITH_DEFAULT: KeyDef = KeyDef {
+    name: "replace.null.with.default",
+    ty: KeyType::Boolean,
+    default: Default::Value("true"),
+    validator: None,
+    importance: Importance::Medium,
+    doc: "Whether to replace fields that have a default value and that are null to the default \
+          value. When set to true, the default value is used, otherwise null is used.",
+};
 
 /// The side a transform class works on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -60,15 +60,7 @@ const KEYS: &[KeyDef] = &[
               nanoseconds; used to write the output when target.type=unix and to read a Long \
               input. Sub-millisecond parts are lost in either direction.",
     },
-    KeyDef {
-        name: "replace.null.with.default",
-        ty: KeyType::Boolean,
-        default: Default::Value("true"),
-        validator: None,
-        importance: Importance::Medium,
-        doc: "Whether a null field that has a default value takes that default (true) or \
-              stays null (false).",
-    },
+    super::side::REPLACE_NULL_WITH_DEFAULT,
 ];
 
 const PURPOSE: &str = "converting timestamp formats";

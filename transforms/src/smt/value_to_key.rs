@@ -20,15 +20,7 @@ const KEYS: &[KeyDef] = &[
         importance: Importance::High,
         doc: "Names of the value's fields to copy into the new key.",
     },
-    KeyDef {
-        name: "replace.null.with.default",
-        ty: KeyType::Boolean,
-        default: Default::Value("true"),
-        validator: None,
-        importance: Importance::Medium,
-        doc: "Whether a null field that has a default value yields that default (true) or \
-              null (false).",
-    },
+    super::side::REPLACE_NULL_WITH_DEFAULT,
 ];
 
 /// The classes of this module.
