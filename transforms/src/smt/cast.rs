@@ -254,16 +254,9 @@ impl Transformation for Cast {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
     use crate::data::{DATE, DECIMAL, TIME, TIMESTAMP};
+    use crate::smt::test_support::build as make;
     use crate::{Data, SchemaAndValue};
-
-    fn make(class: &str, props: &[(&str, &str)]) -> Result<Box<dyn Transformation>, Vec<Problem>> {
-        let def = DEFS.iter().find(|d| d.class.ends_with(class)).unwrap();
-        let props: Vec<(String, String)> =
-            props.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        (def.build)(&parse(def.keys, &props, "transforms.c.")?)
-    }
 
     fn spec_problem(spec: &str) -> String {
         make("Cast$Value", &[("spec", spec)]).err().unwrap()[0].message.clone()

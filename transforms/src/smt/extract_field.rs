@@ -116,7 +116,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::smt::connect_struct::test_support::{build, map, null, problems, record, typed};
+    use crate::smt::test_support::{build, map, null, problems, record, typed};
     use crate::{Schema, Struct, Type};
 
     fn int32() -> Arc<Schema> {

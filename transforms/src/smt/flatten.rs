@@ -243,14 +243,11 @@ impl Transformation for Flatten {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
+    use crate::smt::test_support::build as build_class;
     use crate::{Data, SchemaAndValue};
 
     fn make(class: &str, props: &[(&str, &str)]) -> Box<dyn Transformation> {
-        let def = DEFS.iter().find(|d| d.class.ends_with(class)).unwrap();
-        let props: Vec<(String, String)> =
-            props.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        (def.build)(&parse(def.keys, &props, "transforms.f.").unwrap()).unwrap()
+        build_class(class, props).unwrap()
     }
 
     fn run(

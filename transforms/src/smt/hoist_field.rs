@@ -89,26 +89,7 @@ impl Transformation for HoistField {
 mod tests {
     use super::*;
     use crate::Type;
-    use crate::config::parse;
-
-    fn make(class: &str, props: &[(&str, &str)]) -> Result<Box<dyn Transformation>, Vec<Problem>> {
-        let def = DEFS.iter().find(|d| d.class.ends_with(class)).unwrap();
-        let props: Vec<(String, String)> =
-            props.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        (def.build)(&parse(def.keys, &props, "transforms.h.")?)
-    }
-
-    fn record(key: SchemaAndValue, value: SchemaAndValue) -> Record {
-        Record {
-            offset: None,
-            topic: "t".into(),
-            partition: Some(0),
-            timestamp: None,
-            key: Data::Typed(key),
-            value: Data::Typed(value),
-            headers: Vec::new(),
-        }
-    }
+    use crate::smt::test_support::{build as make, record};
 
     fn typed(d: &mut Data) -> SchemaAndValue {
         d.typed().unwrap().clone()
@@ -184,7 +165,7 @@ mod tests {
         let problems = make("HoistField$Value", &[]).err().unwrap();
         assert_eq!(
             problems[0].message,
-            "Missing required configuration \"transforms.h.field\" which has no default value."
+            "Missing required configuration \"transforms.t.field\" which has no default value."
         );
     }
 }

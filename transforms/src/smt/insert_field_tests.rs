@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::*;
-use crate::smt::connect_struct::test_support::{build, map, null, problems, record, typed};
+use crate::smt::test_support::{build, map, null, problems, record, typed};
 
 const ALL: &[(&str, &str)] = &[
     ("topic.field", "topic_field!"),

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::*;
 use crate::Type;
 use crate::smt::connect_struct::plain;
-use crate::smt::connect_struct::test_support::{build, map, null, problems, record, typed};
+use crate::smt::test_support::{build, map, null, problems, record, typed};
 
 fn logical(ty: Type, name: &str) -> Arc<Schema> {
     Arc::new(Schema { version: Some(1), ..Schema::new(ty).named(name) })

@@ -23,6 +23,8 @@ mod replace_field;
 mod set_schema_metadata;
 #[allow(dead_code)] // used by the transforms as they are written
 pub(crate) mod side;
+#[cfg(test)]
+mod test_support;
 mod timestamp_converter;
 mod timestamp_router;
 mod value_to_key;

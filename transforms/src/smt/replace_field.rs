@@ -192,7 +192,7 @@ mod tests {
     use super::*;
     use crate::Type;
     use crate::smt::connect_struct::plain;
-    use crate::smt::connect_struct::test_support::{build, map, null, problems, record, typed};
+    use crate::smt::test_support::{build, map, null, problems, record, typed};
 
     fn value_after(
         props: &[(&str, &str)],

@@ -104,27 +104,8 @@ impl Transformation for SetSchemaMetadata {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
+    use crate::smt::test_support::{build as make, record};
     use crate::{Data, SchemaAndValue, Type};
-
-    fn make(class: &str, props: &[(&str, &str)]) -> Result<Box<dyn Transformation>, Vec<Problem>> {
-        let def = DEFS.iter().find(|d| d.class.ends_with(class)).unwrap();
-        let props: Vec<(String, String)> =
-            props.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        (def.build)(&parse(def.keys, &props, "transforms.s.")?)
-    }
-
-    fn record(key: SchemaAndValue, value: SchemaAndValue) -> Record {
-        Record {
-            topic: "t".into(),
-            partition: None,
-            offset: None,
-            timestamp: None,
-            key: Data::Typed(key),
-            value: Data::Typed(value),
-            headers: Vec::new(),
-        }
-    }
 
     fn typed(d: &mut Data) -> SchemaAndValue {
         d.typed().unwrap().clone()
@@ -231,7 +212,7 @@ mod tests {
         let problems = make("SetSchemaMetadata$Value", &[("schema.version", "v1")]).err().unwrap();
         assert_eq!(
             problems[0].message,
-            "Invalid value v1 for configuration transforms.s.schema.version: Not a number of type INT"
+            "Invalid value v1 for configuration transforms.t.schema.version: Not a number of type INT"
         );
     }
 }

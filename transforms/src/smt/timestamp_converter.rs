@@ -355,20 +355,13 @@ impl Transformation for TimestampConverter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::parse;
+    use crate::smt::test_support::build as make;
     use crate::{Data, SchemaAndValue};
 
     const FMT: &str = "yyyy MM dd HH mm ss SSS z";
     // One day and 1234 ms after the epoch, as Kafka Connect's tests use.
     const DATE_PLUS_TIME: i64 = 86_401_234;
     const DATE_PLUS_TIME_STRING: &str = "1970 01 02 00 00 01 234 UTC";
-
-    fn make(class: &str, props: &[(&str, &str)]) -> Result<Box<dyn Transformation>, Vec<Problem>> {
-        let def = DEFS.iter().find(|d| d.class.ends_with(class)).unwrap();
-        let props: Vec<(String, String)> =
-            props.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-        (def.build)(&parse(def.keys, &props, "transforms.ts.")?)
-    }
 
     fn value(props: &[(&str, &str)], sv: SchemaAndValue) -> Result<SchemaAndValue, TransformError> {
         let mut t = make("TimestampConverter$Value", props).unwrap();
@@ -409,13 +402,12 @@ mod tests {
         let p = make("TimestampConverter$Value", &[("target.type", "date")]).err().unwrap();
         assert_eq!(
             p[0].message,
-            "Invalid value date for configuration transforms.ts.target.type: String must be one of: \
+            "Invalid value date for configuration transforms.t.target.type: String must be one of: \
              string, unix, Date, Time, Timestamp"
         );
         let p = make("TimestampConverter$Key", &[]).err().unwrap();
         assert!(
-            p[0].message
-                .starts_with("Missing required configuration \"transforms.ts.target.type\"")
+            p[0].message.starts_with("Missing required configuration \"transforms.t.target.type\"")
         );
         let p =
             make("TimestampConverter$Key", &[("target.type", "unix"), ("unix.precision", "days")])

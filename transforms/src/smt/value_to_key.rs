@@ -94,7 +94,7 @@ mod tests {
 
     use super::*;
     use crate::Type;
-    use crate::smt::connect_struct::test_support::{build, map, null, problems, record, typed};
+    use crate::smt::test_support::{build, map, null, problems, record, typed};
 
     #[test]
     fn schemaless_copies_the_fields_as_a_map() {
