@@ -11,50 +11,16 @@ use serde_json::Value;
 use tower::ServiceExt;
 
 use crate::app::App;
-use crate::cluster::{InterWorkerClient, KeyRing};
-use crate::config::{Mode, WorkerConfig};
+use crate::cluster::KeyRing;
 use crate::model::TargetState;
-use crate::rest::{InternalRequests, RestState, router};
-use crate::store::{ConfigRecord, EmbeddedBackend, LogBackend, Properties, TopicSpec};
+use crate::rest::{InternalRequests, router, test_worker};
+use crate::store::{ConfigRecord, Properties};
 
 /// A worker whose config topic holds `records`, and its router.
 async fn start_worker(dir: &std::path::Path, records: &[ConfigRecord]) -> (App, axum::Router) {
-    let db = dir.join("worker.db");
-    let plugins = dir.join("plugins");
-    std::fs::create_dir_all(&plugins).unwrap();
-    let backend = EmbeddedBackend::open(&db).unwrap();
-    let spec = TopicSpec {
-        name: "connect-configs".into(),
-        partitions: 1,
-        replication_factor: 1,
-        compacted: true,
-        single_partition: true,
-        origin: None,
-    };
-    let log: Vec<_> = records.iter().map(ConfigRecord::to_log_record).collect();
-    backend.topic(&spec).await.unwrap().send(log).await.unwrap();
-    drop(backend);
-    let props: Vec<(String, String)> = [
-        ("plugin.path", plugins.display().to_string()),
-        ("listeners", "http://127.0.0.1:0".into()),
-        ("offset.storage.file.filename", db.display().to_string()),
-        ("wasm.pool.instances", "0".into()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
-    let config = WorkerConfig::from_properties(&props, Mode::Standalone).unwrap();
-    let app = App::start(&config, None).await.unwrap();
-    let state = RestState {
-        herder: app.herder.clone(),
-        kafka_cluster_id: None,
-        request_timeout: Duration::from_secs(10),
-        metrics: None,
-        client: InterWorkerClient::new(Duration::from_secs(10)).unwrap(),
-        keyring: KeyRing::new(),
-        internal: InternalRequests::Refused,
-    };
-    (app, router(state))
+    let app = test_worker::start_worker(dir, records).await;
+    let api = router(test_worker::state(&app, InternalRequests::Refused, KeyRing::new()));
+    (app, api)
 }
 
 /// Connector `name` of a plugin that is not installed, with target state `target`.

@@ -13,53 +13,17 @@ use tower::ServiceExt;
 use super::*;
 use crate::app::App;
 use crate::cluster::{ClientError, InterWorkerClient, SessionKey, signature_headers};
-use crate::config::{Mode, WorkerConfig};
-use crate::rest::{RestState, router};
-use crate::store::{ConfigRecord, EmbeddedBackend, LogBackend, TopicSpec};
+use crate::rest::router;
+use crate::rest::test_worker::{self, state};
+use crate::store::{ConfigRecord, Properties};
 
 async fn start_worker(dir: &std::path::Path) -> App {
-    let db = dir.join("worker.db");
-    let plugins = dir.join("plugins");
-    std::fs::create_dir_all(&plugins).unwrap();
-    let backend = EmbeddedBackend::open(&db).unwrap();
-    let spec = TopicSpec {
-        name: "connect-configs".into(),
-        partitions: 1,
-        replication_factor: 1,
-        compacted: true,
-        single_partition: true,
-        origin: None,
-    };
     let config = Properties::from([
         ("connector.class".into(), "NoSuchPlugin".into()),
         ("tasks.max".into(), "1".into()),
     ]);
     let record = ConfigRecord::Connector { name: "c".into(), config: Some(config) };
-    backend.topic(&spec).await.unwrap().send(vec![record.to_log_record()]).await.unwrap();
-    drop(backend);
-    let props: Vec<(String, String)> = [
-        ("plugin.path", plugins.display().to_string()),
-        ("listeners", "http://127.0.0.1:0".into()),
-        ("offset.storage.file.filename", db.display().to_string()),
-        ("wasm.pool.instances", "0".into()),
-    ]
-    .into_iter()
-    .map(|(k, v)| (k.to_owned(), v))
-    .collect();
-    let config = WorkerConfig::from_properties(&props, Mode::Standalone).unwrap();
-    App::start(&config, None).await.unwrap()
-}
-
-fn state(app: &App, internal: InternalRequests, keyring: KeyRing) -> RestState {
-    RestState {
-        herder: app.herder.clone(),
-        kafka_cluster_id: None,
-        request_timeout: Duration::from_secs(10),
-        metrics: None,
-        client: InterWorkerClient::new(Duration::from_secs(10)).unwrap(),
-        keyring,
-        internal,
-    }
+    test_worker::start_worker(dir, &[record]).await
 }
 
 async fn call(

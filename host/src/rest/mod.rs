@@ -30,6 +30,8 @@ mod offsets;
 mod openapi;
 mod plugins;
 mod root;
+#[cfg(test)]
+mod test_worker;
 pub mod tls;
 mod topics;
 mod transform_keys;
