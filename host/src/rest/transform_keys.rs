@@ -14,6 +14,7 @@ use super::connector_keys::Placed;
 use crate::model::{ConfigKey, ConfigType, Importance};
 use crate::store::Properties;
 use crate::worker::PluginRegistry;
+use crate::worker::transforms::listed_aliases;
 
 /// The own keys of the transform or predicate `name` names (a built-in class, its simple
 /// name, or a transform plugin), outside any group; `None` when it names none.
@@ -39,7 +40,7 @@ pub fn class_keys(name: &str, plugins: &PluginRegistry) -> Option<Vec<Placed>> {
 /// transforms' aliases, then the predicates'.
 pub fn alias_keys(config: &Properties, plugins: &PluginRegistry) -> Vec<Placed> {
     let mut out = Vec::new();
-    for alias in aliases(config, "transforms") {
+    for alias in listed_aliases(config, "transforms") {
         let mut g = Group::new(&mut out, "transforms", "Transforms", &alias);
         g.type_key("transformation", "Transformation");
         let predicate_doc =
@@ -70,7 +71,7 @@ pub fn alias_keys(config: &Properties, plugins: &PluginRegistry) -> Vec<Placed> 
             }
         }
     }
-    for alias in aliases(config, "predicates") {
+    for alias in listed_aliases(config, "predicates") {
         let mut g = Group::new(&mut out, "predicates", "Predicates", &alias);
         g.type_key("predicate", "Predicate");
         let class = config.get(&g.key("type")).map(|c| c.trim()).unwrap_or_default();
@@ -130,18 +131,6 @@ impl<'a> Group<'a> {
         self.out.push(Placed { key, group, order: self.order, width, display });
         self.order += 1;
     }
-}
-
-/// The unique aliases listed under `key`, in order.
-fn aliases(config: &Properties, key: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for alias in config.get(key).map(String::as_str).unwrap_or_default().split(',') {
-        let alias = alias.trim();
-        if !alias.is_empty() && !out.iter().any(|a| a == alias) {
-            out.push(alias.to_owned());
-        }
-    }
-    out
 }
 
 fn key(

@@ -138,19 +138,30 @@ impl ChainSpec {
     }
 }
 
-/// The aliases listed under `key`; a duplicate is Kafka Connect's problem.
-fn aliases(config: &Properties, key: &str, problems: &mut Vec<ConfigProblem>) -> Vec<String> {
-    let Some(value) = config.get(key).map(|v| v.trim()).filter(|v| !v.is_empty()) else {
-        return Vec::new();
-    };
-    let list: Vec<String> = value.split(',').map(|a| a.trim().to_owned()).collect();
+/// The aliases listed under `key` (`transforms` or `predicates`), each once, in order,
+/// without empty ones.
+pub fn listed_aliases(config: &Properties, key: &str) -> Vec<String> {
     let mut unique: Vec<String> = Vec::new();
-    for alias in &list {
-        if !unique.contains(alias) {
-            unique.push(alias.clone());
+    for alias in config.get(key).map(String::as_str).unwrap_or_default().split(',') {
+        let alias = alias.trim();
+        if !alias.is_empty() && !unique.iter().any(|a| a == alias) {
+            unique.push(alias.to_owned());
         }
     }
-    if unique.len() < list.len() {
+    unique
+}
+
+/// [`listed_aliases`], with Kafka Connect's problem for a duplicate and one for an empty
+/// alias.
+fn aliases(config: &Properties, key: &str, problems: &mut Vec<ConfigProblem>) -> Vec<String> {
+    let value = config.get(key).map(|v| v.trim()).unwrap_or_default();
+    let unique = listed_aliases(config, key);
+    if value.is_empty() {
+        return unique;
+    }
+    let list: Vec<&str> = value.split(',').map(str::trim).collect();
+    let distinct = unique.len() + usize::from(list.contains(&""));
+    if distinct < list.len() {
         problems.push(ConfigProblem {
             key: key.into(),
             message: format!(
@@ -159,8 +170,7 @@ fn aliases(config: &Properties, key: &str, problems: &mut Vec<ConfigProblem>) ->
             ),
         });
     }
-    if let Some(empty) = unique.iter().position(String::is_empty) {
-        unique.remove(empty);
+    if list.contains(&"") {
         problems.push(ConfigProblem {
             key: key.into(),
             message: format!("Invalid value {value} for configuration {key}: an alias is empty"),
