@@ -1,6 +1,7 @@
 //! The herder's state and its loop: one task that `select!`s over requests, worker
-//! events, config-topic records and due retries, and is the only code that changes
-//! connector state.
+//! events, config-topic records, write results and due retries, and is the only code that
+//! changes connector state. Nothing in the loop awaits a store, the broker or plugin code:
+//! writes complete as [`Internal`] messages, instances report as worker events.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -12,15 +13,19 @@ use tokio::time::Instant;
 use super::auto_restart::AutoRestarts;
 use super::config_log::{ConfigLog, FollowerMsg};
 use super::group::{GroupLink, MemberSpec, config_view};
+use super::instances::Instances;
 use super::peers::{Internal, Peers};
+use super::reconcile::Action;
 use super::retry_chain::RetryChains;
+use super::runner::Runner;
+use super::writes::Writes;
 use super::{Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
-use crate::model::{InstanceId, RetryPolicy, State};
+use crate::model::{InstanceId, RetryPolicy};
 use crate::store::{
-    ConfigRecord, ConfigState, LogEntry, LogTopic, Status, StatusStore, StoreError,
+    ConfigRecord, ConfigState, LogEntry, LogTopic, OffsetStore, StatusStore, StoreError,
 };
 use crate::telemetry::Loggers;
-use crate::worker::{Worker, WorkerEvent};
+use crate::worker::{PluginRegistry, Worker, WorkerEvent};
 
 /// Settings of the herder.
 #[derive(Clone, Debug)]
@@ -46,23 +51,6 @@ impl Default for HerderSettings {
     }
 }
 
-/// The lifecycle phase of an instance this worker started.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Phase {
-    Starting,
-    Running,
-    Stopping,
-}
-
-/// An instance this worker started, and what to do once it stops.
-#[derive(Clone, Debug)]
-pub(super) struct Run {
-    pub run: u64,
-    pub phase: Phase,
-    /// Start it again once it has stopped (config change, restart).
-    pub restart: bool,
-}
-
 /// Everything the herder owns.
 pub(super) struct Herder {
     pub member: Membership,
@@ -74,35 +62,44 @@ pub(super) struct Herder {
     pub deferred: Vec<(Instant, Command)>,
     /// The other workers, in distributed mode.
     pub peers: Option<Peers>,
-    /// Leader only: no new session-key write before this, after one failed.
+    /// Leader only: no new session-key write before this (one is under way, or failed).
     pub key_retry_at: Option<Instant>,
     pub internal_tx: mpsc::UnboundedSender<Internal>,
     pub internal_rx: mpsc::UnboundedReceiver<Internal>,
     pub settings: HerderSettings,
     pub config: ConfigState,
     pub config_log: ConfigLog,
+    /// Config-topic writes under way and the requests queued behind them.
+    pub writes: Writes,
     pub follower: mpsc::UnboundedReceiver<FollowerMsg>,
     pub status: Arc<StatusStore>,
-    pub worker: Worker,
+    /// Starts instances (the worker; a fake in unit tests).
+    pub runner: Box<dyn Runner>,
+    /// The installed plugins.
+    pub registry: PluginRegistry,
+    /// Source connectors' offsets.
+    pub offsets: Arc<OffsetStore>,
     /// Sink connectors' consumer-group offsets.
     pub sink_offsets: Arc<dyn SinkOffsets>,
     pub events: mpsc::UnboundedReceiver<WorkerEvent>,
-    pub next_run: u64,
-    pub connectors: BTreeMap<String, Run>,
-    pub tasks: BTreeMap<(String, u32), Run>,
+    /// Every instance running, failed or waited on here.
+    pub instances: Instances,
     pub pending_restarts: BTreeMap<String, RestartRequest>,
     /// Task reconfiguration retries, one chain per connector.
     pub chains: RetryChains,
     /// Restart counts and waiting restarts of the restart policies.
     pub auto_restarts: AutoRestarts,
-    /// Instances that failed here and stay down until something restarts them (a restart
-    /// request, a restart policy, new configs, a stop and resume): never reconciled.
-    pub failed: BTreeSet<InstanceId>,
-    /// Requests waiting for an instance to (re)start.
-    pub waiters: BTreeMap<InstanceId, Vec<oneshot::Sender<Result<(), HerderError>>>>,
     /// Connectors whose running state must be compared with the config.
     pub dirty: BTreeSet<String>,
     pub shutting_down: Option<oneshot::Sender<()>>,
+}
+
+/// What the herder drives besides the stores: the runner, and where plugins and source
+/// offsets come from.
+pub(super) struct Parts {
+    pub runner: Box<dyn Runner>,
+    pub registry: PluginRegistry,
+    pub offsets: Arc<OffsetStore>,
 }
 
 /// Reads the config topic to its end, starts the loop and returns its handle. Source
@@ -111,6 +108,24 @@ pub async fn spawn(
     config_topic: Arc<dyn LogTopic>,
     status: Arc<StatusStore>,
     worker: Worker,
+    sink_offsets: Arc<dyn SinkOffsets>,
+    events: mpsc::UnboundedReceiver<WorkerEvent>,
+    member: MemberSpec,
+    settings: HerderSettings,
+) -> Result<HerderHandle, StoreError> {
+    let parts = Parts {
+        registry: worker.registry().clone(),
+        offsets: worker.offsets().clone(),
+        runner: Box::new(worker),
+    };
+    spawn_with(config_topic, status, parts, sink_offsets, events, member, settings).await
+}
+
+/// [`spawn`] with any [`Runner`].
+pub(super) async fn spawn_with(
+    config_topic: Arc<dyn LogTopic>,
+    status: Arc<StatusStore>,
+    parts: Parts,
     sink_offsets: Arc<dyn SinkOffsets>,
     events: mpsc::UnboundedReceiver<WorkerEvent>,
     member: MemberSpec,
@@ -128,7 +143,7 @@ pub async fn spawn(
         "Read the config topic"
     );
     let (config_log, follower) = ConfigLog::start(config_topic, reader);
-    let registry = worker.registry().clone();
+    let registry = parts.registry.clone();
     let (tx, rx) = mpsc::channel(256);
     let dirty = config.connectors().map(str::to_owned).collect();
     let policy_defaults = settings.reconfiguration.clone();
@@ -154,19 +169,18 @@ pub async fn spawn(
         settings,
         config,
         config_log,
+        writes: Writes::default(),
         follower,
         status: status.clone(),
-        worker,
+        runner: parts.runner,
+        registry: parts.registry,
+        offsets: parts.offsets,
         sink_offsets,
         events,
-        next_run: 0,
-        connectors: BTreeMap::new(),
-        tasks: BTreeMap::new(),
+        instances: Instances::default(),
         pending_restarts: BTreeMap::new(),
         chains: RetryChains::default(),
         auto_restarts: AutoRestarts::default(),
-        failed: BTreeSet::new(),
-        waiters: BTreeMap::new(),
         dirty,
         shutting_down: None,
     };
@@ -216,6 +230,7 @@ impl Herder {
                 self.auto_restarts.next_due(),
                 self.next_deferred_due(),
                 self.next_key_rotation(),
+                self.writes.next_due(),
             ]
             .into_iter()
             .flatten()
@@ -238,12 +253,12 @@ impl Herder {
             match wake {
                 Wake::Command(Some(c)) => {
                     if let Some(c) = self.admit(c) {
-                        self.command(c).await;
+                        self.command(c);
                     }
                 }
                 Wake::Group(Some(e)) => {
-                    self.group_event(e).await;
-                    self.run_deferred().await;
+                    self.group_event(e);
+                    self.run_deferred();
                 }
                 Wake::Group(None) => {
                     if self.group.take().is_some() && self.shutting_down.is_none() {
@@ -253,15 +268,16 @@ impl Herder {
                     }
                 }
                 Wake::Command(None) => self.begin_shutdown(None),
-                Wake::Worker(Some(e)) => self.worker_event(e).await,
+                Wake::Worker(Some(e)) => self.worker_event(e),
                 Wake::Config(Some(m)) => self.follower_msg(m),
                 Wake::Internal(Some(i)) => self.internal(i),
                 Wake::Worker(None) | Wake::Config(None) | Wake::Internal(None) => {}
                 Wake::Due => {
                     self.run_due_retries();
                     self.run_due_restarts();
-                    self.run_deferred().await;
-                    self.rotate_session_key().await;
+                    self.run_deferred();
+                    self.rotate_session_key();
+                    self.expire_syncs();
                 }
             }
             if !self.rebalance_pending() {
@@ -269,7 +285,7 @@ impl Herder {
             }
             self.reconcile_dirty();
             self.finish_revocation();
-            if self.shutting_down.is_some() && self.connectors.is_empty() && self.tasks.is_empty() {
+            if self.shutting_down.is_some() && self.instances.is_idle() {
                 break;
             }
         }
@@ -295,53 +311,10 @@ impl Herder {
                 self.publish_view();
                 self.share_session_key();
             }
-            FollowerMsg::Synced(_) => {}
+            FollowerMsg::Synced(id) => self.synced(id),
             FollowerMsg::Error(e) => {
                 tracing::warn!(error = %e, "Reading the config topic failed; retrying")
             }
-        }
-    }
-
-    /// Waits until every config record written so far has been applied.
-    pub(super) async fn sync_config(&mut self) -> Result<(), HerderError> {
-        let id = self.config_log.request_sync();
-        loop {
-            match self.follower.recv().await {
-                Some(FollowerMsg::Synced(got)) if got >= id => return Ok(()),
-                Some(msg) => self.follower_msg(msg),
-                None => return Err(HerderError::ShuttingDown),
-            }
-        }
-    }
-
-    /// A fresh run number for an instance start.
-    pub(super) fn next_run(&mut self) -> u64 {
-        self.next_run += 1;
-        self.next_run
-    }
-
-    /// A status with this worker's identity.
-    pub(super) fn status_of(&self, state: State, trace: Option<String>) -> Status {
-        Status {
-            state,
-            trace,
-            worker_id: self.member.worker_id().to_owned(),
-            generation: self.member.generation(),
-            reconfiguration: None,
-            restart: None,
-        }
-    }
-
-    /// A RUNNING or RESTARTING status of `id`: its trace says so when a restart policy
-    /// restarted it.
-    pub(super) fn status_noted(&self, id: &InstanceId, state: State) -> Status {
-        self.status_of(state, self.auto_restarts.note(id))
-    }
-
-    /// Answers and clears the requests waiting on `id`.
-    pub(super) fn wake_waiters(&mut self, id: &InstanceId, result: Result<(), HerderError>) {
-        for w in self.waiters.remove(id).unwrap_or_default() {
-            let _ = w.send(result.clone());
         }
     }
 
@@ -352,20 +325,16 @@ impl Herder {
         self.shutting_down = Some(done.unwrap_or(tx));
         self.chains.clear();
         self.auto_restarts.cancel_all();
-        for (c, t) in self.tasks.keys().cloned().collect::<Vec<_>>() {
-            self.stop_task(&c, t, false);
-        }
-        for c in self.connectors.keys().cloned().collect::<Vec<_>>() {
-            self.stop_connector(&c, false);
+        let running: Vec<InstanceId> = self.instances.running().cloned().collect();
+        // Tasks first (they sort after connector instances), then connector instances.
+        for id in running.into_iter().rev() {
+            self.apply(Action::Stop(id));
         }
         for (_, command) in std::mem::take(&mut self.deferred) {
             command.reject(HerderError::ShuttingDown);
         }
-        for (_, waiters) in std::mem::take(&mut self.waiters) {
-            for w in waiters {
-                let _ = w.send(Err(HerderError::ShuttingDown));
-            }
-        }
+        self.writes.reject_all(HerderError::ShuttingDown);
+        self.instances.wake_all(HerderError::ShuttingDown);
     }
 }
 

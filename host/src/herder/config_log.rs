@@ -1,5 +1,6 @@
-//! The herder's access to the config topic: durable writes of [`ConfigRecord`]s, and a
-//! follower task that reads every record, in order, into a channel the herder drains.
+//! The herder's access to the config topic: durable writes of [`ConfigRecord`]s (as
+//! futures the herder runs off its loop), and a follower task that reads every record, in
+//! order, into a channel the herder drains.
 //!
 //! The follower owns the reader, so no record is ever lost to a cancelled read. A sync
 //! request makes it read to the end and then send a marker: once the herder has seen the
@@ -77,9 +78,15 @@ impl ConfigLog {
         (Self { topic, sync_tx, next_sync: 0 }, rx)
     }
 
-    /// Appends records and returns once they are durable.
-    pub async fn write(&self, records: &[ConfigRecord]) -> Result<(), StoreError> {
-        self.topic.send(records.iter().map(ConfigRecord::to_log_record).collect()).await
+    /// Appends records; the future, which borrows nothing, completes once they are
+    /// durable (or the store gives up). The herder runs it off its loop.
+    pub fn write_owned(
+        &self,
+        records: Vec<ConfigRecord>,
+    ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send + 'static {
+        let topic = self.topic.clone();
+        let records = records.iter().map(ConfigRecord::to_log_record).collect();
+        async move { topic.send(records).await }
     }
 
     /// Asks the follower to read to the end; returns the id its marker will carry.

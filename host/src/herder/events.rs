@@ -1,10 +1,12 @@
 //! What the herder does when something happens: an instance started, failed or stopped,
 //! a connector asked for reconfiguration, or a config-topic record changed the desired
-//! state. Also the execution of queued restart requests.
+//! state. Each handler updates the registry with what happened and turns the rest into
+//! [`Action`]s for `apply`; queued restart requests become actions the same way.
 
 use tokio::time::Instant;
 
-use super::actor::{Herder, Phase};
+use super::actor::Herder;
+use super::reconcile::Action;
 use super::{HerderError, RestartPlan};
 use crate::model::{InstanceId, State, TargetState};
 use crate::store::ConfigEvent;
@@ -12,121 +14,82 @@ use crate::worker::WorkerEvent;
 
 impl Herder {
     /// Handles one worker event. Events of an older run of an instance are ignored.
-    pub(super) async fn worker_event(&mut self, event: WorkerEvent) {
+    pub(super) fn worker_event(&mut self, event: WorkerEvent) {
         match event {
             WorkerEvent::ConnectorStarted { connector, run } => {
-                let Some(r) = self.connectors.get_mut(&connector).filter(|r| r.run == run) else {
-                    return;
-                };
-                if r.phase == Phase::Starting {
-                    r.phase = Phase::Running;
-                }
-                let target = self.config.target_state(&connector);
-                let state =
-                    if target == TargetState::Paused { State::Paused } else { State::Running };
                 let id = InstanceId::Connector(connector.clone());
-                self.failed.remove(&id);
-                let note = self.auto_restarts.running(&id, Instant::now());
-                self.status.put(id.clone(), self.status_of(state, note));
-                tracing::info!(connector = %connector, "Connector started");
-                self.wake_waiters(&id, Ok(()));
-                if target == TargetState::Started {
-                    self.reconfigure_fresh(&connector);
+                self.instance_started(&id, run);
+                if self.instances.is_current(&id, run) {
+                    tracing::info!(connector = %connector, "Connector started");
+                    if self.config.target_state(&connector) == TargetState::Started {
+                        self.reconfigure_fresh(&connector);
+                    }
                 }
             }
             WorkerEvent::ConnectorFailed { connector, run, trace } => {
-                if self.connectors.get(&connector).is_none_or(|r| r.run != run) {
+                let id = InstanceId::Connector(connector.clone());
+                if self.instances.end(&id, run).is_none() {
                     return;
                 }
-                self.connectors.remove(&connector);
-                self.worker.connector_gone(&connector, run);
                 self.chains.cancel(&connector);
                 tracing::error!(connector = %connector, trace = %trace, "Connector failed");
-                let id = InstanceId::Connector(connector.clone());
                 self.instance_failed(id.clone(), trace);
-                self.wake_waiters(
-                    &id,
-                    Err(HerderError::Failed(format!("Failed to start connector: {connector}"))),
-                );
+                let error = format!("Failed to start connector: {connector}");
+                self.instances.wake(&id, Err(HerderError::Failed(error)));
             }
             WorkerEvent::ConnectorStopped { connector, run } => {
-                let Some(r) = self.connectors.get(&connector).filter(|r| r.run == run).cloned()
-                else {
-                    return;
-                };
-                self.connectors.remove(&connector);
                 let id = InstanceId::Connector(connector.clone());
+                let Some(ended) = self.instances.end(&id, run) else { return };
                 if !self.config.contains(&connector) {
-                    self.status.delete(id);
-                } else if r.restart && self.shutting_down.is_none() {
-                    self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
-                    self.start_connector(&connector);
+                    self.forget_status(&id);
+                } else if ended.then_start && self.shutting_down.is_none() {
+                    self.show(&id, State::Restarting);
+                    self.apply(Action::Start(id));
                 } else if self.config.target_state(&connector) == TargetState::Stopped {
-                    self.status.put(id, self.status_of(State::Stopped, None));
-                } else if self.failed.contains(&id) {
-                    // Failed while running (`fail_connector`): it stays FAILED.
+                    let status = self.status_of(State::Stopped, None);
+                    self.show_status(&id, status);
+                } else if self.instances.is_failed(&id) {
+                    // Failed while running (`Action::Fail`): it stays FAILED.
                 } else {
-                    self.status.put_safe(id, self.status_of(State::Unassigned, None));
+                    self.show_unassigned(&id);
                 }
                 self.dirty.insert(connector);
             }
             WorkerEvent::TaskConfigs { connector, run, result } => {
                 // An answer that arrives after a pause, stop or config change is stale.
-                let current = self
-                    .connectors
-                    .get(&connector)
-                    .is_some_and(|r| r.run == run && r.phase == Phase::Running);
+                let id = InstanceId::Connector(connector.clone());
+                let current = self.instances.run(&id).is_some_and(|r| {
+                    r.number == run && r.phase == super::instances::Phase::Running
+                });
                 if current && self.config.target_state(&connector) == TargetState::Started {
-                    self.task_configs_answer(&connector, result).await;
+                    self.task_configs_answer(&connector, result);
                 }
             }
             WorkerEvent::TaskStarted { connector, task, run } => {
-                let key = (connector.clone(), task);
-                let Some(r) = self.tasks.get_mut(&key).filter(|r| r.run == run) else { return };
-                if r.phase == Phase::Starting {
-                    r.phase = Phase::Running;
-                }
-                let state = match self.config.target_state(&connector) {
-                    TargetState::Paused => State::Paused,
-                    _ => State::Running,
-                };
-                let id = InstanceId::Task(connector, task);
-                self.failed.remove(&id);
-                let note = self.auto_restarts.running(&id, Instant::now());
-                self.status.put(id.clone(), self.status_of(state, note));
-                self.wake_waiters(&id, Ok(()));
+                self.instance_started(&InstanceId::Task(connector, task), run);
             }
             WorkerEvent::TaskFailed { connector, task, run, trace } => {
-                let key = (connector.clone(), task);
-                if self.tasks.get(&key).is_none_or(|r| r.run != run) {
+                let id = InstanceId::Task(connector.clone(), task);
+                if self.instances.end(&id, run).is_none() {
                     return;
                 }
-                self.tasks.remove(&key);
-                self.worker.task_gone(&connector, task, run);
                 tracing::error!(connector = %connector, task, trace = %trace, "Task failed");
-                let id = InstanceId::Task(connector.clone(), task);
                 self.instance_failed(id.clone(), trace);
-                self.wake_waiters(
-                    &id,
-                    Err(HerderError::Failed(format!("Failed to start task: {connector}-{task}"))),
-                );
+                let error = format!("Failed to start task: {connector}-{task}");
+                self.instances.wake(&id, Err(HerderError::Failed(error)));
             }
             WorkerEvent::TaskStopped { connector, task, run } => {
-                let key = (connector.clone(), task);
-                let Some(r) = self.tasks.get(&key).filter(|r| r.run == run).cloned() else {
-                    return;
-                };
-                self.tasks.remove(&key);
                 let id = InstanceId::Task(connector.clone(), task);
+                let Some(ended) = self.instances.end(&id, run) else { return };
                 let still_wanted = (task as usize) < self.config.task_configs(&connector).len()
                     && self.config.target_state(&connector) != TargetState::Stopped;
                 if !still_wanted {
-                    self.status.delete(id);
-                } else if r.restart && self.shutting_down.is_none() {
-                    self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
-                    self.start_task(&connector, task);
+                    self.forget_status(&id);
+                } else if ended.then_start && self.shutting_down.is_none() {
+                    self.show(&id, State::Restarting);
+                    self.apply(Action::Start(id));
                 } else {
-                    self.status.put_safe(id, self.status_of(State::Unassigned, None));
+                    self.show_unassigned(&id);
                 }
                 self.dirty.insert(connector);
             }
@@ -137,20 +100,35 @@ impl Herder {
             }
             WorkerEvent::ReconfigurationRequested { connector } => {
                 // As in Kafka Connect, only a running, started connector is reconfigured.
-                if self.connectors.get(&connector).is_some_and(|r| r.phase == Phase::Running)
+                let id = InstanceId::Connector(connector.clone());
+                if self.instances.phase(&id) == Some(super::instances::Phase::Running)
                     && self.config.target_state(&connector) == TargetState::Started
                 {
                     self.reconfigure(&connector);
                 }
             }
             WorkerEvent::ErrorRaised { connector, error } => {
-                if self.connectors.contains_key(&connector) {
+                let id = InstanceId::Connector(connector.clone());
+                if self.instances.is_running(&id) {
                     let trace = error.to_string();
                     tracing::error!(connector = %connector, error = %trace, "Connector raised an error");
-                    self.fail_connector(&connector, trace);
+                    self.apply(Action::Fail { id, trace });
                 }
             }
         }
+    }
+
+    /// Run `run` of `id` reported its start: RUNNING (or PAUSED), and whoever waited on
+    /// the start is answered.
+    fn instance_started(&mut self, id: &InstanceId, run: u64) {
+        if !self.instances.started(id, run) {
+            return;
+        }
+        self.instances.set_failed(id, false);
+        let note = self.auto_restarts.running(id, Instant::now());
+        let status = self.status_of(self.started_state(id.connector()), note);
+        self.show_status(id, status);
+        self.instances.wake(id, Ok(()));
     }
 
     /// Handles one change read from the config topic.
@@ -160,8 +138,8 @@ impl Herder {
                 // A new config is a new chance: the connector instance starts again.
                 let id = InstanceId::Connector(name.clone());
                 self.forget_failures(|i| *i == id);
-                if self.connectors.contains_key(&name) {
-                    self.stop_connector(&name, true);
+                if self.instances.is_running(&id) {
+                    self.apply(Action::Restart { id, shown: false });
                 } else {
                     self.dirty.insert(name);
                 }
@@ -170,15 +148,17 @@ impl Herder {
                 self.pending_restarts.remove(&name);
                 self.chains.cancel(&name);
                 self.forget_failures(|i| i.connector() == name);
-                if !self.connectors.contains_key(&name) {
-                    self.status.delete(InstanceId::Connector(name.clone()));
+                let id = InstanceId::Connector(name.clone());
+                if !self.instances.is_running(&id) {
+                    self.forget_status(&id);
                 }
-                for t in self.worker.tasks_of(&name) {
-                    self.stop_task(&name, t, false);
+                for t in self.instances.tasks_of(&name) {
+                    self.apply(Action::Stop(InstanceId::Task(name.clone(), t)));
                 }
-                for (id, _) in self.status.tasks(&name) {
-                    if !self.tasks.contains_key(&(name.clone(), id)) {
-                        self.status.delete(InstanceId::Task(name.clone(), id));
+                for (t, _) in self.status.tasks(&name) {
+                    let id = InstanceId::Task(name.clone(), t);
+                    if !self.instances.is_running(&id) {
+                        self.forget_status(&id);
                     }
                 }
                 self.dirty.insert(name);
@@ -188,15 +168,19 @@ impl Herder {
                 // New task configs restart every task, failed ones included.
                 self.forget_failures(|i| matches!(i, InstanceId::Task(c, _) if *c == name));
                 let committed = self.config.task_configs(&name).len() as u32;
-                for (c, t) in self.tasks.keys().cloned().collect::<Vec<_>>() {
-                    if c == name {
-                        // New task configs: every running task of the connector restarts.
-                        self.stop_task(&c, t, t < committed);
-                    }
+                for t in self.instances.tasks_of(&name) {
+                    let id = InstanceId::Task(name.clone(), t);
+                    let action = if t < committed {
+                        Action::Restart { id, shown: false }
+                    } else {
+                        Action::Stop(id)
+                    };
+                    self.apply(action);
                 }
-                for (id, _) in self.status.tasks(&name) {
-                    if id >= committed && !self.tasks.contains_key(&(name.clone(), id)) {
-                        self.status.delete(InstanceId::Task(name.clone(), id));
+                for (t, _) in self.status.tasks(&name) {
+                    let id = InstanceId::Task(name.clone(), t);
+                    if t >= committed && !self.instances.is_running(&id) {
+                        self.forget_status(&id);
                     }
                 }
                 self.dirty.insert(name);
@@ -229,34 +213,19 @@ impl Herder {
             }
             TargetState::Paused => {
                 self.chains.cancel(name);
-                self.worker.set_target_state(name, target);
-                self.put_running_states(name, State::Paused);
+                self.apply(Action::Target(name.to_owned(), target));
+                self.show_running_as(name, State::Paused);
             }
             TargetState::Started => {
-                self.worker.set_target_state(name, target);
-                self.put_running_states(name, State::Running);
-                if self.connectors.get(name).is_some_and(|r| r.phase == Phase::Running) {
+                self.apply(Action::Target(name.to_owned(), target));
+                self.show_running_as(name, State::Running);
+                let id = InstanceId::Connector(name.to_owned());
+                if self.instances.phase(&id) == Some(super::instances::Phase::Running) {
                     self.reconfigure_fresh(name);
                 }
             }
         }
         self.dirty.insert(name.to_owned());
-    }
-
-    /// Writes `state` for the connector and tasks of `name` that run here.
-    fn put_running_states(&mut self, name: &str, state: State) {
-        if self.connectors.get(name).is_some_and(|r| r.phase == Phase::Running) {
-            self.status.put(InstanceId::Connector(name.to_owned()), self.status_of(state, None));
-        }
-        let running: Vec<u32> = self
-            .tasks
-            .iter()
-            .filter(|((c, _), r)| c == name && r.phase == Phase::Running)
-            .map(|((_, t), _)| *t)
-            .collect();
-        for t in running {
-            self.status.put(InstanceId::Task(name.to_owned(), t), self.status_of(state, None));
-        }
     }
 
     /// Executes the queued restart requests against this worker's statuses and
@@ -269,7 +238,14 @@ impl Herder {
             return Vec::new();
         }
         let mut executed = Vec::new();
-        for (name, request) in std::mem::take(&mut self.pending_restarts) {
+        let mut pending = std::mem::take(&mut self.pending_restarts);
+        // The request being answered runs with its answer ([`Herder::answer_restart`]).
+        if let Some(answering) = self.writes.restart_in_flight() {
+            if let Some(kept) = pending.remove(answering) {
+                self.pending_restarts.insert(answering.to_owned(), kept);
+            }
+        }
+        for (name, request) in pending {
             let connector_state =
                 self.status.get(&InstanceId::Connector(name.clone())).map(|s| s.state);
             let tasks = self.status.tasks(&name).into_iter().map(|(t, s)| (t, s.state)).collect();
@@ -279,31 +255,11 @@ impl Herder {
             };
             tracing::info!("{plan}");
             // A restart by request starts the restart policy's counts over.
-            self.forget_failures(|i| {
-                i.connector() == name
-                    && match i {
-                        InstanceId::Connector(_) => plan.restart_connector,
-                        InstanceId::Task(_, t) => plan.tasks.contains(t),
-                    }
+            self.forget_failures(|i| plan.restarts(i));
+            let actions = plan.actions(self.member.owns_connector(&self.config, &name), |t| {
+                self.member.owns_task(&self.config, &name, t)
             });
-            // An instance that is not running here (a FAILED one) shows RESTARTING as soon
-            // as `stop_*` starts it again; a running one must show it before it has stopped.
-            if plan.restart_connector && self.member.owns_connector(&self.config, &name) {
-                if self.connectors.contains_key(&name) {
-                    let id = InstanceId::Connector(name.clone());
-                    self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
-                }
-                self.stop_connector(&name, true);
-            }
-            for &t in &plan.tasks {
-                if self.member.owns_task(&self.config, &name, t) {
-                    if self.tasks.contains_key(&(name.clone(), t)) {
-                        let id = InstanceId::Task(name.clone(), t);
-                        self.status.put(id.clone(), self.status_noted(&id, State::Restarting));
-                    }
-                    self.stop_task(&name, t, true);
-                }
-            }
+            self.apply_all(actions);
             executed.push(plan);
         }
         executed

@@ -42,7 +42,7 @@ impl Command {
             | Command::Shutdown(_) => Needs::Nothing,
             Command::SetTarget(_, target, _) if *target != TargetState::Stopped => Needs::Nothing,
             Command::Info(..) | Command::TaskConfigs(..) => Needs::Settled,
-            Command::Restart { request, .. } if !request.include_tasks && !request.only_failed => {
+            Command::Restart { request, .. } if request.is_instance_only() => {
                 Needs::ConnectorOwner(request.connector.clone())
             }
             Command::RestartTask(name, task, _) => Needs::TaskOwner(name.clone(), *task),
@@ -145,7 +145,7 @@ impl Herder {
 
     /// When the waiting requests' turn comes: after a rebalance, each is admitted again;
     /// those that waited too long are answered 409.
-    pub(super) async fn run_deferred(&mut self) {
+    pub(super) fn run_deferred(&mut self) {
         let now = Instant::now();
         let pending = self.rebalance_pending();
         for (due, command) in std::mem::take(&mut self.deferred) {
@@ -154,7 +154,7 @@ impl Herder {
             } else if pending {
                 command.reject(self.rebalance_refusal());
             } else if let Some(c) = self.admit(command) {
-                self.command(c).await;
+                self.command(c);
             }
         }
     }

@@ -16,6 +16,7 @@ use wasm_connect_group::{
 };
 
 use super::actor::Herder;
+use super::writes::AfterSync;
 use crate::model::{InstanceId, TargetState};
 use crate::store::ConfigState;
 
@@ -111,7 +112,7 @@ impl Herder {
     }
 
     /// Handles one report of the member loop.
-    pub(super) async fn group_event(&mut self, event: GroupEvent) {
+    pub(super) fn group_event(&mut self, event: GroupEvent) {
         match event {
             GroupEvent::Rebalancing => {
                 if let Some(link) = self.group.as_mut() {
@@ -129,17 +130,23 @@ impl Herder {
                 self.forget_failures(|_| true);
                 self.mark_all_dirty();
             }
-            GroupEvent::Assigned(a) => self.assigned(a).await,
+            GroupEvent::Assigned(a) => self.assigned(a),
         }
     }
 
-    async fn assigned(&mut self, a: Assigned) {
+    fn assigned(&mut self, a: Assigned) {
         if a.error == AssignmentError::ConfigMismatch || self.config_offset < a.config_offset {
             // Catch up before accepting: the assignment was computed from configs this
-            // worker has not read yet.
-            if let Err(e) = self.sync_config().await {
-                tracing::warn!(error = %e, "Could not catch up with the config topic");
-            }
+            // worker has not read yet. The loop goes on meanwhile.
+            self.after_sync(AfterSync::Assigned(a));
+        } else {
+            self.assigned_caught_up(a);
+        }
+    }
+
+    /// Accepts an assignment once the config topic has been read as far as possible.
+    pub(super) fn assigned_caught_up(&mut self, a: Assigned) {
+        if a.error == AssignmentError::ConfigMismatch || self.config_offset < a.config_offset {
             self.publish_view();
         }
         if a.error == AssignmentError::ConfigMismatch {
@@ -186,7 +193,7 @@ impl Herder {
             self.request_rebalance("this worker is behind the config topic");
         }
         if self.member.is_leader() {
-            self.leader_duties().await;
+            self.leader_duties();
         }
     }
 
@@ -195,11 +202,14 @@ impl Herder {
     pub(super) fn finish_revocation(&mut self) {
         let Some(link) = self.group.as_ref() else { return };
         let Some(revoked) = &link.revoking else { return };
-        let stopping = revoked.connectors.iter().any(|c| self.connectors.contains_key(c))
+        let stopping = revoked
+            .connectors
+            .iter()
+            .any(|c| self.instances.is_running(&InstanceId::Connector(c.clone())))
             || revoked
                 .tasks
                 .iter()
-                .any(|t| self.tasks.contains_key(&(t.connector.clone(), t.task)));
+                .any(|t| self.instances.is_running(&InstanceId::Task(t.connector.clone(), t.task)));
         if !stopping {
             if let Some(link) = self.group.as_mut() {
                 link.revoking = None;
@@ -214,16 +224,15 @@ impl Herder {
             .config
             .connectors()
             .map(str::to_owned)
-            .chain(self.connectors.keys().cloned())
-            .chain(self.tasks.keys().map(|(c, _)| c.clone()))
+            .chain(self.instances.connectors())
             .collect();
         self.dirty.extend(names);
     }
 
     /// What the leader does after each rebalance: makes sure a valid session key is in
     /// the config topic.
-    async fn leader_duties(&mut self) {
-        self.rotate_session_key().await;
+    fn leader_duties(&mut self) {
+        self.rotate_session_key();
     }
 }
 

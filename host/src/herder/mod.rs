@@ -18,6 +18,7 @@
 //! sent to the leader), `config_log`, `validate`, `error`.
 
 mod actor;
+mod apply;
 mod auto_restart;
 mod commands;
 mod config_log;
@@ -25,6 +26,11 @@ mod error;
 mod events;
 mod gate;
 mod group;
+#[cfg(test)]
+mod harness;
+#[cfg(test)]
+mod herder_tests;
+mod instances;
 mod membership;
 mod offsets;
 mod peers;
@@ -34,8 +40,10 @@ mod reconfigure;
 mod recovery;
 mod restart;
 mod retry_chain;
+mod runner;
 mod sink_offsets;
 mod validate;
+mod writes;
 
 use std::sync::Arc;
 

@@ -18,10 +18,11 @@
 //! `alterOffsets` hook declines; our WIT contract has no such hook and plugins keep their
 //! offsets only through the framework, so that variant never applies.
 //!
-//! The loop awaits offset-store writes as it awaits config writes (they are durable before
-//! the reply, and a resume queued behind an alter sees the new offsets). Consumer-group
-//! calls wait on the cluster's group coordinator, so they run in a spawned task that
-//! answers the request; the group itself refuses changes while tasks are still members.
+//! The loop never waits on a store: the config topic is read to its end through the write
+//! pipeline's sync, the checks run in the loop, and the change itself (offset-store writes,
+//! consumer-group calls, which wait on the cluster's group coordinator) runs in a spawned
+//! task that answers once it is durable. The group itself refuses changes while tasks are
+//! still members.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -29,7 +30,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::actor::Herder;
-use super::{HerderError, Reply, SinkOffsetsError, TopicPartition};
+use super::{Command, HerderError, SinkOffsetsError, TopicPartition};
 use crate::model::TargetState;
 use crate::store::OffsetStore;
 
@@ -76,17 +77,17 @@ enum Op {
 
 impl Herder {
     /// GET: no state precondition.
-    pub(super) fn connector_offsets(&self, name: &str, reply: Reply<ConnectorOffsets>) {
-        match self.kept(name) {
+    pub(super) fn offsets_now(&self, command: Command) {
+        let Command::Offsets(name, reply) = command else { return };
+        match self.kept(&name) {
             Err(e) => {
                 let _ = reply.send(Err(e));
             }
             Ok(Kept::Source) => {
-                let _ =
-                    reply.send(Ok(source_entries(self.worker.offsets().connector_offsets(name))));
+                let _ = reply.send(Ok(source_entries(self.offsets.connector_offsets(&name))));
             }
             Ok(Kept::Sink { group }) => {
-                let (sink, name) = (self.sink_offsets.clone(), name.to_owned());
+                let sink = self.sink_offsets.clone();
                 tokio::spawn(async move {
                     let r = sink.get(&group).await;
                     let _ =
@@ -96,83 +97,76 @@ impl Herder {
         }
     }
 
-    /// PATCH.
-    pub(super) async fn alter_offsets(
-        &mut self,
-        name: &str,
-        offsets: Vec<(Value, Option<Value>)>,
-        reply: Reply<String>,
-    ) {
-        let checked = async {
-            self.check_modifiable(name).await?;
-            if offsets.is_empty() {
-                return Err(bad(
-                    "Partitions / offsets need to be provided for an alter offsets request",
-                ));
-            }
-            self.kept(name)
-        };
-        match checked.await {
-            Err(e) => {
-                let _ = reply.send(Err(e));
-            }
-            Ok(Kept::Source) => {
-                let r = match check_source_offsets(offsets) {
-                    Ok(offsets) => write_source(self.worker.offsets(), name, offsets)
-                        .await
-                        .map(|()| ALTERED.into()),
-                    Err(e) => Err(e),
-                };
-                let _ = reply.send(r);
-            }
-            Ok(Kept::Sink { group }) => match parse_sink_offsets(&offsets) {
-                Err(e) => {
-                    let _ = reply.send(Err(e));
-                }
-                Ok(parsed) => {
-                    let (sink, name) = (self.sink_offsets.clone(), name.to_owned());
-                    tokio::spawn(async move {
-                        let r = sink.alter(&group, &parsed).await;
-                        let _ = reply.send(
-                            r.map(|()| ALTERED.into()).map_err(|e| sink_error(&name, Op::Alter, e)),
-                        );
-                    });
-                }
-            },
-        }
-    }
-
-    /// DELETE.
-    pub(super) async fn reset_offsets(&mut self, name: &str, reply: Reply<String>) {
-        let checked = async {
-            self.check_modifiable(name).await?;
-            self.kept(name)
-        };
-        match checked.await {
-            Err(e) => {
-                let _ = reply.send(Err(e));
-            }
-            Ok(Kept::Source) => {
-                let all = self.worker.offsets().connector_offsets(name);
-                let tombstones = all.into_iter().map(|(p, _)| (p, None)).collect();
-                let r = write_source(self.worker.offsets(), name, tombstones).await;
-                let _ = reply.send(r.map(|()| RESET.into()));
-            }
-            Ok(Kept::Sink { group }) => {
-                let (sink, name) = (self.sink_offsets.clone(), name.to_owned());
-                tokio::spawn(async move {
-                    let r = sink.reset(&group).await;
-                    let _ = reply.send(
-                        r.map(|()| RESET.into()).map_err(|e| sink_error(&name, Op::Reset, e)),
-                    );
+    /// PATCH and DELETE, once the config topic has been read to its end: the checks here,
+    /// the change in a spawned task that answers.
+    pub(super) fn offsets_synced(&self, command: Command) {
+        match command {
+            Command::AlterOffsets { name, offsets, reply } => {
+                let checked = self.check_modifiable(&name).and_then(|()| {
+                    if offsets.is_empty() {
+                        return Err(bad(
+                            "Partitions / offsets need to be provided for an alter offsets request",
+                        ));
+                    }
+                    self.kept(&name)
                 });
+                match checked {
+                    Err(e) => drop(reply.send(Err(e))),
+                    Ok(Kept::Source) => match check_source_offsets(offsets) {
+                        Err(e) => drop(reply.send(Err(e))),
+                        Ok(offsets) => {
+                            let store = self.offsets.clone();
+                            tokio::spawn(async move {
+                                let r = write_source(&store, &name, offsets).await;
+                                let _ = reply.send(r.map(|()| ALTERED.into()));
+                            });
+                        }
+                    },
+                    Ok(Kept::Sink { group }) => match parse_sink_offsets(&offsets) {
+                        Err(e) => drop(reply.send(Err(e))),
+                        Ok(parsed) => {
+                            let sink = self.sink_offsets.clone();
+                            tokio::spawn(async move {
+                                let r = sink.alter(&group, &parsed).await;
+                                let _ = reply.send(
+                                    r.map(|()| ALTERED.into())
+                                        .map_err(|e| sink_error(&name, Op::Alter, e)),
+                                );
+                            });
+                        }
+                    },
+                }
             }
+            Command::ResetOffsets(name, reply) => {
+                match self.check_modifiable(&name).and_then(|()| self.kept(&name)) {
+                    Err(e) => drop(reply.send(Err(e))),
+                    Ok(Kept::Source) => {
+                        let store = self.offsets.clone();
+                        let all = store.connector_offsets(&name);
+                        let tombstones = all.into_iter().map(|(p, _)| (p, None)).collect();
+                        tokio::spawn(async move {
+                            let r = write_source(&store, &name, tombstones).await;
+                            let _ = reply.send(r.map(|()| RESET.into()));
+                        });
+                    }
+                    Ok(Kept::Sink { group }) => {
+                        let sink = self.sink_offsets.clone();
+                        tokio::spawn(async move {
+                            let r = sink.reset(&group).await;
+                            let _ = reply.send(
+                                r.map(|()| RESET.into())
+                                    .map_err(|e| sink_error(&name, Op::Reset, e)),
+                            );
+                        });
+                    }
+                }
+            }
+            other => other.reject(HerderError::Failed("not an offsets change".into())),
         }
     }
 
-    /// Reads the config topic to its end, then: exists (404), STOPPED with no tasks (400).
-    async fn check_modifiable(&mut self, name: &str) -> Result<(), HerderError> {
-        self.sync_config().await?;
+    /// Exists (404), STOPPED with no tasks (400); the config topic has been read.
+    fn check_modifiable(&self, name: &str) -> Result<(), HerderError> {
         if !self.config.contains(name) {
             return Err(HerderError::NotFound(format!("Connector {name} not found")));
         }
@@ -195,7 +189,7 @@ impl Herder {
             .connector_config(name)
             .ok_or_else(|| HerderError::NotFound(format!("Connector {name} not found")))?;
         let class = config.get("connector.class").map(String::as_str).unwrap_or_default();
-        let registry = self.worker.registry();
+        let registry = &self.registry;
         let plugin = registry
             .resolve(class)
             .ok_or_else(|| HerderError::Failed(registry.not_found(class)))?;

@@ -9,8 +9,10 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::actor::Herder;
+use super::writes::{Then, Write};
 use crate::cluster::{InterWorkerClient, KeyRing, KeySettings, now_ms};
-use crate::store::{ConfigRecord, Properties};
+use crate::model::InstanceId;
+use crate::store::{ConfigRecord, Properties, StoreError};
 
 /// What the herder needs to talk to other workers.
 #[derive(Clone, Debug)]
@@ -27,7 +29,12 @@ pub struct Peers {
 pub(super) enum Internal {
     /// The leader answered a follower's task configs.
     TaskConfigsSubmitted { connector: String, result: Result<(), String> },
+    /// The config-topic write in flight is durable, or failed ([`super::writes`]).
+    Written(Result<(), StoreError>),
 }
+
+/// How long the leader waits for a session-key write before it may try again.
+const KEY_WRITE_WAIT: Duration = Duration::from_secs(60);
 
 /// How long the leader waits before it writes a session key again after a failed write.
 const KEY_RETRY: Duration = Duration::from_secs(1);
@@ -46,10 +53,11 @@ impl Herder {
     }
 
     /// Leader only: writes a new session key when there is none, it has expired, or it was
-    /// made with other settings.
-    pub(super) async fn rotate_session_key(&mut self) {
+    /// made with other settings. The write goes through the pipeline; no other is made
+    /// while it is under way.
+    pub(super) fn rotate_session_key(&mut self) {
         let Some(peers) = &self.peers else { return };
-        if !self.member.is_leader() {
+        if !self.member.is_leader() || self.key_retry_at.is_some_and(|t| t > Instant::now()) {
             return;
         }
         let now = now_ms();
@@ -63,11 +71,21 @@ impl Herder {
                 return;
             }
         };
-        match self.config_log.write(&[ConfigRecord::SessionKey(key)]).await {
+        self.key_retry_at = Some(Instant::now() + KEY_WRITE_WAIT);
+        self.write(Write {
+            records: vec![ConfigRecord::SessionKey(key)],
+            context: "Error writing a session key to the config topic".into(),
+            then: Then::SessionKey,
+        });
+    }
+
+    /// The session key written by [`Herder::rotate_session_key`] is durable and read back,
+    /// or the write failed.
+    pub(super) fn session_key_written(&mut self, result: Result<(), super::HerderError>) {
+        match result {
             Ok(()) => {
                 tracing::info!("Wrote a new session key to the config topic");
                 self.key_retry_at = None;
-                let _ = self.sync_config().await;
                 self.share_session_key();
             }
             Err(e) => {
@@ -123,10 +141,11 @@ impl Herder {
                 self.reconfiguration_succeeded(&connector);
             }
             Internal::TaskConfigsSubmitted { connector, result: Err(e) } => {
-                if self.connectors.contains_key(&connector) {
+                if self.instances.is_running(&InstanceId::Connector(connector.clone())) {
                     self.reconfiguration_failed(&connector, &e);
                 }
             }
+            Internal::Written(result) => self.written(result),
         }
     }
 }

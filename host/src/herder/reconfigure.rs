@@ -10,12 +10,16 @@
 
 use tokio::time::Instant;
 
-use super::actor::{Herder, Phase};
+use super::HerderError;
+use super::actor::Herder;
+use super::instances::Phase;
 use super::policies::ConnectorPolicies;
+use super::reconcile::Action;
 use super::retry_chain::AfterFailure;
+use super::writes::{Then, Write};
 use crate::model::{InstanceId, PluginKind, State, TargetState, random_unit};
 use crate::store::{ConfigRecord, Properties, RetryInfo};
-use crate::telemetry::events::{ReconfigurationAttempted, ReconfigurationFailed};
+use crate::telemetry::events::ReconfigurationFailed;
 use crate::worker::TaskConfigsError;
 
 /// Whether new task configs differ from the committed ones (Kafka Connect's rules: the
@@ -53,28 +57,19 @@ impl Herder {
     /// count starts at zero.
     pub(super) fn reconfigure_fresh(&mut self, name: &str) {
         self.chains.begin(name);
-        self.request_task_configs(name);
+        self.apply(Action::RequestTaskConfigs(name.to_owned()));
     }
 
     /// The connector asked to be reconfigured: a waiting retry is replaced by an attempt
     /// now (or right after the one in flight), in the same chain.
     pub(super) fn reconfigure(&mut self, name: &str) {
         if self.chains.trigger(name) {
-            self.request_task_configs(name);
+            self.apply(Action::RequestTaskConfigs(name.to_owned()));
         }
     }
 
-    fn request_task_configs(&mut self, name: &str) {
-        let max = self.max_tasks(name);
-        if self.worker.request_task_configs(name, max) {
-            ReconfigurationAttempted { connector: name }.emit();
-        } else {
-            tracing::debug!(connector = %name, "Skipping reconfiguration: the connector is not running");
-            self.chains.cancel(name);
-        }
-    }
-
-    fn max_tasks(&self, name: &str) -> u32 {
+    /// `tasks.max` of `name` (1 when unreadable).
+    pub(super) fn max_tasks(&self, name: &str) -> u32 {
         self.config
             .connector_config(name)
             .and_then(|c| c.get("tasks.max"))
@@ -82,38 +77,66 @@ impl Herder {
             .unwrap_or(1)
     }
 
+    fn runs(&self, name: &str) -> bool {
+        self.instances.phase(&InstanceId::Connector(name.to_owned())) == Some(Phase::Running)
+    }
+
     /// Runs the retries that are due. A connector no longer running or started ends its
     /// chain silently, as in Kafka Connect.
     pub(super) fn run_due_retries(&mut self) {
         for name in self.chains.take_due(Instant::now()) {
-            let running = self.connectors.get(&name).is_some_and(|r| r.phase == Phase::Running);
-            if running && self.config.target_state(&name) == TargetState::Started {
-                self.request_task_configs(&name);
+            if self.runs(&name) && self.config.target_state(&name) == TargetState::Started {
+                self.apply(Action::RequestTaskConfigs(name));
             } else {
                 self.chains.cancel(&name);
             }
         }
     }
 
-    /// Handles a connector's answer to `task-configs`.
-    pub(super) async fn task_configs_answer(
+    /// Handles a connector's answer to `task-configs`. An attempt that writes new configs
+    /// ends when they are durable ([`Herder::task_configs_written`]).
+    pub(super) fn task_configs_answer(
         &mut self,
         name: &str,
         result: Result<Vec<crate::model::Config>, TaskConfigsError>,
     ) {
+        match self.apply_task_configs(name, result) {
+            Some(write) => self.write(write),
+            None => self.attempt_done(name),
+        }
+    }
+
+    /// The attempt is over: one more runs when a trigger asked for it meanwhile.
+    fn attempt_done(&mut self, name: &str) {
         let rerun = self.chains.answered(name);
-        self.apply_task_configs(name, result).await;
-        let running = self.connectors.get(name).is_some_and(|r| r.phase == Phase::Running);
-        if rerun && running && self.chains.get(name).is_some() {
+        if rerun && self.runs(name) && self.chains.get(name).is_some() {
             self.reconfigure(name);
         }
     }
 
-    async fn apply_task_configs(
+    /// New task configs of `name` were written (or not).
+    pub(super) fn task_configs_written(
+        &mut self,
+        name: &str,
+        count: usize,
+        result: Result<(), HerderError>,
+    ) {
+        match result {
+            Ok(()) => {
+                tracing::info!(connector = %name, tasks = count, "Wrote new task configs");
+                self.reconfiguration_succeeded(name);
+            }
+            Err(e) => self.reconfiguration_failed(name, &e.to_string()),
+        }
+        self.attempt_done(name);
+    }
+
+    /// Compares the answer with the committed configs: the write to make, if any.
+    fn apply_task_configs(
         &mut self,
         name: &str,
         result: Result<Vec<crate::model::Config>, TaskConfigsError>,
-    ) {
+    ) -> Option<Write> {
         let max = self.max_tasks(name);
         let configs = match result {
             Ok(c) if c.len() > max as usize => {
@@ -122,40 +145,41 @@ impl Herder {
                     c.len()
                 );
                 tracing::error!(connector = %name, "{trace}");
-                return self.fail_connector(name, trace);
+                self.apply(Action::Fail { id: InstanceId::Connector(name.to_owned()), trace });
+                return None;
             }
             Ok(c) => c,
             Err(e) if e.instance_lost => {
                 // The instance is gone: `ConnectorFailed` follows and ends the chain.
-                return;
+                return None;
             }
-            Err(e) => return self.reconfiguration_failed(name, &e.trace),
+            Err(e) => {
+                self.reconfiguration_failed(name, &e.trace);
+                return None;
+            }
         };
-        let Some(current) = self.config.connector_config(name).cloned() else { return };
+        let current = self.config.connector_config(name).cloned()?;
         let new: Vec<Properties> =
-            configs.into_iter().map(|c| self.task_config(name, &current, c)).collect();
+            configs.into_iter().map(|c| self.task_config(&current, c)).collect();
         if !task_configs_changed(
             self.config.task_configs(name),
             &new,
             self.config.applied_config(name),
             &current,
         ) {
-            return self.reconfiguration_succeeded(name);
+            self.reconfiguration_succeeded(name);
+            return None;
         }
         if self.member.in_group() && !self.member.is_leader() {
             // Only the leader writes task configs: it gets them over REST.
-            return self.submit_to_leader(name, new);
+            self.submit_to_leader(name, new);
+            return None;
         }
-        match self.config_log.write(&task_records(name, &new)).await {
-            Ok(()) => {
-                tracing::info!(connector = %name, tasks = new.len(), "Wrote new task configs");
-                self.reconfiguration_succeeded(name);
-            }
-            Err(e) => self.reconfiguration_failed(
-                name,
-                &format!("Error writing task configurations to the config topic: {e}"),
-            ),
-        }
+        Some(Write {
+            records: task_records(name, &new),
+            context: "Error writing task configurations to the config topic".into(),
+            then: Then::TaskConfigs { connector: name.to_owned(), count: new.len() },
+        })
     }
 
     /// Resets the chain; a status that showed failing retries shows RUNNING plainly again.
@@ -196,22 +220,18 @@ impl Herder {
                     error,
                 };
                 event.emit();
-                self.fail_connector(name, gave_up_trace(error, failures));
+                let trace = gave_up_trace(error, failures);
+                self.apply(Action::Fail { id: InstanceId::Connector(name.to_owned()), trace });
             }
         }
     }
 
     /// The task config as written: the plugin's, plus `task.class` and the connector's
     /// `topics` / `topics.regex`, as Kafka Connect adds them.
-    fn task_config(
-        &self,
-        name: &str,
-        connector: &Properties,
-        config: crate::model::Config,
-    ) -> Properties {
+    fn task_config(&self, connector: &Properties, config: crate::model::Config) -> Properties {
         let mut p: Properties = config.into_iter().collect();
         if let Some(class) = connector.get("connector.class") {
-            let plugin = self.worker.registry().resolve(class);
+            let plugin = self.registry.resolve(class);
             let task_class =
                 plugin.map(|p| task_class_of(&p.info().name)).unwrap_or_else(|| class.clone());
             p.insert("task.class".into(), task_class);
@@ -223,7 +243,6 @@ impl Herder {
                 }
             }
         }
-        let _ = name;
         p
     }
 }

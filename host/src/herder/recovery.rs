@@ -13,24 +13,16 @@ use tokio::time::Instant;
 
 use super::actor::Herder;
 use super::auto_restart::AfterFailure;
+use super::reconcile::Action;
 use crate::model::{InstanceId, State, TargetState, random_unit};
 use crate::store::RetryInfo;
 use crate::telemetry::events::AutomaticRestart;
 
 impl Herder {
-    /// Fails the connector instance `name` that runs here (an error it raised, too many
-    /// task configs, the reconfiguration retry limit): FAILED with `trace`, its instance
-    /// stopped and kept down.
-    pub(super) fn fail_connector(&mut self, name: &str, trace: String) {
-        self.chains.cancel(name);
-        self.instance_failed(InstanceId::Connector(name.to_owned()), trace);
-        self.stop_connector(name, false);
-    }
-
     /// Records that `id` failed (its instance is gone or stopping): FAILED with `trace`,
     /// kept down; under a restart policy, a restart is scheduled, or the limit is reached.
     pub(super) fn instance_failed(&mut self, id: InstanceId, trace: String) {
-        self.failed.insert(id.clone());
+        self.instances.set_failed(&id, true);
         let mut status = self.status_of(State::Failed, Some(trace.clone()));
         if let Some(policy) = self.policies(id.connector()).restart {
             let now = Instant::now();
@@ -54,7 +46,7 @@ impl Herder {
                 }
             }
         }
-        self.status.put_safe(id, status);
+        self.show_failed(&id, status);
     }
 
     /// Restarts the instances whose policy restart is due and that are still FAILED and
@@ -64,14 +56,11 @@ impl Herder {
             return;
         }
         for (id, attempt) in self.auto_restarts.take_due(Instant::now()) {
-            if !self.failed.contains(&id) || !self.wanted(&id) {
+            if !self.instances.is_failed(&id) || !self.wanted(&id) {
                 continue;
             }
             AutomaticRestart { instance: &id, attempt }.emit();
-            match &id {
-                InstanceId::Connector(name) => self.stop_connector(name, true),
-                InstanceId::Task(name, task) => self.stop_task(name, *task, true),
-            }
+            self.apply(Action::Restart { id, shown: false });
         }
     }
 
@@ -94,7 +83,7 @@ impl Herder {
     /// Forgets the failures of the instances `which` selects: they may be started again,
     /// and their restart counts start over (a restart request, new configs, deletion).
     pub(super) fn forget_failures(&mut self, which: impl Fn(&InstanceId) -> bool) {
-        self.failed.retain(|id| !which(id));
+        self.instances.forget_failures(&which);
         self.auto_restarts.forget(which);
     }
 }

@@ -1,12 +1,14 @@
 //! Restart requests (KIP-745) and the plans computed from them: which instances to
 //! restart, given the statuses this worker knows. Pure values, unit-tested without a
-//! runtime; the herder executes a plan against its own assignment.
+//! runtime; a plan becomes [`Action`]s for this worker's assignment, which the herder
+//! applies like any other.
 
 use std::collections::BTreeMap;
 use std::fmt;
 
 use super::ConnectorStatus;
-use crate::model::State;
+use super::reconcile::Action;
+use crate::model::{InstanceId, State};
 use crate::store::Status;
 
 /// A request to restart a connector and, optionally, its tasks.
@@ -21,6 +23,13 @@ pub struct RestartRequest {
 }
 
 impl RestartRequest {
+    /// Whether the request restarts the connector instance alone, at once, answered when
+    /// it has started again (KIP-745's case A, HTTP 204); every other request is recorded
+    /// in the config topic and answered 202 with its plan.
+    pub fn is_instance_only(&self) -> bool {
+        !self.include_tasks && !self.only_failed
+    }
+
     /// Kafka Connect's impact rank: a pending request is replaced only by a strictly
     /// higher one. `onlyFailed` without tasks (0) < `onlyFailed` with tasks (1) <
     /// everything without tasks (2) < everything with tasks (3).
@@ -80,6 +89,34 @@ impl RestartPlan {
     /// Whether the plan restarts nothing.
     pub fn is_empty(&self) -> bool {
         !self.restart_connector && self.tasks.is_empty()
+    }
+
+    /// Whether the plan restarts `id`.
+    pub fn restarts(&self, id: &InstanceId) -> bool {
+        id.connector() == self.request.connector
+            && match id {
+                InstanceId::Connector(_) => self.restart_connector,
+                InstanceId::Task(_, t) => self.tasks.contains(t),
+            }
+    }
+
+    /// The actions that execute the plan on a worker that owns the connector instance
+    /// (`owns_connector`) and the tasks `owns_task` accepts: each instance restarted shows
+    /// RESTARTING at once.
+    pub(super) fn actions(
+        &self,
+        owns_connector: bool,
+        owns_task: impl Fn(u32) -> bool,
+    ) -> Vec<Action> {
+        let name = &self.request.connector;
+        let connector =
+            (self.restart_connector && owns_connector).then(|| InstanceId::Connector(name.clone()));
+        let tasks = self
+            .tasks
+            .iter()
+            .filter(|t| owns_task(**t))
+            .map(|t| InstanceId::Task(name.clone(), *t));
+        connector.into_iter().chain(tasks).map(|id| Action::Restart { id, shown: true }).collect()
     }
 
     /// The 202 answer's statuses: every instance this plan restarts RESTARTING without a
@@ -175,6 +212,28 @@ mod tests {
         assert_eq!(shown(true, true, Failed), [Restarting, Running, Restarting, Paused]);
         assert_eq!(shown(false, true, Running), [Restarting; 4]);
         assert_eq!(shown(false, false, Paused), [Restarting, Running, Failed, Paused]);
+    }
+
+    #[test]
+    fn plans_restart_only_what_this_worker_owns_showing_restarting() {
+        let p = req(false, true).plan(Some(State::Running), &tasks()).unwrap();
+        let restart = |id| Action::Restart { id, shown: true };
+        let t = |n| InstanceId::Task("c".into(), n);
+        assert_eq!(
+            p.actions(true, |_| true),
+            [
+                restart(InstanceId::Connector("c".into())),
+                restart(t(0)),
+                restart(t(1)),
+                restart(t(2))
+            ]
+        );
+        assert_eq!(p.actions(false, |n| n == 1), [restart(t(1))]);
+        let only_failed = req(true, true).plan(Some(State::Running), &tasks()).unwrap();
+        assert!(only_failed.restarts(&t(1)) && !only_failed.restarts(&t(0)));
+        assert!(!only_failed.restarts(&InstanceId::Task("other".into(), 1)));
+        assert!(req(false, false).is_instance_only());
+        assert!(!req(true, false).is_instance_only() && !req(false, true).is_instance_only());
     }
 
     #[test]

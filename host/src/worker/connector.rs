@@ -15,9 +15,8 @@ enum Cmd {
 }
 
 /// The herder's handle on a connector supervisor.
-pub(super) struct Handle {
+pub struct Handle {
     tx: mpsc::UnboundedSender<Cmd>,
-    pub run: u64,
 }
 
 impl Handle {
@@ -28,16 +27,12 @@ impl Handle {
     pub fn stop(&self) -> bool {
         self.tx.send(Cmd::Stop).is_ok()
     }
-
-    /// Drops the handle without a stop: the supervisor stops its instance and reports
-    /// nothing.
-    pub fn abandon(self) {}
 }
 
 pub(super) fn spawn(shared: Arc<Shared>, name: String, config: Config, run: u64) -> Handle {
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(supervise(shared, name, config, run, rx));
-    Handle { tx, run }
+    Handle { tx }
 }
 
 async fn supervise(

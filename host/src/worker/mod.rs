@@ -1,10 +1,10 @@
 //! The worker: runs connector and task instances for the herder.
 //!
 //! Every instance gets a supervisor (a tokio task that owns its runtime handle and takes
-//! commands). The herder calls [`Worker`]'s methods, which return at once; outcomes come
-//! back as [`WorkerEvent`]s, tagged with the run number the herder gave, so the herder
-//! loop never waits on plugin code. The worker never decides restarts or writes
-//! statuses: it reports.
+//! commands). [`Worker`]'s start methods return at once with a handle, which the herder
+//! keeps in its registry (the worker keeps no map of instances); outcomes come back as
+//! [`WorkerEvent`]s, tagged with the run number the herder gave, so the herder loop never
+//! waits on plugin code. The worker never decides restarts or writes statuses: it reports.
 
 mod connector;
 pub mod convert;
@@ -24,8 +24,10 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
+pub use connector::Handle as ConnectorHandle;
 pub use host::WorkerHost;
 pub use plugins::PluginRegistry;
+pub use task::Handle as TaskHandle;
 use topics::DataTopics;
 
 use crate::model::{Config, ConnectorError, TargetState};
@@ -177,11 +179,9 @@ pub(crate) struct Shared {
     pub data: DataPlane,
 }
 
-/// Runs instances; owned by the herder.
+/// Starts instances for the herder, which keeps their handles.
 pub struct Worker {
     shared: Arc<Shared>,
-    connectors: BTreeMap<String, connector::Handle>,
-    tasks: BTreeMap<(String, u32), task::Handle>,
 }
 
 impl Worker {
@@ -194,11 +194,7 @@ impl Worker {
         events: mpsc::UnboundedSender<WorkerEvent>,
     ) -> Self {
         let host = Arc::new(WorkerHost { events: events.clone(), offsets });
-        Self {
-            shared: Arc::new(Shared { registry, events, host, settings, data }),
-            connectors: BTreeMap::new(),
-            tasks: BTreeMap::new(),
-        }
+        Self { shared: Arc::new(Shared { registry, events, host, settings, data }) }
     }
 
     /// The installed plugins.
@@ -213,78 +209,13 @@ impl Worker {
 
     /// Starts a connector instance with `config`. A paused connector's instance runs too;
     /// the herder does not ask it for task configs while it is paused.
-    pub fn start_connector(&mut self, name: &str, config: Config, run: u64) {
-        let handle = connector::spawn(self.shared.clone(), name.to_owned(), config, run);
-        if let Some(old) = self.connectors.insert(name.to_owned(), handle) {
-            old.abandon();
-        }
-    }
-
-    /// Asks a running connector for at most `max_tasks` task configs.
-    pub fn request_task_configs(&self, name: &str, max_tasks: u32) -> bool {
-        self.connectors.get(name).is_some_and(|h| h.task_configs(max_tasks))
-    }
-
-    /// Stops a connector instance; `ConnectorStopped` follows.
-    pub fn stop_connector(&mut self, name: &str) -> bool {
-        self.connectors.remove(name).is_some_and(|h| h.stop())
-    }
-
-    /// Whether a connector instance is running here.
-    pub fn has_connector(&self, name: &str) -> bool {
-        self.connectors.contains_key(name)
-    }
-
-    /// Forgets a connector instance that failed by itself.
-    pub fn connector_gone(&mut self, name: &str, run: u64) {
-        if self.connectors.get(name).is_some_and(|h| h.run == run) {
-            self.connectors.remove(name);
-        }
+    pub fn start_connector(&self, name: &str, config: Config, run: u64) -> ConnectorHandle {
+        connector::spawn(self.shared.clone(), name.to_owned(), config, run)
     }
 
     /// Starts a task.
-    pub fn start_task(&mut self, connector: &str, task: u32, spec: TaskSpec, run: u64) {
-        let handle = task::spawn(self.shared.clone(), connector.to_owned(), task, spec, run);
-        if let Some(old) = self.tasks.insert((connector.to_owned(), task), handle) {
-            old.abandon();
-        }
-    }
-
-    /// Stops a task; `TaskStopped` follows.
-    pub fn stop_task(&mut self, connector: &str, task: u32) -> bool {
-        self.tasks.remove(&(connector.to_owned(), task)).is_some_and(|h| h.stop())
-    }
-
-    /// Forgets a task that failed by itself.
-    pub fn task_gone(&mut self, connector: &str, task: u32, run: u64) {
-        let key = (connector.to_owned(), task);
-        if self.tasks.get(&key).is_some_and(|h| h.run == run) {
-            self.tasks.remove(&key);
-        }
-    }
-
-    /// The tasks of `connector` running here.
-    pub fn tasks_of(&self, connector: &str) -> Vec<u32> {
-        self.tasks.keys().filter(|(c, _)| c == connector).map(|(_, t)| *t).collect()
-    }
-
-    /// Tells a connector's tasks to pause or resume.
-    pub fn set_target_state(&self, connector: &str, target: TargetState) {
-        for ((c, _), h) in &self.tasks {
-            if c == connector {
-                h.set_target(target);
-            }
-        }
-    }
-
-    /// Names of running connector instances.
-    pub fn connectors(&self) -> Vec<String> {
-        self.connectors.keys().cloned().collect()
-    }
-
-    /// Every running task.
-    pub fn tasks(&self) -> Vec<(String, u32)> {
-        self.tasks.keys().cloned().collect()
+    pub fn start_task(&self, connector: &str, task: u32, spec: TaskSpec, run: u64) -> TaskHandle {
+        task::spawn(self.shared.clone(), connector.to_owned(), task, spec, run)
     }
 }
 

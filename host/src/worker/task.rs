@@ -70,9 +70,8 @@ pub(super) enum Exit {
 }
 
 /// The herder's handle on a task supervisor.
-pub(super) struct Handle {
+pub struct Handle {
     tx: mpsc::UnboundedSender<Cmd>,
-    pub run: u64,
 }
 
 impl Handle {
@@ -83,8 +82,6 @@ impl Handle {
     pub fn stop(&self) -> bool {
         self.tx.send(Cmd::Stop).is_ok()
     }
-
-    pub fn abandon(self) {}
 }
 
 pub(super) fn spawn(
@@ -97,7 +94,7 @@ pub(super) fn spawn(
     let (tx, rx) = mpsc::unbounded_channel();
     let span = tracing::info_span!("task", connector = %connector, task);
     tokio::spawn(supervise(shared, connector, task, spec, run, rx).instrument(span));
-    Handle { tx, run }
+    Handle { tx }
 }
 
 async fn supervise(
