@@ -468,42 +468,77 @@ async fn requests_get_409_while_a_rebalance_is_pending() {
     cluster.wait_running(0, "pend-b", 1, 90).await;
 }
 
+/// `heartbeat.interval.ms` of the test cluster (`cluster.rs`).
+const HEARTBEAT: Duration = Duration::from_millis(1000);
+
+/// Whether worker `i` shows any instance of `name` RUNNING on itself.
+fn runs_here(cluster: &Cluster, i: usize, status: &Value) -> bool {
+    let here = format!(":{}", cluster.workers[i].port);
+    status["tasks"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(std::iter::once(&status["connector"]))
+        .any(|t| t["state"] == "RUNNING" && t["worker_id"].as_str().unwrap_or("").ends_with(&here))
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_worker_that_loses_the_broker_stops_its_tasks() {
+async fn a_worker_that_loses_the_broker_stops_its_tasks_and_keeps_answering() {
     let broker = PrivateBroker::start(19392);
     let mut s = settings(1000);
     s.bootstrap = format!("127.0.0.1:{}", broker.port);
     let cluster = Cluster::start(2, s).await;
     assert_eq!(cluster.create(0, "lost", idle_source(4)).await.0, 201);
     cluster.wait_running(0, "lost", 4, 90).await;
+    let leader = cluster.leader().expect("a leader");
     broker.kafka(&["stop", "--keep-data"]);
-    // Each worker stops what it runs: its own view of the statuses shows nothing RUNNING.
+    // A config write through the leader is under way while the broker is down: it fails on
+    // its own (500 once the store gives up, or 409 once the worker knows no leader)...
+    let client = reqwest::Client::new();
+    let put = tokio::spawn({
+        let url = format!("{}/connectors/z/config", cluster.workers[leader].url);
+        let client = client.clone();
+        async move { client.put(url).json(&idle_source(1)).send().await.map(|r| r.status().as_u16()) }
+    });
+    // ...and meanwhile every read is answered within a second.
+    for _ in 0..10 {
+        let url = format!("{}/connectors", cluster.workers[leader].url);
+        let answer = client.get(url).timeout(Duration::from_secs(1)).send().await;
+        let answer = answer.unwrap_or_else(|e| panic!("GET /connectors during the outage: {e}"));
+        assert_eq!(answer.status().as_u16(), 200);
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    // Each worker stops what it runs within a heartbeat (plus a second) of losing its
+    // group: its own view of the statuses shows nothing RUNNING here.
     for i in 0..2 {
         let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let log = cluster.log(i);
-            let s = cluster.status(i, "lost").await;
-            let here = format!(":{}", cluster.workers[i].port);
-            let running_here = s["tasks"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .chain(std::iter::once(&s["connector"]))
-                .any(|t| {
-                    t["state"] == "RUNNING"
-                        && t["worker_id"].as_str().unwrap_or("").ends_with(&here)
-                });
-            if log.contains("Lost group membership") && !running_here {
-                break;
+        let lost_at = loop {
+            if cluster.log(i).contains("Lost group membership") {
+                break Instant::now();
             }
             assert!(
                 Instant::now() < deadline,
-                "worker {i} still runs work: {s}\n{}",
+                "worker {i} never lost its group\n{}",
                 cluster.logs()
             );
-            tokio::time::sleep(Duration::from_millis(200)).await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        loop {
+            let status = cluster.status(i, "lost").await;
+            if !runs_here(&cluster, i, &status) {
+                break;
+            }
+            assert!(
+                lost_at.elapsed() <= HEARTBEAT + Duration::from_secs(1),
+                "worker {i} still runs work {:?} after losing its group: {status}\n{}",
+                lost_at.elapsed(),
+                cluster.logs()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
+    let status = put.await.unwrap().expect("the write is answered");
+    assert!(status == 500 || status == 409, "a write during the outage got {status}");
     broker.kafka(&["start"]);
     cluster.wait_running(0, "lost", 4, 120).await;
 }

@@ -188,7 +188,7 @@ impl Herder {
             tracing::info!(connector = %name, "Task reconfiguration succeeded after failures");
             let id = InstanceId::Connector(name.to_owned());
             let status = self.status_noted(&id, State::Running);
-            self.status.put(id, status);
+            self.show_status(&id, status);
         }
     }
 
@@ -210,7 +210,7 @@ impl Herder {
                 let mut status = self.status_noted(&id, State::Running);
                 let info = RetryInfo::after(retry, policy.max_retries, delay, Some(error.into()));
                 status.reconfiguration = Some(Box::new(info));
-                self.status.put(id, status);
+                self.show_status(&id, status);
             }
             AfterFailure::GiveUp { failures } => {
                 let event = ReconfigurationFailed {
