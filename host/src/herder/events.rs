@@ -240,10 +240,10 @@ impl Herder {
         let mut executed = Vec::new();
         let mut pending = std::mem::take(&mut self.pending_restarts);
         // The request being answered runs with its answer ([`Herder::answer_restart`]).
-        if let Some(answering) = self.writes.restart_in_flight() {
-            if let Some(kept) = pending.remove(answering) {
-                self.pending_restarts.insert(answering.to_owned(), kept);
-            }
+        if let Some(answering) = self.writes.restart_in_flight()
+            && let Some(kept) = pending.remove(answering)
+        {
+            self.pending_restarts.insert(answering.to_owned(), kept);
         }
         for (name, request) in pending {
             let connector_state =
