@@ -21,6 +21,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::{Duration, Instant};
 
+use wasm_connect_backoff::Backoff;
+
 use crate::protocol::{Allocation, TaskId};
 
 #[path = "assignor_pool.rs"]
@@ -28,10 +30,10 @@ mod pool;
 
 use pool::{Loads, Pool};
 
-/// Growth factor of the backoff between consecutive revoking rounds, from 1 ms: 40 ms,
+/// Growth factor of the back-off between consecutive revoking rounds, from 1 ms: 40 ms,
 /// 1.6 s, 64 s, then the maximum delay. Kafka Connect's values, so a cluster that keeps
 /// changing settles on the same schedule as theirs.
-const REVOCATION_BACKOFF_FACTOR: u64 = 40;
+const REVOCATION_BACKOFF_FACTOR: f64 = 40.0;
 
 /// The longest delay the assignment can carry (int32 milliseconds); longer maximum delays
 /// are cut to it.
@@ -237,8 +239,13 @@ impl AssignorState {
         }
         if self.revoked_in_previous {
             self.revoking_rounds = self.revoking_rounds.saturating_add(1);
-            let backoff = REVOCATION_BACKOFF_FACTOR.saturating_pow(self.revoking_rounds);
-            let backoff = Duration::from_millis(backoff).min(max_delay);
+            let backoff = Backoff {
+                initial: Duration::from_millis(1),
+                max: max_delay,
+                multiplier: REVOCATION_BACKOFF_FACTOR,
+                jitter: 0.0,
+            }
+            .delay(self.revoking_rounds, 0.5);
             if !backoff.is_zero() {
                 self.revocation_hold = Some(now + backoff);
                 return backoff;

@@ -36,7 +36,6 @@
 //! Must not: block on the herder, interpret connector configs, or retry without a
 //! back-off. The group requests are `coordinator`'s; the assignment is the assignor's.
 
-mod backoff;
 mod control;
 mod leader;
 mod task;

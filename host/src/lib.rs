@@ -17,13 +17,13 @@
 
 pub mod app;
 pub mod cli;
-pub mod cluster;
+mod cluster;
 pub mod config;
-pub mod conformance;
+mod conformance;
 pub mod herder;
 pub mod model;
 pub mod rest;
 pub mod runtime;
 pub mod store;
 pub mod telemetry;
-pub mod worker;
+mod worker;

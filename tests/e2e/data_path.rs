@@ -5,8 +5,7 @@
 use std::path::Path;
 
 use wasm_connect::app::App;
-use wasm_connect::model::State;
-use wasm_connect::store::Properties;
+use wasm_connect::model::{Properties, State};
 
 use crate::harness::{Backing, eventually, props, t, wait_state};
 

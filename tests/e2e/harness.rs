@@ -208,7 +208,7 @@ pub async fn wait_state(app: &App, id: InstanceId, want: State) {
 
 /// A `ChaosSource` connector config (2 tasks, healthy, polling no records unless `extra`
 /// sets `batch.size`) plus `extra` keys.
-pub fn chaos_source(extra: &[(&str, &str)]) -> wasm_connect::store::Properties {
+pub fn chaos_source(extra: &[(&str, &str)]) -> wasm_connect::model::Properties {
     let mut p = props(&[
         ("connector.class", "ChaosSource"),
         ("tasks.max", "2"),

@@ -137,7 +137,7 @@ async fn restart_record_from_another_producer_runs_its_plan(b: Backing) {
     reader.read_to_end().await.unwrap();
 
     // Another producer appends the restart request.
-    let request = ConfigRecord::Restart(wasm_connect::herder::RestartRequest {
+    let request = ConfigRecord::Restart(wasm_connect::model::RestartRequest {
         connector: "r".into(),
         only_failed: true,
         include_tasks: true,
@@ -163,7 +163,7 @@ async fn restart_records_older_than_the_worker_are_ignored(b: Backing) {
     wait_state(&app, t("old", 1), State::Running).await;
     app.shutdown().await;
 
-    let request = ConfigRecord::Restart(wasm_connect::herder::RestartRequest {
+    let request = ConfigRecord::Restart(wasm_connect::model::RestartRequest {
         connector: "old".into(),
         only_failed: false,
         include_tasks: true,

@@ -5,8 +5,8 @@
 use serde_json::{Value, json};
 use wasm_connect::app::App;
 use wasm_connect::herder::{ConnectorOffset, HerderError};
-use wasm_connect::model::{InstanceId, State};
-use wasm_connect::store::{ConfigRecord, LogRecord, Properties, TopicSpec};
+use wasm_connect::model::{InstanceId, Properties, State};
+use wasm_connect::store::{ConfigRecord, LogRecord, TopicSpec};
 
 use crate::harness::{Backing, eventually, props, wait_state};
 

@@ -15,8 +15,7 @@ use std::time::Instant;
 use reqwest::Method;
 use serde_json::{Value, json};
 use wasm_connect::app::App;
-use wasm_connect::model::State;
-use wasm_connect::store::Properties;
+use wasm_connect::model::{Properties, State};
 
 use crate::harness::{Backing, eventually, props, shared_cache_dir, t, wait_state};
 use crate::rest::Api;

@@ -6,8 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use wasm_connect::config::read_connector_file;
-use wasm_connect::model::State;
-use wasm_connect::store::Properties;
+use wasm_connect::model::{Properties, State};
 
 use crate::harness::{Backing, eventually, t, wait_state};
 use crate::support::root;

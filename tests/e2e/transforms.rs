@@ -9,8 +9,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 use wasm_connect::app::App;
 use wasm_connect::herder::HerderError;
-use wasm_connect::model::State;
-use wasm_connect::store::Properties;
+use wasm_connect::model::{Properties, State};
 
 use crate::harness::{Backing, eventually, props, t, wait_state};
 use crate::support::root;

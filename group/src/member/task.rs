@@ -11,8 +11,8 @@ use bytes::Bytes;
 use kafka_protocol::error::ResponseError;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
+use wasm_connect_backoff::{Attempts, Backoff};
 
-use super::backoff::Backoff;
 use super::control::{Control, Stop, Wake};
 use super::{Assigned, ConfigView, GroupEvent, MemberSettings};
 use crate::assignor::AssignorState;
@@ -62,8 +62,17 @@ pub(super) struct MemberTask {
     lost_reported: bool,
     /// Rebalancing was sent since the last Assigned.
     rebalancing_reported: bool,
-    backoff: Backoff,
+    backoff: Attempts,
 }
+
+/// The first retry's delay after a failed group request: long enough not to hammer a
+/// broker that refuses connections, short enough that a moved coordinator is found again
+/// at once.
+const RETRY_INITIAL: Duration = Duration::from_millis(100);
+
+/// The longest delay between retries: an outage is retried at least this often, so
+/// membership comes back within seconds of the broker.
+const RETRY_MAX: Duration = Duration::from_secs(5);
 
 impl MemberTask {
     /// A member that has not joined yet.
@@ -101,7 +110,7 @@ impl MemberTask {
             failing_since: None,
             lost_reported: false,
             rebalancing_reported: false,
-            backoff: Backoff::new(),
+            backoff: Backoff::doubling(RETRY_INITIAL, RETRY_MAX).attempts(),
         }
     }
 

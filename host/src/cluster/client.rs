@@ -16,8 +16,7 @@ use reqwest::header::{self, HeaderMap, HeaderValue};
 use reqwest::{Method, StatusCode};
 
 use super::signature::signature_headers;
-use crate::model::SessionKey;
-use crate::store::Properties;
+use crate::model::{Properties, SessionKey};
 
 /// The user agent of every request (Kafka Connect's).
 pub const USER_AGENT: &str = "kafka-connect";

@@ -5,12 +5,12 @@ use std::time::Duration;
 
 use super::tests::{ok, problems};
 use super::*;
-use crate::model::Backoff;
+use crate::model::{Backoff, KAFKA_14732};
 
 #[test]
 fn defaults_are_kafka_14732_without_a_limit() {
     let c = ok("plugin.path=p", Mode::Standalone);
-    assert_eq!(c.task_reconfiguration.backoff, Backoff::kafka_14732());
+    assert_eq!(c.task_reconfiguration.backoff, KAFKA_14732);
     assert_eq!(c.task_reconfiguration.backoff.initial, Duration::from_millis(250));
     assert_eq!(c.task_reconfiguration.backoff.max, Duration::from_secs(60));
     assert_eq!(c.task_reconfiguration.max_retries, None);

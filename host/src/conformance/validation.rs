@@ -13,8 +13,8 @@
 use super::kit::Kit;
 use super::report::{Finding, one_line};
 use crate::herder::{RetryPolicy, validate_config};
-use crate::model::{ConfigDef, ConfigType};
-use crate::store::Properties;
+use crate::model::{ConfigDef, ConfigType, Properties};
+
 use crate::worker::PluginRegistry;
 
 /// Keys that belong to the framework, kept in the "empty" config.

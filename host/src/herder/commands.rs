@@ -4,6 +4,7 @@
 
 use super::actor::Herder;
 use super::reconcile::Action;
+use super::restart::RestartPlan;
 use super::writes::{AfterSync, Then, Write};
 use super::{Command, ConnectorInfo, ConnectorStatus, HerderError, RestartOutcome, RestartRequest};
 use crate::model::{InstanceId, TargetState};
@@ -219,7 +220,8 @@ impl Herder {
             // Not executed yet (a rebalance is pending): planned from the same statuses.
             None => {
                 let states = tasks.iter().map(|(t, s)| (*t, s.state)).collect();
-                request.plan(Some(connector.state), &states).expect("a connector status exists")
+                RestartPlan::new(&request, Some(connector.state), &states)
+                    .expect("a connector status exists")
             }
         };
         let (kind, version) = self.info(&name).map(|i| (i.kind, i.version)).unwrap_or_default();
@@ -233,7 +235,7 @@ impl Herder {
     fn check_submission(
         &self,
         name: &str,
-        configs: &[crate::store::Properties],
+        configs: &[crate::model::Properties],
     ) -> Result<(), HerderError> {
         if !self.member.is_leader() {
             return Err(HerderError::NotHere {

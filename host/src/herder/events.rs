@@ -249,16 +249,14 @@ impl Herder {
             let connector_state =
                 self.status.get(&InstanceId::Connector(name.clone())).map(|s| s.state);
             let tasks = self.status.tasks(&name).into_iter().map(|(t, s)| (t, s.state)).collect();
-            let Some(plan) = request.plan(connector_state, &tasks) else {
+            let Some(plan) = RestartPlan::new(&request, connector_state, &tasks) else {
                 tracing::debug!(connector = %name, "Skipping a restart request: no status for the connector");
                 continue;
             };
             tracing::info!("{plan}");
             // A restart by request starts the restart policy's counts over.
             self.forget_failures(|i| plan.restarts(i));
-            let actions = plan.actions(self.member.owns_connector(&self.config, &name), |t| {
-                self.member.owns_task(&self.config, &name, t)
-            });
+            let actions = plan.actions(|id| self.member.owns(&self.config, id));
             self.apply_all(actions);
             executed.push(plan);
         }

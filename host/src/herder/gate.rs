@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use super::actor::Herder;
 use super::{Command, HerderError};
-use crate::model::TargetState;
+use crate::model::{InstanceId, TargetState};
 
 /// How long a request waits for a rebalance to complete before it is answered 409.
 /// Rebalances caused by a config change settle within a heartbeat or two; one held up by
@@ -27,10 +27,8 @@ enum Needs {
     Settled,
     /// The leader.
     Leader,
-    /// The worker that runs the connector instance.
-    ConnectorOwner(String),
-    /// The worker that runs the task.
-    TaskOwner(String, u32),
+    /// The worker that runs the instance.
+    Owner(InstanceId),
 }
 
 impl Command {
@@ -43,9 +41,11 @@ impl Command {
             Command::SetTarget(_, target, _) if *target != TargetState::Stopped => Needs::Nothing,
             Command::Info(..) | Command::TaskConfigs(..) => Needs::Settled,
             Command::Restart { request, .. } if request.is_instance_only() => {
-                Needs::ConnectorOwner(request.connector.clone())
+                Needs::Owner(InstanceId::Connector(request.connector.clone()))
             }
-            Command::RestartTask(name, task, _) => Needs::TaskOwner(name.clone(), *task),
+            Command::RestartTask(name, task, _) => {
+                Needs::Owner(InstanceId::Task(name.clone(), *task))
+            }
             Command::PutConfig { .. }
             | Command::Delete(..)
             | Command::SetTarget(..)
@@ -108,29 +108,24 @@ impl Herder {
                     leader_url,
                 )
             }),
-            Needs::ConnectorOwner(name) => {
-                let here =
-                    !self.config.contains(&name) || self.member.owns_connector(&self.config, &name);
-                (!here).then(|| {
-                    let url = if self.member.is_leader() {
-                        self.member.connector_owner(&name)
-                    } else {
-                        leader_url
+            Needs::Owner(id) => {
+                let name = id.connector();
+                // A connector or task that does not exist is answered here (404).
+                let exists = self.config.contains(name)
+                    && match &id {
+                        InstanceId::Connector(_) => true,
+                        InstanceId::Task(_, task) => {
+                            (*task as usize) < self.config.task_configs(name).len()
+                        }
                     };
-                    not_here(format!("Connector {name} is not assigned to this worker"), url)
-                })
-            }
-            Needs::TaskOwner(name, task) => {
-                let here = !self.config.contains(&name)
-                    || task as usize >= self.config.task_configs(&name).len()
-                    || self.member.owns_task(&self.config, &name, task);
-                (!here).then(|| {
-                    let url = if self.member.is_leader() {
-                        self.member.task_owner(&name, task)
-                    } else {
-                        leader_url
+                (exists && !self.member.owns(&self.config, &id)).then(|| {
+                    let url =
+                        if self.member.is_leader() { self.member.owner(&id) } else { leader_url };
+                    let what = match &id {
+                        InstanceId::Connector(_) => "Connector",
+                        InstanceId::Task(..) => "Task",
                     };
-                    not_here(format!("Task {name}-{task} is not assigned to this worker"), url)
+                    not_here(format!("{what} {id} is not assigned to this worker"), url)
                 })
             }
         };
@@ -182,7 +177,7 @@ mod tests {
     use tokio::sync::oneshot;
 
     use super::*;
-    use crate::herder::RestartRequest;
+    use crate::model::RestartRequest;
 
     fn reply<T>() -> super::super::Reply<T> {
         oneshot::channel().0
@@ -208,11 +203,13 @@ mod tests {
         assert!(matches!(stop.needs(), Needs::Leader));
         let pause = Command::SetTarget("c".into(), TargetState::Paused, reply());
         assert!(matches!(pause.needs(), Needs::Nothing));
-        assert!(matches!(restart(false, false).needs(), Needs::ConnectorOwner(c) if c == "c"));
+        assert!(
+            matches!(restart(false, false).needs(), Needs::Owner(InstanceId::Connector(c)) if c == "c")
+        );
         assert!(matches!(restart(true, false).needs(), Needs::Leader));
         assert!(matches!(restart(false, true).needs(), Needs::Leader));
         let task = Command::RestartTask("c".into(), 2, reply());
-        assert!(matches!(task.needs(), Needs::TaskOwner(c, 2) if c == "c"));
+        assert!(matches!(task.needs(), Needs::Owner(InstanceId::Task(c, 2)) if c == "c"));
         let submit = Command::SubmitTaskConfigs("c".into(), vec![], reply());
         assert!(matches!(submit.needs(), Needs::Leader));
         assert!(matches!(Command::ResetOffsets("c".into(), reply()).needs(), Needs::Leader));

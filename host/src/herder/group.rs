@@ -12,12 +12,13 @@ use std::collections::BTreeMap;
 use tokio::sync::{mpsc, watch};
 use wasm_connect_group::{
     Allocation, Assigned, AssignmentError, ConfigView, GroupEvent, GroupMember, MemberHandle,
-    MemberSettings, TaskId,
+    MemberSettings,
 };
 
 use super::actor::Herder;
+use super::membership::{allocates, instances};
 use super::writes::AfterSync;
-use crate::model::{InstanceId, TargetState};
+use crate::model::TargetState;
 use crate::store::ConfigState;
 
 /// How this worker takes part in the cluster.
@@ -175,12 +176,7 @@ impl Herder {
         self.member.assigned(&a);
         // A revoked instance that failed here starts afresh wherever it goes next, here too.
         let gone = &a.revoked;
-        self.forget_failures(|id| match id {
-            InstanceId::Connector(c) => gone.connectors.contains(c),
-            InstanceId::Task(c, t) => {
-                gone.tasks.contains(&TaskId { connector: c.clone(), task: *t })
-            }
-        });
+        self.forget_failures(|id| allocates(gone, id));
         let revoked = !(a.revoked.connectors.is_empty() && a.revoked.tasks.is_empty());
         // Revoked work still runs here, so marking everything known or running covers it.
         self.mark_all_dirty();
@@ -202,14 +198,7 @@ impl Herder {
     pub(super) fn finish_revocation(&mut self) {
         let Some(link) = self.group.as_ref() else { return };
         let Some(revoked) = &link.revoking else { return };
-        let stopping = revoked
-            .connectors
-            .iter()
-            .any(|c| self.instances.is_running(&InstanceId::Connector(c.clone())))
-            || revoked
-                .tasks
-                .iter()
-                .any(|t| self.instances.is_running(&InstanceId::Task(t.connector.clone(), t.task)));
+        let stopping = instances(revoked).any(|id| self.instances.is_running(&id));
         if !stopping {
             if let Some(link) = self.group.as_mut() {
                 link.revoking = None;
@@ -239,7 +228,8 @@ impl Herder {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::{ConfigRecord, Properties};
+    use crate::model::Properties;
+    use crate::store::ConfigRecord;
 
     fn connector(state: &mut ConfigState, name: &str, tasks: u32, target: TargetState) {
         let config = Properties::from([("connector.class".to_string(), "X".to_string())]);

@@ -16,10 +16,10 @@ use super::{
     Command, HerderError, HerderHandle, HerderSettings, MemberSpec, PutOutcome, SinkOffsets,
     SinkOffsetsError, TopicPartition,
 };
-use crate::model::{InstanceId, State, TargetState};
+use crate::model::{InstanceId, Properties, State, TargetState};
 use crate::store::{
-    LogBackend, LogReader, LogRecord, LogTopic, MemoryBackend, OffsetStore, Properties, Status,
-    StatusStore, StoreError, TopicSpec,
+    LogBackend, LogReader, LogRecord, LogTopic, MemoryBackend, OffsetStore, Status, StatusStore,
+    StoreError, TopicSpec,
 };
 use crate::worker::{PluginRegistry, WorkerEvent};
 

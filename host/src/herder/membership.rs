@@ -10,7 +10,27 @@ use std::collections::BTreeMap;
 
 use wasm_connect_group::{Allocation, Assigned, TaskId};
 
+use crate::model::InstanceId;
 use crate::store::ConfigState;
+
+/// Whether `allocation` (the group protocol's connectors and tasks) holds `id`. The
+/// protocol's `TaskId` is its wire form; the herder names every instance by
+/// [`InstanceId`], and this file is where the two meet.
+pub fn allocates(allocation: &Allocation, id: &InstanceId) -> bool {
+    match id {
+        InstanceId::Connector(name) => allocation.connectors.contains(name),
+        InstanceId::Task(name, task) => {
+            allocation.tasks.contains(&TaskId { connector: name.clone(), task: *task })
+        }
+    }
+}
+
+/// The instances `allocation` holds, as the herder names them.
+pub fn instances(allocation: &Allocation) -> impl Iterator<Item = InstanceId> + '_ {
+    let connectors = allocation.connectors.iter().map(|c| InstanceId::Connector(c.clone()));
+    let tasks = allocation.tasks.iter().map(|t| InstanceId::Task(t.connector.clone(), t.task));
+    connectors.chain(tasks)
+}
 
 /// This worker's place in the group.
 #[derive(Clone, Debug)]
@@ -76,32 +96,21 @@ impl Membership {
         self.leader_url.as_deref()
     }
 
-    /// Whether the connector instance `name` runs here.
-    pub fn owns_connector(&self, config: &ConfigState, name: &str) -> bool {
-        match &self.owned {
-            None => config.contains(name),
-            Some(a) => a.connectors.contains(name),
+    /// Whether `id` runs here (in a group of one: every connector, and every task its
+    /// config has).
+    pub fn owns(&self, config: &ConfigState, id: &InstanceId) -> bool {
+        match (&self.owned, id) {
+            (None, InstanceId::Connector(name)) => config.contains(name),
+            (None, InstanceId::Task(name, task)) => {
+                (*task as usize) < config.task_configs(name).len()
+            }
+            (Some(a), id) => allocates(a, id),
         }
     }
 
-    /// Whether task `task` of `name` runs here.
-    pub fn owns_task(&self, config: &ConfigState, name: &str, task: u32) -> bool {
-        match &self.owned {
-            None => (task as usize) < config.task_configs(name).len(),
-            Some(a) => a.tasks.contains(&TaskId { connector: name.to_owned(), task }),
-        }
-    }
-
-    /// Leader only: the REST URL of the worker the connector instance `name` is assigned
-    /// to, when one is.
-    pub fn connector_owner(&self, name: &str) -> Option<&str> {
-        self.routes.iter().find(|(_, a)| a.connectors.contains(name)).map(|(u, _)| u.as_str())
-    }
-
-    /// Leader only: the REST URL of the worker task `task` of `name` is assigned to.
-    pub fn task_owner(&self, name: &str, task: u32) -> Option<&str> {
-        let id = TaskId { connector: name.to_owned(), task };
-        self.routes.iter().find(|(_, a)| a.tasks.contains(&id)).map(|(u, _)| u.as_str())
+    /// Leader only: the REST URL of the worker `id` is assigned to, when one is.
+    pub fn owner(&self, id: &InstanceId) -> Option<&str> {
+        self.routes.iter().find(|(_, a)| allocates(a, id)).map(|(u, _)| u.as_str())
     }
 
     /// Applies a completed rebalance: drops the revoked work, adds the assigned.

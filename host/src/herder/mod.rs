@@ -1,21 +1,24 @@
 //! The herder: the single owner of connector state.
 //!
 //! One task ([`actor`]) owns everything: the config state read from the config topic, the
-//! running instances (through the [`Worker`](crate::worker::Worker)), pending restarts and
-//! retries. Everything else talks to it through [`HerderHandle`], whose methods send a
-//! command and await the reply. The loop never runs plugin code and never waits on it:
-//! instances report back through worker events. Config validation, which does call plugin
-//! code, runs in the caller's task before a command is sent.
+//! registry of the instances running here (`instances`), pending restarts and retries.
+//! Everything else talks to it through [`HerderHandle`], whose methods send a command and
+//! await the reply. The loop never runs plugin code and never waits on it or on the
+//! broker: instances report back through worker events, config-topic writes through
+//! `writes`. Config validation, which does call plugin code, runs in the caller's task
+//! before a command is sent.
 //!
-//! Layout: `actor` (state and loop), `commands` (requests), `events` (worker and
-//! config-topic events), `reconcile` (desired against running), `reconfigure` (task
-//! configs and their retry), `retry_chain` (the retry bookkeeping, pure), `recovery`
-//! (failed instances and restart policies), `auto_restart` (the restart-policy
-//! bookkeeping, pure), `policies` (a connector's retry and restart keys), `restart`
-//! (KIP-745 plans), `offsets` (KIP-875) and `sink_offsets` (where sink offsets live),
-//! `membership` (this worker's place in the group), `group` (the member loop's reports),
-//! `gate` (which worker executes a request, and when), `peers` (session keys, task configs
-//! sent to the leader), `config_log`, `validate`, `error`.
+//! Layout: `actor` (state and loop; `commands`, `events`, `group`, `peers`, `reconfigure`,
+//! `recovery`, `offsets`, `gate`, `apply` and `writes` add its methods by concern),
+//! `instances` (the registry of runs), `reconcile` (desired against running, a pure plan
+//! of `Action`s), `apply` (the only caller of the worker, through `runner`, and the only
+//! writer of lifecycle statuses), `writes` (config-topic writes as events, one in flight),
+//! `restart` (KIP-745 plans), `retry_chain` and `auto_restart` (the retry and restart-policy
+//! bookkeeping, pure), `policies` (a connector's retry and restart keys), `offsets`
+//! (KIP-875) and `sink_offsets` (where sink offsets live), `membership` (this worker's
+//! place in the group), `group` (the member loop's reports), `gate` (which worker executes
+//! a request, and when), `peers` (session keys, task configs sent to the leader),
+//! `config_log`, `validate`, `error`.
 
 mod actor;
 mod apply;
@@ -49,7 +52,8 @@ use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
 
-pub use crate::model::{Backoff, RetryPolicy};
+use crate::model::RestartRequest;
+pub use crate::model::{Backoff, Properties, RetryPolicy};
 pub use actor::{HerderSettings, spawn};
 pub use error::HerderError;
 pub use group::MemberSpec;
@@ -60,15 +64,12 @@ pub use policies::{
     ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
     RestartPolicy,
 };
-pub use restart::{RestartPlan, RestartRequest};
-pub use sink_offsets::{
-    EmbeddedSinkOffsets, KafkaSinkOffsets, NoSinkOffsets, SinkOffsets, SinkOffsetsError,
-    TopicPartition,
-};
+pub use restart::RestartPlan;
+pub use sink_offsets::{EmbeddedSinkOffsets, KafkaSinkOffsets, SinkOffsets, SinkOffsetsError};
 pub use validate::validate as validate_config;
 
 use crate::model::{ConfigProblem, PluginKind, TargetState};
-use crate::store::{Properties, Status, StatusStore};
+use crate::store::{Status, StatusStore};
 use crate::telemetry::Loggers;
 use crate::worker::PluginRegistry;
 

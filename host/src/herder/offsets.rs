@@ -30,8 +30,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::actor::Herder;
-use super::{Command, HerderError, SinkOffsetsError, TopicPartition};
-use crate::model::TargetState;
+use super::{Command, HerderError, SinkOffsetsError};
+use crate::model::{TargetState, TopicPartition};
 use crate::store::OffsetStore;
 
 /// The answer to a successful alter.

@@ -11,8 +11,8 @@ use tokio::time::Instant;
 use super::actor::Herder;
 use super::writes::{Then, Write};
 use crate::cluster::{InterWorkerClient, KeyRing, KeySettings, now_ms};
-use crate::model::InstanceId;
-use crate::store::{ConfigRecord, Properties, StoreError};
+use crate::model::{InstanceId, Properties};
+use crate::store::{ConfigRecord, StoreError};
 
 /// What the herder needs to talk to other workers.
 #[derive(Clone, Debug)]

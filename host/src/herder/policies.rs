@@ -8,8 +8,7 @@
 
 use std::time::Duration;
 
-use crate::model::{ConfigProblem, RECONFIGURATION_KEYS, RESTART_KEYS, RetryPolicy};
-use crate::store::Properties;
+use crate::model::{ConfigProblem, Properties, RECONFIGURATION_KEYS, RESTART_KEYS, RetryPolicy};
 
 /// `none` (default) or `on-failure`.
 pub const RESTART_POLICY: &str = "restart.policy";

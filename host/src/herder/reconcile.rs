@@ -69,9 +69,9 @@ pub(super) fn plan(
 ) -> Vec<Action> {
     let mut actions = Vec::new();
     let target = config.target_state(name);
-    let owned = config.contains(name) && member.owns_connector(config, name);
-    let wanted = owned && target != TargetState::Stopped;
     let connector = InstanceId::Connector(name.to_owned());
+    let owned = config.contains(name) && member.owns(config, &connector);
+    let wanted = owned && target != TargetState::Stopped;
     match (wanted, instances.phase(&connector)) {
         (true, None) if !instances.is_failed(&connector) => {
             actions.push(Action::Start(connector));
@@ -85,7 +85,9 @@ pub(super) fn plan(
     } else {
         config.task_configs(name).len()
     };
-    let owns = |t: u32| (t as usize) < task_count && member.owns_task(config, name, t);
+    let owns = |t: u32| {
+        (t as usize) < task_count && member.owns(config, &InstanceId::Task(name.to_owned(), t))
+    };
     for t in instances.tasks_of(name) {
         let id = InstanceId::Task(name.to_owned(), t);
         if !owns(t) && instances.phase(&id) != Some(Phase::Stopping) {

@@ -5,7 +5,8 @@ use wasm_connect_group::{Allocation, Assigned, AssignmentError, TaskId};
 
 use super::*;
 use crate::herder::runner::fake::FakeRunning;
-use crate::store::{ConfigRecord, Properties};
+use crate::model::Properties;
+use crate::store::ConfigRecord;
 
 fn state(tasks: u32, target: TargetState) -> ConfigState {
     let mut s = ConfigState::default();

@@ -17,8 +17,8 @@ use super::policies::ConnectorPolicies;
 use super::reconcile::Action;
 use super::retry_chain::AfterFailure;
 use super::writes::{Then, Write};
-use crate::model::{InstanceId, PluginKind, State, TargetState, random_unit};
-use crate::store::{ConfigRecord, Properties, RetryInfo};
+use crate::model::{InstanceId, PluginKind, Properties, State, TargetState, random_unit};
+use crate::store::{ConfigRecord, RetryInfo};
 use crate::telemetry::events::ReconfigurationFailed;
 use crate::worker::TaskConfigsError;
 

@@ -71,13 +71,11 @@ impl Herder {
         if !self.config.contains(name) || self.config.target_state(name) == TargetState::Stopped {
             return false;
         }
-        match id {
-            InstanceId::Connector(_) => self.member.owns_connector(&self.config, name),
-            InstanceId::Task(_, task) => {
-                (*task as usize) < self.config.task_configs(name).len()
-                    && self.member.owns_task(&self.config, name, *task)
-            }
-        }
+        let exists = match id {
+            InstanceId::Connector(_) => true,
+            InstanceId::Task(_, task) => (*task as usize) < self.config.task_configs(name).len(),
+        };
+        exists && self.member.owns(&self.config, id)
     }
 
     /// Forgets the failures of the instances `which` selects: they may be started again,

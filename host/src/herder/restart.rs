@@ -1,5 +1,5 @@
-//! Restart requests (KIP-745) and the plans computed from them: which instances to
-//! restart, given the statuses this worker knows. Pure values, unit-tested without a
+//! The plans computed from restart requests (KIP-745, [`RestartRequest`]): which instances
+//! to restart, given the statuses this worker knows. Pure values, unit-tested without a
 //! runtime; a plan becomes [`Action`]s for this worker's assignment, which the herder
 //! applies like any other.
 
@@ -8,71 +8,8 @@ use std::fmt;
 
 use super::ConnectorStatus;
 use super::reconcile::Action;
-use crate::model::{InstanceId, State};
+use crate::model::{InstanceId, RestartRequest, State};
 use crate::store::Status;
-
-/// A request to restart a connector and, optionally, its tasks.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RestartRequest {
-    /// The connector.
-    pub connector: String,
-    /// Restart only instances whose status is FAILED.
-    pub only_failed: bool,
-    /// Restart the tasks too.
-    pub include_tasks: bool,
-}
-
-impl RestartRequest {
-    /// Whether the request restarts the connector instance alone, at once, answered when
-    /// it has started again (KIP-745's case A, HTTP 204); every other request is recorded
-    /// in the config topic and answered 202 with its plan.
-    pub fn is_instance_only(&self) -> bool {
-        !self.include_tasks && !self.only_failed
-    }
-
-    /// Kafka Connect's impact rank: a pending request is replaced only by a strictly
-    /// higher one. `onlyFailed` without tasks (0) < `onlyFailed` with tasks (1) <
-    /// everything without tasks (2) < everything with tasks (3).
-    pub fn impact(&self) -> u8 {
-        match (self.only_failed, self.include_tasks) {
-            (true, false) => 0,
-            (true, true) => 1,
-            (false, false) => 2,
-            (false, true) => 3,
-        }
-    }
-
-    /// Builds the plan from the connector's and its tasks' current states. `None` when
-    /// there is no connector status: the request is then skipped, as in Kafka Connect.
-    pub fn plan(
-        &self,
-        connector_state: Option<State>,
-        task_states: &BTreeMap<u32, State>,
-    ) -> Option<RestartPlan> {
-        let connector_state = connector_state?;
-        let restart_connector = !self.only_failed || connector_state == State::Failed;
-        let tasks = if self.include_tasks {
-            task_states
-                .iter()
-                .filter(|(_, s)| !self.only_failed || **s == State::Failed)
-                .map(|(t, _)| *t)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        Some(RestartPlan { request: self.clone(), restart_connector, tasks })
-    }
-}
-
-impl fmt::Display for RestartRequest {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "restart request for {{connectorName='{}', onlyFailed={}, includeTasks={}}}",
-            self.connector, self.only_failed, self.include_tasks
-        )
-    }
-}
 
 /// What a restart request will restart.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -86,6 +23,27 @@ pub struct RestartPlan {
 }
 
 impl RestartPlan {
+    /// The plan for `request`, from the connector's and its tasks' current states. `None` when
+    /// there is no connector status: the request is then skipped, as in Kafka Connect.
+    pub fn new(
+        request: &RestartRequest,
+        connector_state: Option<State>,
+        task_states: &BTreeMap<u32, State>,
+    ) -> Option<RestartPlan> {
+        let connector_state = connector_state?;
+        let restart_connector = !request.only_failed || connector_state == State::Failed;
+        let tasks = if request.include_tasks {
+            task_states
+                .iter()
+                .filter(|(_, s)| !request.only_failed || **s == State::Failed)
+                .map(|(t, _)| *t)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        Some(RestartPlan { request: request.clone(), restart_connector, tasks })
+    }
+
     /// Whether the plan restarts nothing.
     pub fn is_empty(&self) -> bool {
         !self.restart_connector && self.tasks.is_empty()
@@ -100,23 +58,18 @@ impl RestartPlan {
             }
     }
 
-    /// The actions that execute the plan on a worker that owns the connector instance
-    /// (`owns_connector`) and the tasks `owns_task` accepts: each instance restarted shows
-    /// RESTARTING at once.
-    pub(super) fn actions(
-        &self,
-        owns_connector: bool,
-        owns_task: impl Fn(u32) -> bool,
-    ) -> Vec<Action> {
+    /// The actions that execute the plan on a worker that owns the instances `owns`
+    /// accepts: each instance restarted shows RESTARTING at once.
+    pub(super) fn actions(&self, owns: impl Fn(&InstanceId) -> bool) -> Vec<Action> {
         let name = &self.request.connector;
-        let connector =
-            (self.restart_connector && owns_connector).then(|| InstanceId::Connector(name.clone()));
-        let tasks = self
-            .tasks
-            .iter()
-            .filter(|t| owns_task(**t))
-            .map(|t| InstanceId::Task(name.clone(), *t));
-        connector.into_iter().chain(tasks).map(|id| Action::Restart { id, shown: true }).collect()
+        let connector = self.restart_connector.then(|| InstanceId::Connector(name.clone()));
+        let tasks = self.tasks.iter().map(|t| InstanceId::Task(name.clone(), *t));
+        connector
+            .into_iter()
+            .chain(tasks)
+            .filter(|id| owns(id))
+            .map(|id| Action::Restart { id, shown: true })
+            .collect()
     }
 
     /// The 202 answer's statuses: every instance this plan restarts RESTARTING without a
@@ -168,16 +121,16 @@ mod tests {
 
     #[test]
     fn plans_follow_the_kip_745_table() {
-        let p = req(false, false).plan(Some(State::Running), &tasks()).unwrap();
+        let p = RestartPlan::new(&req(false, false), Some(State::Running), &tasks()).unwrap();
         assert!(p.restart_connector && p.tasks.is_empty());
-        let p = req(true, false).plan(Some(State::Running), &tasks()).unwrap();
+        let p = RestartPlan::new(&req(true, false), Some(State::Running), &tasks()).unwrap();
         assert!(p.is_empty());
-        let p = req(true, false).plan(Some(State::Failed), &tasks()).unwrap();
+        let p = RestartPlan::new(&req(true, false), Some(State::Failed), &tasks()).unwrap();
         assert!(p.restart_connector && p.tasks.is_empty());
-        let p = req(false, true).plan(Some(State::Paused), &tasks()).unwrap();
+        let p = RestartPlan::new(&req(false, true), Some(State::Paused), &tasks()).unwrap();
         assert!(p.restart_connector);
         assert_eq!(p.tasks, vec![0, 1, 2]);
-        let p = req(true, true).plan(Some(State::Running), &tasks()).unwrap();
+        let p = RestartPlan::new(&req(true, true), Some(State::Running), &tasks()).unwrap();
         assert!(!p.restart_connector);
         assert_eq!(p.tasks, vec![1]);
     }
@@ -192,7 +145,8 @@ mod tests {
             version: None,
         };
         let states = tasks();
-        let plan = req(only_failed, include_tasks).plan(Some(connector), &states).unwrap();
+        let plan =
+            RestartPlan::new(&req(only_failed, include_tasks), Some(connector), &states).unwrap();
         let shown = plan.shown(status);
         std::iter::once(&shown.connector)
             .chain(shown.tasks.iter().map(|(_, s)| s))
@@ -216,11 +170,11 @@ mod tests {
 
     #[test]
     fn plans_restart_only_what_this_worker_owns_showing_restarting() {
-        let p = req(false, true).plan(Some(State::Running), &tasks()).unwrap();
+        let p = RestartPlan::new(&req(false, true), Some(State::Running), &tasks()).unwrap();
         let restart = |id| Action::Restart { id, shown: true };
         let t = |n| InstanceId::Task("c".into(), n);
         assert_eq!(
-            p.actions(true, |_| true),
+            p.actions(|_| true),
             [
                 restart(InstanceId::Connector("c".into())),
                 restart(t(0)),
@@ -228,8 +182,9 @@ mod tests {
                 restart(t(2))
             ]
         );
-        assert_eq!(p.actions(false, |n| n == 1), [restart(t(1))]);
-        let only_failed = req(true, true).plan(Some(State::Running), &tasks()).unwrap();
+        assert_eq!(p.actions(|id| *id == t(1)), [restart(t(1))]);
+        let only_failed =
+            RestartPlan::new(&req(true, true), Some(State::Running), &tasks()).unwrap();
         assert!(only_failed.restarts(&t(1)) && !only_failed.restarts(&t(0)));
         assert!(!only_failed.restarts(&InstanceId::Task("other".into(), 1)));
         assert!(req(false, false).is_instance_only());
@@ -238,7 +193,7 @@ mod tests {
 
     #[test]
     fn no_status_means_no_plan() {
-        assert!(req(false, true).plan(None, &tasks()).is_none());
+        assert!(RestartPlan::new(&req(false, true), None, &tasks()).is_none());
     }
 
     #[test]
@@ -253,7 +208,7 @@ mod tests {
 
     #[test]
     fn plans_read_as_sentences() {
-        let p = req(true, true).plan(Some(State::Failed), &tasks()).unwrap();
+        let p = RestartPlan::new(&req(true, true), Some(State::Failed), &tasks()).unwrap();
         assert_eq!(
             p.to_string(),
             "Restart plan for connector 'c': restart the connector instance and tasks [1]"

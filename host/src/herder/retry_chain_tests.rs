@@ -6,7 +6,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::*;
-use crate::model::Backoff;
+use crate::model::{Backoff, KAFKA_14732};
 
 fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
@@ -68,15 +68,13 @@ async fn the_delay_doubles_to_the_60_second_cap() {
 
 #[tokio::test(start_paused = true)]
 async fn jitter_stays_within_its_bounds() {
-    let policy = RetryPolicy {
-        backoff: Backoff { jitter: 0.25, ..Backoff::default() },
-        ..RetryPolicy::default()
-    };
+    let policy =
+        RetryPolicy { backoff: Backoff { jitter: 0.25, ..KAFKA_14732 }, ..RetryPolicy::default() };
     let mut chains = RetryChains::default();
     chains.begin("c");
     for failure in 0..12u32 {
         assert!(!chains.answered("c"));
-        let plain = Backoff::default().delay(failure, 0.5).as_secs_f64();
+        let plain = KAFKA_14732.delay(failure, 0.5).as_secs_f64();
         let AfterFailure::Retry { delay, .. } =
             chains.failed("c", Instant::now(), "boom", &policy, crate::model::random_unit())
         else {

@@ -8,8 +8,8 @@
 //! it calls plugin code.
 
 use super::{ConnectorPolicies, HerderError};
-use crate::model::{ConfigProblem, PluginKind, RetryPolicy};
-use crate::store::Properties;
+use crate::model::{ConfigProblem, PluginKind, Properties, RetryPolicy};
+
 use crate::worker::PluginRegistry;
 use crate::worker::transforms::ChainSpec;
 

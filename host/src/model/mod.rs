@@ -9,18 +9,20 @@ mod backoff;
 mod config_def;
 mod error;
 mod plugin;
+mod restart_request;
 mod retry_keys;
 mod session_key;
 mod sink_group;
 mod state;
 
 pub use backoff::{
-    Backoff, DEFAULT_BACKOFF_INITIAL, DEFAULT_BACKOFF_JITTER, DEFAULT_BACKOFF_MAX,
-    DEFAULT_BACKOFF_MULTIPLIER, RetryPolicy, random_unit,
+    Attempts, Backoff, DEFAULT_BACKOFF_INITIAL, DEFAULT_BACKOFF_JITTER, DEFAULT_BACKOFF_MAX,
+    DEFAULT_BACKOFF_MULTIPLIER, KAFKA_14732, RetryPolicy, random_unit,
 };
 pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
 pub use error::ConnectorError;
 pub use plugin::{Language, PluginInfo, PluginKind};
+pub use restart_request::RestartRequest;
 pub use retry_keys::{RECONFIGURATION_KEYS, RESTART_KEYS, RetryKeys};
 pub use session_key::{HMAC_SHA256, SessionKey};
 pub use sink_group::{GROUP_ID_OVERRIDE, sink_group};
@@ -71,3 +73,7 @@ pub struct RecordFailure {
 
 /// A connector or task config: ordered, unique string keys.
 pub type Config = Vec<(String, String)>;
+
+/// A connector or task config as the config topic stores it and the REST API shows it:
+/// string keys in order, each once.
+pub type Properties = std::collections::BTreeMap<String, String>;

@@ -12,9 +12,9 @@ use tower::ServiceExt;
 
 use crate::app::App;
 use crate::cluster::KeyRing;
-use crate::model::TargetState;
+use crate::model::{Properties, TargetState};
 use crate::rest::{InternalRequests, router, test_worker};
-use crate::store::{ConfigRecord, Properties};
+use crate::store::ConfigRecord;
 
 /// A worker whose config topic holds `records`, and its router.
 async fn start_worker(dir: &std::path::Path, records: &[ConfigRecord]) -> (App, axum::Router) {

@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::error::ApiError;
 use crate::herder::{ConnectorInfo, ConnectorStatus};
-use crate::model::{PluginKind, TargetState};
-use crate::store::{Properties, RetryInfo, Status};
+use crate::model::{PluginKind, Properties, TargetState};
+use crate::store::{RetryInfo, Status};
 
 /// `POST /connectors`.
 #[derive(Debug, Deserialize)]

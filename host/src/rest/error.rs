@@ -11,12 +11,19 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
-use super::forward::NotHere;
 use crate::cluster::{ClientError, VerifyError};
 use crate::herder::HerderError;
 
 /// The 409 message when the worker that can execute a request is not known.
 pub const NO_LEADER: &str = "Cannot complete request momentarily due to no known leader URL, likely because a rebalance was underway.";
+
+/// Response extension of an [`ApiError`] made from `HerderError::NotHere`: the worker
+/// that can execute the request, when known. Read and removed by `forward`'s middleware.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotHere {
+    /// The advertised REST URL of that worker.
+    pub url: Option<String>,
+}
 
 /// An error answer.
 #[derive(Clone, Debug, PartialEq, Eq)]

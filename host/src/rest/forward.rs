@@ -22,7 +22,7 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header}
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::error::ApiError;
+use super::error::{ApiError, NotHere};
 use super::extract::unreadable_body;
 use crate::cluster::{
     ALGORITHM_HEADER, ForwardReply, ForwardRequest, InterWorkerClient, SIGNATURE_HEADER,
@@ -34,14 +34,6 @@ pub const CONFLICTING: &str =
 
 /// The headers copied to a forwarded request.
 const COPIED: [&str; 3] = ["authorization", SIGNATURE_HEADER, ALGORITHM_HEADER];
-
-/// Response extension of an [`ApiError`] made from `HerderError::NotHere`: the worker
-/// that can execute the request, when known. Read and removed by [`layer`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NotHere {
-    /// The advertised REST URL of that worker.
-    pub url: Option<String>,
-}
 
 /// The middleware: buffers the body of requests that may be forwarded (within the body
 /// limit), runs the handler, and forwards when its answer carries a [`NotHere`] marker.

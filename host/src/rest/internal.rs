@@ -20,7 +20,7 @@ use super::error::ApiError;
 use super::extract::RawBody;
 use crate::cluster::{HMAC_SHA256, KeyRing, verify};
 use crate::config::ModeConfig;
-use crate::store::Properties;
+use crate::model::Properties;
 
 /// Standalone's answer to `POST /connectors/{name}/tasks` (Kafka Connect's).
 pub const STANDALONE_TASKS: &str =

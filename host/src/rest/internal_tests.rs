@@ -13,9 +13,10 @@ use tower::ServiceExt;
 use super::*;
 use crate::app::App;
 use crate::cluster::{ClientError, InterWorkerClient, SessionKey, signature_headers};
+use crate::model::Properties;
 use crate::rest::router;
 use crate::rest::test_worker::{self, state};
-use crate::store::{ConfigRecord, Properties};
+use crate::store::ConfigRecord;
 
 async fn start_worker(dir: &std::path::Path) -> App {
     let config = Properties::from([

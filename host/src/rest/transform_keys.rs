@@ -11,8 +11,8 @@ use wasm_connect_transforms::config::{
 use wasm_connect_transforms::registry;
 
 use super::connector_keys::Placed;
-use crate::model::{ConfigKey, ConfigType, Importance};
-use crate::store::Properties;
+use crate::model::{ConfigKey, ConfigType, Importance, Properties};
+
 use crate::worker::PluginRegistry;
 use crate::worker::transforms::listed_aliases;
 

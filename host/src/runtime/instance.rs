@@ -14,7 +14,6 @@ use std::time::Duration;
 
 use tokio::sync::oneshot;
 use wasmtime::Store;
-use wasmtime::component::Instance as WasmInstance;
 
 use super::bindings::{connector, sink_task, source_task, transformation};
 use super::epoch;
@@ -252,21 +251,4 @@ fn next_job(rx: &mpsc::Receiver<Job>) -> Option<Job> {
 
 fn set_discarded(flag: &Mutex<Option<String>>, e: &InstanceError) {
     flag.lock().unwrap_or_else(|p| p.into_inner()).get_or_insert_with(|| e.to_string());
-}
-
-/// Instantiates `pre` into `store` and resolves the exports.
-pub(crate) fn instantiate(
-    store: &mut Store<InstanceState>,
-    pre: &super::plugin::Pre,
-    limits: &SandboxLimits,
-) -> wasmtime::Result<(WasmInstance, Exports)> {
-    store.set_epoch_deadline(epoch::ticks(limits.call_deadline));
-    let instance = pre.instance_pre.instantiate(&mut *store)?;
-    let exports = Exports {
-        connector: pre.connector.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
-        source: pre.source.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
-        sink: pre.sink.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
-        transform: pre.transform.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
-    };
-    Ok((instance, exports))
 }

@@ -25,6 +25,7 @@ mod host;
 mod instance;
 mod limits;
 mod plugin;
+mod pre;
 mod producers;
 mod sink_instance;
 mod source_instance;

@@ -11,15 +11,15 @@ use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
 use wasmtime::Store;
-use wasmtime::component::InstancePre;
 
 use super::Runtime;
 use super::bindings::{connector, sink_task, source_task, transformation};
 use super::cache::CacheOutcome;
 use super::error::{InstanceError, LoadError};
 use super::grants::{self, Grants};
-use super::instance::{self, Instance, Live};
+use super::instance::{Instance, Live};
 use super::limits::{Limiter, SandboxLimits};
+use super::pre::{self, Pre};
 use super::producers;
 use super::state::{Identity, InstanceHost, InstanceState, NoHost};
 use super::stdio::{GuestOutput, Stream};
@@ -30,15 +30,6 @@ use crate::model::{Config, ConfigDef, ConfigProblem, PluginInfo, PluginKind};
 const MAX_PLUGIN_BYTES: u64 = 256 << 20;
 /// The WIT package version this worker implements.
 pub const CONTRACT: &str = "wasm-connect:connector@0.1.1";
-
-/// Pre-linked component and export indices.
-pub(crate) struct Pre {
-    pub instance_pre: InstancePre<InstanceState>,
-    pub connector: Option<connector::GuestIndices>,
-    pub source: Option<source_task::GuestIndices>,
-    pub sink: Option<sink_task::GuestIndices>,
-    pub transform: Option<transformation::GuestIndices>,
-}
 
 /// A plugin ready to instantiate. Cheap to clone.
 #[derive(Clone)]
@@ -247,10 +238,10 @@ impl Plugin {
         };
         let mut store = Store::new(self.inner.runtime.engine(), state);
         store.limiter(|s| &mut s.limiter);
-        match instance::instantiate(&mut store, &self.inner.pre, &limits) {
+        match pre::instantiate(&mut store, &self.inner.pre, &limits) {
             Ok((_instance, exports)) => Ok(Live { store, exports, stderr, limits }),
             Err(e) => {
-                let kind = instance::classify(&e, store.data().limiter.hit());
+                let kind = super::instance::classify(&e, store.data().limiter.hit());
                 Err(InstanceError::Trap {
                     call: "instantiate",
                     kind,

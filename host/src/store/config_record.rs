@@ -4,18 +4,13 @@
 //! Pure: no I/O. A record that cannot be read is a [`RecordError`] naming the key and the
 //! reason; the caller logs it and goes on, so one corrupt record never loses the others.
 
-use std::collections::BTreeMap;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Map, Value, json};
 
 use super::LogRecord;
-use crate::herder::RestartRequest;
-use crate::model::{SessionKey, TargetState};
-
-/// A connector or task config as the topic stores it.
-pub type Properties = BTreeMap<String, String>;
+use crate::model::{Properties, RestartRequest, SessionKey, TargetState};
 
 /// One config-topic record.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -16,8 +16,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::config_record::{ConfigRecord, Properties};
-use crate::herder::RestartRequest;
+use super::config_record::ConfigRecord;
+use crate::model::Properties;
+use crate::model::RestartRequest;
 use crate::model::{SessionKey, TargetState};
 
 /// What changed, for the herder.

@@ -2,8 +2,8 @@
 //! (Kafka Connect's `KafkaBasedLog`), with a Kafka backend, an embedded SQLite backend and
 //! an in-memory backend for unit tests.
 //!
-//! The config, status and offsets stores (`config.rs`, `status.rs`, `offsets.rs`) hold all
-//! the Kafka Connect semantics; a backend only moves bytes: it appends records durably and
+//! The config records and state (`config_record.rs`, `config_state.rs`), the status store
+//! (`status.rs`) and the offsets store (`offsets.rs`) hold all the Kafka Connect semantics; a backend only moves bytes: it appends records durably and
 //! reads them back in order. That is what lets one conformance suite cover every backend.
 
 use std::sync::Arc;

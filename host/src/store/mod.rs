@@ -1,10 +1,14 @@
-//! Backing stores: the config log, the status store and the offsets store, as Kafka
-//! Connect keeps them, over one keyed-log abstraction ([`LogTopic`]) with a Kafka backend
-//! ([`KafkaBackend`]), an embedded SQLite backend ([`EmbeddedBackend`]) and an in-memory
-//! backend for tests ([`MemoryBackend`]).
+//! Backing stores, as Kafka Connect keeps them: the config topic's records and the state
+//! they fold into ([`ConfigRecord`], [`ConfigState`]), the status store and the offsets
+//! store, over one keyed-log abstraction ([`LogTopic`]) with a Kafka backend
+//! ([`KafkaBackend`]), an embedded SQLite backend ([`EmbeddedBackend`], which also holds
+//! standalone mode's data topics and their consumer groups) and an in-memory backend for
+//! tests ([`MemoryBackend`]).
 //!
-//! The herder is the only user of the config and status stores; source tasks use the
-//! offsets store. This module knows nothing of the runtime, the herder or REST.
+//! The herder reads and writes the config topic (through its `config_log`) and the status
+//! store; source tasks use the offsets store; the worker's embedded data topics use the
+//! embedded backend's data readers. This module uses only `model`: it knows nothing of the
+//! runtime, the worker, the herder or REST.
 
 mod config_record;
 mod config_state;
@@ -21,7 +25,7 @@ mod status;
 #[cfg(test)]
 mod conformance;
 
-pub use config_record::{ConfigRecord, Properties, RecordError};
+pub use config_record::{ConfigRecord, RecordError};
 pub use config_state::{ConfigEvent, ConfigState};
 pub use embedded::{
     DataChanges, DataEntry, DataReader, DataRecord, EmbeddedBackend, Position, TopicInfo,

@@ -1,9 +1,9 @@
-//! Telemetry events of the herder's failure handling: one type per event, each emitting
-//! its log line and its metric, so names and labels live in one place.
+//! Telemetry events of failure handling (the herder's reconfiguration retries and automatic
+//! restarts, a task's tolerated records and dead letter queue): one type per event, each
+//! emitting its log line and its metric, so names and labels live in one place.
 //!
-//! Metrics go through the `metrics` facade only. No recorder is installed yet, so they
-//! cost next to nothing and are dropped; an exporter (Prometheus) comes with a later
-//! change and will see them as they are named here.
+//! Metrics go through the `metrics` facade only; the process's recorder
+//! ([`prometheus`](super::prometheus)) serves them at `GET /metrics` under these names.
 //!
 //! | metric | labels | counts |
 //! |---|---|---|

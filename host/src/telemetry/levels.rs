@@ -7,7 +7,33 @@ use std::collections::BTreeMap;
 
 use tracing_subscriber::filter::{Directive, EnvFilter, LevelFilter};
 
-use super::loggers::{LoggerError, LoggerLevel, ROOT};
+use serde::Serialize;
+
+/// The name of the default level.
+pub const ROOT: &str = "root";
+
+/// One logger's level, as `GET /admin/loggers` shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LoggerLevel {
+    /// `OFF`, `ERROR`, `WARN`, `INFO`, `DEBUG` or `TRACE`.
+    pub level: String,
+    /// When the level was last changed through [`Loggers::set`](super::Loggers::set), in ms since the epoch.
+    pub last_modified: Option<i64>,
+}
+
+/// Why a level could not be set.
+#[derive(Debug, thiserror::Error)]
+pub enum LoggerError {
+    /// Not a log4j level (Kafka Connect's message, answered with 404).
+    #[error("invalid log level '{0}'.")]
+    InvalidLevel(String),
+    /// Empty, or a character a filter directive cannot hold.
+    #[error("invalid logger name '{0}': use ASCII letters, digits, '_', '-', ':' and '.'")]
+    InvalidName(String),
+    /// The filter could not be swapped (the subscriber was dropped or never installed).
+    #[error("cannot apply the new log levels: {0}")]
+    Reload(String),
+}
 
 /// One logger's level.
 #[derive(Clone, Copy)]

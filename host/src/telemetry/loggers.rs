@@ -25,7 +25,6 @@ use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use serde::Serialize;
 use tracing::subscriber::Interest;
 use tracing::{Dispatch, Metadata, Subscriber};
 use tracing_subscriber::filter::{EnvFilter, LevelFilter};
@@ -34,33 +33,9 @@ use tracing_subscriber::util::SubscriberInitExt;
 use tracing_subscriber::{Registry, fmt as tfmt, reload};
 
 use super::escape::EscapedFields;
-use super::levels::{Entry, Levels, dotted, level_name, normalise, parse_level};
-
-/// The name of the default level.
-pub const ROOT: &str = "root";
-
-/// One logger's level, as `GET /admin/loggers` shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LoggerLevel {
-    /// `OFF`, `ERROR`, `WARN`, `INFO`, `DEBUG` or `TRACE`.
-    pub level: String,
-    /// When the level was last changed through [`Loggers::set`], in ms since the epoch.
-    pub last_modified: Option<i64>,
-}
-
-/// Why a level could not be set.
-#[derive(Debug, thiserror::Error)]
-pub enum LoggerError {
-    /// Not a log4j level (Kafka Connect's message, answered with 404).
-    #[error("invalid log level '{0}'.")]
-    InvalidLevel(String),
-    /// Empty, or a character a filter directive cannot hold.
-    #[error("invalid logger name '{0}': use ASCII letters, digits, '_', '-', ':' and '.'")]
-    InvalidName(String),
-    /// The filter could not be swapped (the subscriber was dropped or never installed).
-    #[error("cannot apply the new log levels: {0}")]
-    Reload(String),
-}
+use super::levels::{
+    Entry, Levels, LoggerError, LoggerLevel, ROOT, dotted, level_name, normalise, parse_level,
+};
 
 type FilterLayer = reload::Layer<EnvFilter, Registry>;
 

@@ -14,7 +14,8 @@ mod levels;
 mod loggers;
 pub mod prometheus;
 
-pub use loggers::{LoggerError, LoggerLevel, Loggers, ROOT};
+pub use levels::{LoggerError, LoggerLevel, ROOT};
+pub use loggers::Loggers;
 
 use std::sync::OnceLock;
 

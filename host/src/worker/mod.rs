@@ -14,6 +14,7 @@ mod plugins;
 mod sink_task;
 mod source_task;
 mod task;
+mod task_control;
 pub mod topic_creation;
 pub mod topics;
 pub mod transforms;

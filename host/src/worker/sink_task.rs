@@ -20,7 +20,7 @@ use wasm_connect_batch::Record;
 use super::WorkerEvent;
 use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
-use super::task::{Cmd, Exit, drain};
+use super::task_control::{Cmd, Exit, drain};
 use super::topics::{ConsumerEvent, InRecord, RecordConsumer};
 use super::transforms::{self, Chain, Outcome};
 use crate::model::{ConnectorError, TargetState, TopicPartition, TopicPartitionOffset};

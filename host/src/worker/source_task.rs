@@ -24,7 +24,7 @@ use tokio::sync::mpsc;
 use super::WorkerEvent;
 use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
-use super::task::{Cmd, Exit, apply, drain};
+use super::task_control::{Cmd, Exit, apply, drain};
 use super::topic_creation::TopicCreation;
 use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
 use super::transforms::{self, Chain, Outcome};

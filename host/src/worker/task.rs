@@ -12,6 +12,7 @@ use super::convert;
 use super::errors::{ErrorPolicy, ErrorReporter};
 use super::sink_task::SinkTask;
 use super::source_task::SourceTask;
+use super::task_control::{Cmd, Exit};
 use super::topic_creation::TopicCreation;
 use super::topics::Subscription;
 use super::transforms::{Chain, ChainSpec};
@@ -19,55 +20,6 @@ use super::{Shared, TaskSpec, WorkerEvent};
 use crate::model::{PluginKind, TargetState};
 use crate::runtime::Identity;
 use crate::telemetry::data::TaskLifecycle;
-
-/// What the herder tells a running task.
-pub(super) enum Cmd {
-    /// Pause or resume.
-    SetTarget(TargetState),
-    /// Stop (commit what can be committed first).
-    Stop,
-}
-
-/// Applies one command received (`None`: the handle was dropped): a target change goes
-/// to `target`; `Some` when the task must stop.
-pub(super) fn apply(command: Option<Cmd>, target: &mut TargetState) -> Option<Exit> {
-    match command {
-        Some(Cmd::SetTarget(t)) => {
-            tracing::debug!(from = %target, to = %t, "Task target state changed");
-            *target = t;
-            None
-        }
-        Some(Cmd::Stop) => Some(Exit::Stopped),
-        None => Some(Exit::Dropped),
-    }
-}
-
-/// Applies every pending command without waiting; `Some` when the task must stop.
-pub(super) fn drain(
-    commands: &mut mpsc::UnboundedReceiver<Cmd>,
-    target: &mut TargetState,
-) -> Option<Exit> {
-    loop {
-        let command = match commands.try_recv() {
-            Ok(command) => Some(command),
-            Err(mpsc::error::TryRecvError::Empty) => return None,
-            Err(mpsc::error::TryRecvError::Disconnected) => None,
-        };
-        if let Some(exit) = apply(command, target) {
-            return Some(exit);
-        }
-    }
-}
-
-/// How a task's data path ended.
-pub(super) enum Exit {
-    /// Stopped on request.
-    Stopped,
-    /// The handle was dropped (the herder replaced or abandoned the task): nothing to report.
-    Dropped,
-    /// Failed, with this trace.
-    Failed(String),
-}
 
 /// The herder's handle on a task supervisor.
 pub struct Handle {
@@ -165,7 +117,7 @@ async fn start(
     .map_err(|e| e.to_string())?;
     let sink = plugin.info().kind == PluginKind::Sink;
     let policy = ErrorPolicy::from_config(framework, sink).map_err(problems_trace)?;
-    let properties: crate::store::Properties = framework.iter().cloned().collect();
+    let properties: crate::model::Properties = framework.iter().cloned().collect();
     let chain_spec = ChainSpec::read(&properties, &shared.registry).map_err(problems_trace)?;
     let chain = Chain::build(&chain_spec, ident.clone(), host.clone()).await?;
     let client_id =

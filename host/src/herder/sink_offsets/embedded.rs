@@ -9,8 +9,8 @@
 
 use async_trait::async_trait;
 
-use super::{SinkOffsets, SinkOffsetsError, TopicPartition};
-use crate::model::{self, TopicPartitionOffset};
+use super::{SinkOffsets, SinkOffsetsError};
+use crate::model::{self, TopicPartition, TopicPartitionOffset};
 use crate::store::StoreError;
 use crate::worker::topics::EmbeddedTopics;
 

@@ -27,7 +27,8 @@ use rdkafka::error::KafkaError;
 use rdkafka::types::RDKafkaErrorCode;
 use rdkafka::{ClientConfig, Offset, TopicPartitionList};
 
-use super::{SinkOffsets, SinkOffsetsError, TopicPartition};
+use super::{SinkOffsets, SinkOffsetsError};
+use crate::model::TopicPartition;
 
 /// Cap on librdkafka's reconnect backoff (default 10 s), as for the store's clients.
 const RECONNECT_BACKOFF_MAX_MS: &str = "1000";

@@ -4,10 +4,9 @@
 //!
 //! Implementations: [`KafkaSinkOffsets`] (data topics in a Kafka cluster: the consumer group
 //! there), [`EmbeddedSinkOffsets`] (standalone mode's embedded topics: the groups in the
-//! SQLite file) and [`NoSinkOffsets`] (no consumer groups at all: reads answer with
-//! nothing, writes are refused; for tests).
+//! SQLite file).
 //!
-//! Layout: this file (the trait, its error, [`NoSinkOffsets`]), `kafka`
+//! Layout: this file (the trait and its error), `kafka`
 //! ([`KafkaSinkOffsets`]), `embedded` ([`EmbeddedSinkOffsets`]).
 
 mod embedded;
@@ -15,17 +14,10 @@ mod kafka;
 
 use async_trait::async_trait;
 
+use crate::model::TopicPartition;
+
 pub use embedded::EmbeddedSinkOffsets;
 pub use kafka::KafkaSinkOffsets;
-
-/// A Kafka topic-partition.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct TopicPartition {
-    /// Topic name.
-    pub topic: String,
-    /// Partition number.
-    pub partition: i32,
-}
 
 /// Why a sink-offsets operation failed.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -68,31 +60,4 @@ pub trait SinkOffsets: Send + Sync {
     /// group does not exist; fails with [`SinkOffsetsError::GroupActive`] while it has
     /// members.
     async fn reset(&self, group: &str) -> Result<(), SinkOffsetsError>;
-}
-
-/// Sink offsets in standalone mode: the embedded topics have no consumer groups yet.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct NoSinkOffsets;
-
-/// Why [`NoSinkOffsets`] refuses writes.
-const NO_SINK_OFFSETS: &str = "Sink connector offsets cannot be modified in standalone mode yet: \
-     sink offsets of embedded topics arrive with the sink data path";
-
-#[async_trait]
-impl SinkOffsets for NoSinkOffsets {
-    async fn get(&self, _group: &str) -> Result<Vec<(TopicPartition, i64)>, SinkOffsetsError> {
-        Ok(Vec::new())
-    }
-
-    async fn alter(
-        &self,
-        _group: &str,
-        _offsets: &[(TopicPartition, Option<i64>)],
-    ) -> Result<(), SinkOffsetsError> {
-        Err(SinkOffsetsError::Unsupported(NO_SINK_OFFSETS.to_owned()))
-    }
-
-    async fn reset(&self, _group: &str) -> Result<(), SinkOffsetsError> {
-        Err(SinkOffsetsError::Unsupported(NO_SINK_OFFSETS.to_owned()))
-    }
 }

@@ -44,6 +44,7 @@ mod headers;
 mod reader;
 mod schema;
 mod topic;
+mod topic_state;
 mod writer;
 
 #[cfg(test)]
@@ -66,7 +67,8 @@ pub use self::data_record::{DataEntry, DataRecord, Position, TopicInfo};
 use self::data_writer::StickyPartitions;
 use self::database::Database;
 use self::reader::FOREIGN_WRITE_CHECK;
-use self::topic::{EmbeddedTopic, TopicState};
+use self::topic::EmbeddedTopic;
+use self::topic_state::TopicState;
 use self::writer::open_topic;
 use super::{LogBackend, LogTopic, StoreError, TopicSpec};
 

@@ -14,7 +14,7 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::database::Database;
-use super::topic::TopicState;
+use super::topic_state::TopicState;
 use super::writer::TopicRow;
 use crate::store::{LogEntry, LogReader, StoreError};
 

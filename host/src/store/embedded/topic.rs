@@ -1,6 +1,5 @@
-//! [`EmbeddedTopic`]: the handle on one embedded topic, and [`TopicState`], what every
-//! handle and reader of that topic in this process shares (its row and the channel that
-//! wakes readers after a write).
+//! [`EmbeddedTopic`]: the handle on one embedded topic; what its handles and readers share
+//! lives in `topic_state.rs`.
 //!
 //! It hands SQL to `writer.rs` and `reader.rs`; it holds no connection itself.
 
@@ -8,30 +7,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use tokio::sync::watch;
 
 use super::database::Database;
 use super::reader::EmbeddedReader;
-use super::writer::{TopicRow, append};
+use super::topic_state::TopicState;
+use super::writer::append;
 use crate::store::{LogReader, LogRecord, LogTopic, StoreError};
-
-/// What the handles and readers of one topic share within this process.
-#[derive(Debug)]
-pub(super) struct TopicState {
-    /// Topic name.
-    pub(super) name: String,
-    /// The topic as the database remembers it.
-    pub(super) row: TopicRow,
-    /// Bumped after every committed write of this process, to wake its readers.
-    pub(super) appended: watch::Sender<u64>,
-}
-
-impl TopicState {
-    /// The state of topic `name`, stored as `row`.
-    pub(super) fn new(name: String, row: TopicRow) -> Self {
-        Self { name, row, appended: watch::channel(0).0 }
-    }
-}
 
 /// A handle on one embedded topic.
 pub(super) struct EmbeddedTopic {

@@ -11,8 +11,7 @@ use std::sync::Arc;
 
 use super::class::ConverterClass;
 use super::{ConvertError, Converter};
-use crate::model::ConfigProblem;
-use crate::store::Properties;
+use crate::model::{ConfigProblem, Properties};
 
 /// Which side of a record a converter handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::store::Properties;
+use crate::model::Properties;
 
 const JSON: &str = "org.apache.kafka.connect.json.JsonConverter";
 

@@ -1,10 +1,12 @@
 //! The retry schedule of one retriable operation (a plugin's `poll` or `put` that returned
-//! a retriable error): the delays and when to give up. Pure: the caller measures time and
-//! sleeps; this file holds no clock.
+//! a retriable error): the shared back-off ([`Backoff`], 300 ms doubling up to
+//! `errors.retry.delay.max.ms`) and `errors.retry.timeout`'s bound on when to give up. Pure:
+//! the caller measures time and sleeps; this file holds no clock.
 
 use std::time::Duration;
 
 use super::policy::ErrorPolicy;
+use crate::model::{Attempts, Backoff};
 
 /// The first retry delay (Kafka Connect's `RETRIES_DELAY_MIN_MS`).
 pub const RETRY_DELAY_MIN: Duration = Duration::from_millis(300);
@@ -29,24 +31,20 @@ pub const RETRY_DELAY_MIN: Duration = Duration::from_millis(300);
 /// ```
 #[derive(Clone, Debug)]
 pub struct RetryBackoff {
-    max: Duration,
+    delays: Attempts,
     timeout: Option<Duration>,
-    retries: u32,
 }
 
 impl RetryBackoff {
     /// A fresh schedule for `policy`.
     pub fn new(policy: &ErrorPolicy) -> Self {
-        Self { max: policy.retry_delay_max, timeout: policy.retry_timeout, retries: 0 }
+        let delays = Backoff::doubling(RETRY_DELAY_MIN, policy.retry_delay_max).attempts();
+        Self { delays, timeout: policy.retry_timeout }
     }
 
     /// The delay before the next retry (300 ms, 600 ms, … up to the cap); counts a retry.
     pub fn next_delay(&mut self) -> Duration {
-        // Integer arithmetic keeps the schedule exact; growth stops after 20 doublings (3.6 days).
-        let factor = 1u32 << self.retries.min(20);
-        let delay = RETRY_DELAY_MIN.saturating_mul(factor).min(self.max);
-        self.retries = self.retries.saturating_add(1);
-        delay
+        self.delays.next_delay()
     }
 
     /// Whether to stop retrying, `elapsed` after the first failure: only a positive
@@ -67,7 +65,7 @@ impl RetryBackoff {
 
     /// Retries scheduled so far.
     pub fn retries(&self) -> u32 {
-        self.retries
+        self.delays.failures()
     }
 }
 

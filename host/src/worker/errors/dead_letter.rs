@@ -5,8 +5,9 @@
 use std::sync::Arc;
 
 use super::failure::Failure;
+use super::origin::Origin;
 use super::policy::DlqSettings;
-use super::reporter::{Origin, ReportError};
+use super::report_error::ReportError;
 use crate::worker::topics::{Header, InRecord, OutRecord, RecordProducer};
 
 /// Prefix of the context headers.

@@ -3,8 +3,8 @@
 //! `errors.log.include.messages`. It must not write anywhere else.
 
 use super::failure::{Failure, text};
+use super::origin::Origin;
 use super::policy::LogSettings;
-use super::reporter::Origin;
 
 /// Logs `failure` if the settings say so; `tolerated` says whether the record is skipped
 /// or the task fails.

@@ -75,13 +75,16 @@ mod dead_letter;
 mod failure;
 pub mod keys;
 mod log;
+mod origin;
 mod policy;
 mod reader;
+mod report_error;
 mod reporter;
 mod stage;
 
 pub use backoff::{RETRY_DELAY_MIN, RetryBackoff};
 pub use failure::{FailedRecord, Failure};
 pub use policy::{DlqSettings, ErrorPolicy, LogSettings, Tolerance, problems};
-pub use reporter::{ErrorReporter, ReportError};
+pub use report_error::ReportError;
+pub use reporter::ErrorReporter;
 pub use stage::Stage;

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use super::keys::*;
 use super::reader::Reader;
-use crate::model::ConfigProblem;
-use crate::store::Properties;
+use crate::model::{ConfigProblem, Properties};
+
 use crate::worker::topics::NewTopic;
 
 /// How many failures a task tolerates (`errors.tolerance`).

@@ -9,41 +9,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::dead_letter::DeadLetterQueue;
 use super::failure::{FailedRecord, Failure};
 use super::log::log_failure;
+use super::origin::Origin;
 use super::policy::{ErrorPolicy, Tolerance};
+use super::report_error::ReportError;
 use crate::telemetry::events::RecordErrorsTolerated;
-use crate::worker::topics::{OutRecord, RecordProducer, TopicError};
-
-/// Why [`ErrorReporter::report`] says the task must fail; the `Display` is its trace.
-#[derive(Debug, thiserror::Error)]
-pub enum ReportError {
-    /// A failure under `errors.tolerance=none`.
-    #[error("{trace}")]
-    NotTolerated {
-        /// Stage, record position and error.
-        trace: String,
-    },
-    /// Writing to the dead letter queue failed (under any tolerance, as in Kafka Connect).
-    #[error("Could not produce message to dead letter queue '{topic}': {source}")]
-    DeadLetterQueue {
-        /// The DLQ topic.
-        topic: String,
-        /// The producer's error.
-        source: TopicError,
-    },
-    /// A dead letter queue is configured but the task was given no producer for it.
-    #[error("Dead letter queue '{topic}' is configured but the task has no producer for it")]
-    NoDeadLetterProducer {
-        /// The DLQ topic.
-        topic: String,
-    },
-}
-
-/// The task a reporter works for, as logs and context headers name it.
-pub(super) struct Origin {
-    pub connector: String,
-    pub task: u32,
-    pub plugin: String,
-}
+use crate::worker::topics::{OutRecord, RecordProducer};
 
 /// Routes failures by the policy; one per task.
 pub struct ErrorReporter {

@@ -14,9 +14,9 @@ use wasm_connect_transforms::config::{self, Problem};
 use wasm_connect_transforms::header_converter::HeaderConverter;
 use wasm_connect_transforms::registry::{self, PredicateDef, TransformDef};
 
-use crate::model::{Config, ConfigProblem};
+use crate::model::{Config, ConfigProblem, Properties};
 use crate::runtime::Plugin;
-use crate::store::Properties;
+
 use crate::worker::PluginRegistry;
 
 /// The keys every transform alias has besides its class's own.
