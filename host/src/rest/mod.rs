@@ -14,10 +14,11 @@
 //! Connector lists are rendered once per snapshot of the herder and shared by concurrent
 //! requests (`listing`).
 //!
-//! Layout: `connectors` (with `listing`, the bodies of connector lists), `plugins` (with `connector_keys`, the keys a definition shows), `offsets`, `topics`, `loggers`, `metrics`, `root`,
-//! `openapi`, `internal` (one file per resource), `forward` (forwarding between workers),
-//! `auth` (basic authentication), `tls` (listeners), `dto` (bodies), `extract` (extractors
-//! with [`ApiError`] rejections), `error`.
+//! Layout: `connectors` (with `listing`, the bodies of connector lists), `plugins` (with
+//! `connector_keys`, the keys a definition shows), `offsets`, `topics`, `loggers`,
+//! `metrics`, `root`, `openapi`, `internal` (one file per resource), `forward` (forwarding
+//! between workers), `auth` (basic authentication), `tls` (listeners), `dto` (bodies),
+//! `extract` (extractors with [`ApiError`] rejections), `error`.
 
 pub mod auth;
 mod connector_keys;
