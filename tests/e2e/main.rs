@@ -29,5 +29,6 @@ mod rest;
 mod sandbox;
 mod scaffold;
 mod standalone;
+mod storm;
 mod support;
 mod transforms;

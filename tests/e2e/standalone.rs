@@ -106,14 +106,14 @@ fn a_bad_worker_config_is_one_clear_error_per_key() {
 }
 
 /// The worker binary, started in `dir` with a worker config whose `plugin.path` is
-/// `build/plugins`; `Worker::addr` reads the REST address from its log.
-struct Worker {
+/// `build/plugins`; `Worker::base` reads the REST address from its log.
+pub(crate) struct Worker {
     child: std::process::Child,
     log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Worker {
-    fn start(dir: &std::path::Path) -> Self {
+    pub(crate) fn start(dir: &std::path::Path) -> Self {
         std::fs::write(
             dir.join("worker.properties"),
             format!(
@@ -146,7 +146,7 @@ impl Worker {
     }
 
     /// `http://HOST:PORT` of the REST API, from the `REST API listening` log line.
-    async fn base(&self) -> String {
+    pub(crate) async fn base(&self) -> String {
         let addr = eventually(30, "the REST API to listen", async || {
             let log = self.log.lock().unwrap();
             let line = log.iter().find(|l| l.contains("REST API listening"))?;
@@ -159,6 +159,11 @@ impl Worker {
 
     fn log(&self) -> Vec<String> {
         self.log.lock().unwrap().clone()
+    }
+
+    /// The worker's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
     }
 }
 

@@ -18,6 +18,7 @@ use super::peers::{Internal, Peers};
 use super::reconcile::Action;
 use super::retry_chain::RetryChains;
 use super::runner::Runner;
+use super::snapshot::Publisher;
 use super::writes::Writes;
 use super::{Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
 use crate::model::{InstanceId, RetryPolicy};
@@ -92,6 +93,8 @@ pub(super) struct Herder {
     /// Connectors whose running state must be compared with the config.
     pub dirty: BTreeSet<String>,
     pub shutting_down: Option<oneshot::Sender<()>>,
+    /// What reads see ([`super::snapshot`]), republished at the end of a turn.
+    pub snapshot: Publisher,
 }
 
 /// What the herder drives besides the stores: the runner, and where plugins and source
@@ -157,6 +160,7 @@ pub(super) async fn spawn_with(
         }
     };
     let (internal_tx, internal_rx) = mpsc::unbounded_channel();
+    let (snapshot, snapshots) = Publisher::new();
     let mut herder = Herder {
         member,
         group,
@@ -183,10 +187,12 @@ pub(super) async fn spawn_with(
         auto_restarts: AutoRestarts::default(),
         dirty,
         shutting_down: None,
+        snapshot,
     };
     herder.share_session_key();
+    herder.publish_snapshot();
     tokio::spawn(herder.run(rx));
-    Ok(HerderHandle { tx, registry, status, policy_defaults, loggers })
+    Ok(HerderHandle { tx, registry, status, policy_defaults, loggers, snapshots })
 }
 
 /// The offset after the last of `entries`.
@@ -285,6 +291,7 @@ impl Herder {
             }
             self.reconcile_dirty();
             self.finish_revocation();
+            self.publish_snapshot();
             if self.shutting_down.is_some() && self.instances.is_idle() {
                 break;
             }

@@ -155,12 +155,7 @@ impl Herder {
     }
 
     pub(super) fn info(&self, name: &str) -> Option<ConnectorInfo> {
-        let config = self.config.connector_config(name)?.clone();
-        let plugin = config.get("connector.class").and_then(|c| self.registry.resolve(c));
-        let kind = plugin.map(|p| p.info().kind);
-        let version = plugin.map(|p| p.info().version.clone());
-        let tasks = (0..self.config.task_configs(name).len() as u32).collect();
-        Some(ConnectorInfo { name: name.to_owned(), config, tasks, kind, version })
+        super::snapshot::info(&self.config, &self.registry, name)
     }
 
     /// Restarts one instance now (KIP-745 case A, or a task): answered once it has

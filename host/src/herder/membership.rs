@@ -140,6 +140,14 @@ mod tests {
 
     use super::*;
 
+    fn c(name: &str) -> InstanceId {
+        InstanceId::Connector(name.into())
+    }
+
+    fn t(name: &str, task: u32) -> InstanceId {
+        InstanceId::Task(name.into(), task)
+    }
+
     fn alloc(connectors: &[&str], tasks: &[(&str, u32)]) -> Allocation {
         Allocation {
             connectors: connectors.iter().map(|c| c.to_string()).collect(),
@@ -169,16 +177,16 @@ mod tests {
     fn a_member_owns_what_was_assigned_minus_what_was_revoked() {
         let config = ConfigState::default();
         let mut m = Membership::group("w1:8083");
-        assert!(!m.owns_connector(&config, "a"));
+        assert!(!m.owns(&config, &c("a")));
         assert_eq!(m.leader_url(), None);
         m.assigned(&assigned(alloc(&["a", "b"], &[("a", 0), ("b", 1)]), Allocation::default()));
-        assert!(m.owns_connector(&config, "a") && m.owns_task(&config, "b", 1));
+        assert!(m.owns(&config, &c("a")) && m.owns(&config, &t("b", 1)));
         assert_eq!((m.generation(), m.leader_url()), (3, Some("http://leader:8083")));
         m.assigned(&assigned(Allocation::default(), alloc(&["a"], &[("b", 1)])));
-        assert!(!m.owns_connector(&config, "a") && !m.owns_task(&config, "b", 1));
-        assert!(m.owns_connector(&config, "b") && m.owns_task(&config, "a", 0));
+        assert!(!m.owns(&config, &c("a")) && !m.owns(&config, &t("b", 1)));
+        assert!(m.owns(&config, &c("b")) && m.owns(&config, &t("a", 0)));
         m.lost();
-        assert!(!m.owns_connector(&config, "b") && m.leader_url().is_none());
+        assert!(!m.owns(&config, &c("b")) && m.leader_url().is_none());
     }
 
     #[test]
@@ -191,8 +199,8 @@ mod tests {
             ("http://w2:8083".to_string(), alloc(&["b"], &[("a", 0)])),
         ]));
         m.assigned(&a);
-        assert_eq!(m.connector_owner("b"), Some("http://w2:8083"));
-        assert_eq!(m.task_owner("a", 0), Some("http://w2:8083"));
-        assert_eq!(m.connector_owner("zzz"), None);
+        assert_eq!(m.owner(&c("b")), Some("http://w2:8083"));
+        assert_eq!(m.owner(&t("a", 0)), Some("http://w2:8083"));
+        assert_eq!(m.owner(&c("zzz")), None);
     }
 }

@@ -3,7 +3,9 @@
 //! One task ([`actor`]) owns everything: the config state read from the config topic, the
 //! registry of the instances running here (`instances`), pending restarts and retries.
 //! Everything else talks to it through [`HerderHandle`], whose methods send a command and
-//! await the reply. The loop never runs plugin code and never waits on it or on the
+//! await the reply, except reads of connectors, configs, tasks and statuses: those are
+//! answered from the [`Snapshot`] the loop publishes and the status store's view, so a
+//! storm of reads never queues behind the loop. The loop never runs plugin code and never waits on it or on the
 //! broker: instances report back through worker events, config-topic writes through
 //! `writes`. Config validation, which does call plugin code, runs in the caller's task
 //! before a command is sent.
@@ -18,7 +20,7 @@
 //! (KIP-875) and `sink_offsets` (where sink offsets live), `membership` (this worker's
 //! place in the group), `group` (the member loop's reports), `gate` (which worker executes
 //! a request, and when), `peers` (session keys, task configs sent to the leader),
-//! `config_log`, `validate`, `error`.
+//! `snapshot` (what reads see), `config_log`, `validate`, `error`.
 
 mod actor;
 mod apply;
@@ -45,15 +47,18 @@ mod restart;
 mod retry_chain;
 mod runner;
 mod sink_offsets;
+mod snapshot;
+#[cfg(test)]
+mod snapshot_tests;
 mod validate;
 mod writes;
 
 use std::sync::Arc;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::model::RestartRequest;
-pub use crate::model::{Backoff, Properties, RetryPolicy};
+pub use crate::model::{Backoff, RetryPolicy};
 pub use actor::{HerderSettings, spawn};
 pub use error::HerderError;
 pub use group::MemberSpec;
@@ -66,10 +71,11 @@ pub use policies::{
 };
 pub use restart::RestartPlan;
 pub use sink_offsets::{EmbeddedSinkOffsets, KafkaSinkOffsets, SinkOffsets, SinkOffsetsError};
+pub use snapshot::{Entry, Read, Snapshot};
 pub use validate::validate as validate_config;
 
-use crate::model::{ConfigProblem, PluginKind, TargetState};
-use crate::store::{Status, StatusStore};
+use crate::model::{ConfigProblem, PluginKind, Properties, TargetState};
+use crate::store::{ConnectorStatuses, Status, StatusStore};
 use crate::telemetry::Loggers;
 use crate::worker::PluginRegistry;
 
@@ -166,6 +172,8 @@ pub struct HerderHandle {
     policy_defaults: RetryPolicy,
     /// This worker's log levels.
     loggers: Loggers,
+    /// What the loop published last.
+    snapshots: watch::Receiver<Arc<Snapshot>>,
 }
 
 impl HerderHandle {
@@ -200,19 +208,41 @@ impl HerderHandle {
         self.ask(|r| Command::ClusterLoggerLevel(namespace.to_owned(), level.to_owned(), r)).await
     }
 
+    /// What the loop published last: answers only the reads [`Snapshot::answers`] says,
+    /// the others go to the loop.
+    pub fn snapshot(&self) -> Arc<Snapshot> {
+        self.snapshots.borrow().clone()
+    }
+
+    /// The snapshot, when it may answer `read`.
+    fn answering(&self, read: Read) -> Option<Arc<Snapshot>> {
+        Some(self.snapshot()).filter(|s| s.answers(read))
+    }
+
     /// Names of all connectors, sorted.
     pub async fn connectors(&self) -> Result<Vec<String>, HerderError> {
-        self.ask(Command::Connectors).await
+        match self.answering(Read::Any) {
+            Some(s) => Ok(s.names().map(str::to_owned).collect()),
+            None => self.ask(Command::Connectors).await,
+        }
     }
 
     /// One connector's config and tasks.
     pub async fn connector_info(&self, name: &str) -> Result<ConnectorInfo, HerderError> {
-        self.ask(|r| Command::Info(name.to_owned(), r)).await
+        match self.answering(Read::Settled) {
+            Some(s) => s.get(name).map(|e| e.info.clone()).ok_or_else(|| commands::not_found(name)),
+            None => self.ask(|r| Command::Info(name.to_owned(), r)).await,
+        }
     }
 
     /// One connector's committed task configs, by task id.
     pub async fn task_configs(&self, name: &str) -> Result<Vec<Properties>, HerderError> {
-        self.ask(|r| Command::TaskConfigs(name.to_owned(), r)).await
+        match self.answering(Read::Settled) {
+            Some(s) => {
+                s.get(name).map(|e| e.task_configs.clone()).ok_or_else(|| commands::not_found(name))
+            }
+            None => self.ask(|r| Command::TaskConfigs(name.to_owned(), r)).await,
+        }
     }
 
     /// Validates a config against its plugin (types, required keys, the plugin's own
@@ -316,14 +346,37 @@ impl HerderHandle {
 
     /// A connector's status, from the status store.
     pub async fn connector_status(&self, name: &str) -> Result<ConnectorStatus, HerderError> {
-        let connector =
-            self.status.get(&crate::model::InstanceId::Connector(name.to_owned())).ok_or_else(
-                || HerderError::NotFound(format!("No status found for connector {name}")),
-            )?;
-        let tasks = self.status.tasks(name).into_iter().collect();
+        let ConnectorStatuses { connector, tasks } =
+            self.status.connector(name).ok_or_else(|| {
+                HerderError::NotFound(format!("No status found for connector {name}"))
+            })?;
         let info = self.connector_info(name).await.ok();
         let (kind, version) = info.map(|i| (i.kind, i.version)).unwrap_or_default();
         Ok(ConnectorStatus { name: name.to_owned(), connector, tasks, kind, version })
+    }
+
+    /// The status of every connector of `snapshot` that has one (as
+    /// [`HerderHandle::connector_status`] answers each), read from the status store under
+    /// one lock, with the store's [`StatusStore::version`] they were read at.
+    pub fn connector_statuses(&self, snapshot: &Snapshot) -> (u64, Vec<ConnectorStatus>) {
+        let (version, read) = self.status.connectors(snapshot.names());
+        let statuses = snapshot
+            .entries()
+            .zip(read)
+            .filter_map(|(e, st)| {
+                let ConnectorStatuses { connector, tasks } = st?;
+                let (name, kind, plugin_version) =
+                    (e.info.name.clone(), e.info.kind, e.info.version.clone());
+                Some(ConnectorStatus { name, connector, tasks, kind, version: plugin_version })
+            })
+            .collect();
+        (version, statuses)
+    }
+
+    /// The status store's [`StatusStore::version`]: while it stays the same, so do the
+    /// statuses [`HerderHandle::connector_statuses`] reads.
+    pub fn status_version(&self) -> u64 {
+        self.status.version()
     }
 
     /// One task's status.

@@ -3,18 +3,20 @@
 //! calls one herder method and maps the answer; none holds state.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
+use axum::{Extension, Router};
 use serde_json::{Value, json};
 
 use super::RestState;
 use super::dto::{self, CreateConnector, Info, StateInfo, TaskId, TaskInfo};
 use super::error::ApiError;
 use super::extract::{Body, QueryParams};
+use super::listing::{Expand, Listings};
 use crate::herder::RestartOutcome;
 
 type Result<T> = std::result::Result<T, ApiError>;
@@ -55,10 +57,20 @@ fn task_id(name: &str, task: &str) -> Result<u32> {
     task.parse().map_err(|_| ApiError::not_found(format!("Unknown task: {name}-{task}")))
 }
 
-async fn list(State(s): State<RestState>, q: QueryParams) -> Result<Response> {
-    let names = s.within(s.herder.connectors()).await?;
+async fn list(
+    State(s): State<RestState>,
+    Extension(listings): Extension<Arc<Listings>>,
+    q: QueryParams,
+) -> Result<Response> {
     let expand = q.all("expand");
     let (with_status, with_info) = (expand.contains(&"status"), expand.contains(&"info"));
+    let wanted = Expand { status: with_status, info: with_info };
+    if let Some(body) = listings.body(&s.herder, wanted).await {
+        let content_type = [(header::CONTENT_TYPE, "application/json")];
+        return Ok((StatusCode::OK, content_type, body).into_response());
+    }
+    // The herder's loop answers: connector by connector, as it always did.
+    let names = s.within(s.herder.connectors()).await?;
     if !with_status && !with_info {
         return Ok(json(StatusCode::OK, names));
     }

@@ -11,10 +11,14 @@
 //! to it (`forward`, a middleware), and the inter-worker endpoints (`internal`) verify
 //! request signatures against the [`KeyRing`].
 //!
-//! Layout: `connectors`, `plugins` (with `connector_keys`, the keys a definition shows), `offsets`, `topics`, `loggers`, `metrics`, `root`,
-//! `openapi`, `internal` (one file per resource), `forward` (forwarding between workers),
-//! `auth` (basic authentication), `tls` (listeners), `dto` (bodies), `extract` (extractors
-//! with [`ApiError`] rejections), `error`.
+//! Connector lists are rendered once per snapshot of the herder and shared by concurrent
+//! requests (`listing`).
+//!
+//! Layout: `connectors` (with `listing`, the bodies of connector lists), `plugins` (with
+//! `connector_keys`, the keys a definition shows), `offsets`, `topics`, `loggers`,
+//! `metrics`, `root`, `openapi`, `internal` (one file per resource), `forward` (forwarding
+//! between workers), `auth` (basic authentication), `tls` (listeners), `dto` (bodies),
+//! `extract` (extractors with [`ApiError`] rejections), `error`.
 
 pub mod auth;
 mod connector_keys;
@@ -24,6 +28,7 @@ mod error;
 mod extract;
 mod forward;
 mod internal;
+mod listing;
 mod loggers;
 mod metrics;
 mod offsets;
@@ -136,6 +141,7 @@ fn routes(state: RestState) -> Router {
         })
         // Inside the body limit, which it reads the body under.
         .layer(middleware::from_fn_with_state(state.client.clone(), forward::layer))
+        .layer(axum::Extension(std::sync::Arc::new(listing::Listings::default())))
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(log_request))
         .with_state(state)

@@ -4,7 +4,6 @@
 //! Pure: no I/O. A record that cannot be read is a [`RecordError`] naming the key and the
 //! reason; the caller logs it and goes on, so one corrupt record never loses the others.
 
-
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Map, Value, json};

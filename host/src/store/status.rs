@@ -3,12 +3,16 @@
 //!
 //! Reads come from a cache filled from the topic at open and kept current by this worker's
 //! own writes and, once [`StatusStore::follow`] has started, by the records other workers
-//! write, read back as they arrive.
+//! write, read back as they arrive. A connector's statuses are one range of the cache
+//! ([`StatusStore::connector`], [`StatusStore::connectors`] for many under one lock), and
+//! every change of the cache moves its [`StatusStore::version`], so a reader can tell
+//! whether what it rendered from the cache is still current.
 //! Writes go through one background writer so writes to one key stay in order, and are
 //! retried while the backend is unavailable; [`StatusStore::flush`] waits for them. This
 //! store never decides a state; the herder does.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -96,6 +100,8 @@ enum Write {
 /// Statuses of every connector and task.
 pub struct StatusStore {
     cache: Mutex<BTreeMap<InstanceId, Status>>,
+    /// Moves on every change of `cache`, under its lock.
+    version: AtomicU64,
     /// Active topics per connector (KIP-558 topic tracking).
     topics: Mutex<BTreeMap<String, BTreeSet<String>>>,
     writes: mpsc::UnboundedSender<Write>,
@@ -121,6 +127,7 @@ impl StatusStore {
         let initial = reader.read_to_end().await?;
         let store = Self {
             cache: Mutex::new(BTreeMap::new()),
+            version: AtomicU64::new(0),
             topics: Mutex::default(),
             writes,
             reader: Mutex::new(Some(reader)),
@@ -192,7 +199,7 @@ impl StatusStore {
     /// Writes a status without conditions ("blind" write: RUNNING, PAUSED, STOPPED,
     /// RESTARTING).
     pub fn put(&self, id: InstanceId, status: Status) {
-        self.lock().insert(id.clone(), status.clone());
+        self.write_lock().insert(id.clone(), status.clone());
         let _ = self.writes.send(Write::Put(id, Some(status)));
     }
 
@@ -208,6 +215,7 @@ impl StatusStore {
                 return false;
             }
             cache.insert(id.clone(), status.clone());
+            self.version.fetch_add(1, Ordering::AcqRel);
         }
         let _ = self.writes.send(Write::Put(id, Some(status)));
         true
@@ -215,7 +223,7 @@ impl StatusStore {
 
     /// Removes a status (a tombstone: Kafka Connect's DESTROYED).
     pub fn delete(&self, id: InstanceId) {
-        self.lock().remove(&id);
+        self.write_lock().remove(&id);
         let _ = self.writes.send(Write::Put(id, None));
     }
 
@@ -234,19 +242,38 @@ impl StatusStore {
 
     /// The statuses of a connector's tasks, by task id.
     pub fn tasks(&self, connector: &str) -> BTreeMap<u32, Status> {
-        self.lock()
-            .iter()
-            .filter_map(|(id, s)| match id {
-                InstanceId::Task(c, t) if c == connector => Some((*t, s.clone())),
-                _ => None,
-            })
-            .collect()
+        tasks_of(&self.lock(), connector).collect()
+    }
+
+    /// A connector instance's status and its tasks', read under one lock: `None` when the
+    /// connector instance has no status.
+    pub fn connector(&self, connector: &str) -> Option<ConnectorStatuses> {
+        statuses_of(&self.lock(), connector)
+    }
+
+    /// [`StatusStore::connector`] for each of `connectors`, in their order, all read under
+    /// one lock, with the [`StatusStore::version`] they were read at.
+    pub fn connectors<'a>(
+        &self,
+        connectors: impl IntoIterator<Item = &'a str>,
+    ) -> (u64, Vec<Option<ConnectorStatuses>>) {
+        let cache = self.lock();
+        let read = connectors.into_iter().map(|c| statuses_of(&cache, c)).collect();
+        (self.version.load(Ordering::Acquire), read)
+    }
+
+    /// How many times the cache has changed: equal versions, equal statuses.
+    pub fn version(&self) -> u64 {
+        self.version.load(Ordering::Acquire)
     }
 
     /// Applies records read back from the topic. A task UNASSIGNED from an older or equal
     /// generation does not overwrite a RUNNING status (KAFKA-12525).
     pub fn apply(&self, entries: &[LogEntry]) {
-        let mut cache = self.lock();
+        if entries.is_empty() {
+            return;
+        }
+        let mut cache = self.write_lock();
         for e in entries {
             if let Some((topic, connector)) = e.key.as_deref().and_then(parse_topic_key) {
                 let mut topics = self.topics.lock().unwrap_or_else(|p| p.into_inner());
@@ -326,6 +353,41 @@ impl StatusStore {
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<InstanceId, Status>> {
         self.cache.lock().unwrap_or_else(|p| p.into_inner())
     }
+
+    /// The cache, to change: its version moves, under the lock.
+    fn write_lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<InstanceId, Status>> {
+        let cache = self.lock();
+        self.version.fetch_add(1, Ordering::AcqRel);
+        cache
+    }
+}
+
+/// A connector instance's status and its tasks', by task id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConnectorStatuses {
+    /// The connector instance's.
+    pub connector: Status,
+    /// Each task's, by id.
+    pub tasks: Vec<(u32, Status)>,
+}
+
+/// The statuses of `connector`'s tasks: one range of the cache, as task ids sort after
+/// the connector instance and by connector name first.
+fn tasks_of<'a>(
+    cache: &'a BTreeMap<InstanceId, Status>,
+    connector: &str,
+) -> impl Iterator<Item = (u32, Status)> + 'a {
+    let first = InstanceId::Task(connector.to_owned(), 0);
+    let last = InstanceId::Task(connector.to_owned(), u32::MAX);
+    cache.range(first..=last).filter_map(|(id, s)| match id {
+        InstanceId::Task(_, t) => Some((*t, s.clone())),
+        InstanceId::Connector(_) => None,
+    })
+}
+
+fn statuses_of(cache: &BTreeMap<InstanceId, Status>, connector: &str) -> Option<ConnectorStatuses> {
+    let status = cache.get(&InstanceId::Connector(connector.to_owned()))?.clone();
+    Some(ConnectorStatuses { connector: status, tasks: tasks_of(cache, connector).collect() })
 }
 
 fn record(id: &InstanceId, status: Option<&Status>) -> LogRecord {
@@ -403,6 +465,40 @@ mod tests {
         let reread = StatusStore::open(backend.topic(&spec).await.unwrap()).await.unwrap();
         assert!(reread.topics("c").is_empty());
         assert_eq!(reread.topics("other"), vec!["t3".to_string()]);
+    }
+
+    #[tokio::test]
+    async fn a_connector_is_one_range_and_every_change_moves_the_version() {
+        use crate::store::{LogBackend, MemoryBackend, TopicSpec};
+        let backend = MemoryBackend::new();
+        let store = StatusStore::open(backend.topic(&TopicSpec::new("s", 1, true)).await.unwrap())
+            .await
+            .unwrap();
+        let st = |state| Status::new(state, None, "w:1".into(), 1);
+        let v0 = store.version();
+        for name in ["c", "c-1", "cc", "b"] {
+            store.put(InstanceId::Connector(name.into()), st(State::Running));
+            store.put(InstanceId::Task(name.into(), 0), st(State::Running));
+        }
+        store.put(InstanceId::Task("c".into(), 1), st(State::Failed));
+        assert!(store.version() > v0);
+        let c = store.connector("c").unwrap();
+        assert_eq!(
+            c.tasks.iter().map(|(t, s)| (*t, s.state)).collect::<Vec<_>>(),
+            [(0, State::Running), (1, State::Failed)]
+        );
+        assert_eq!(store.tasks("c-1").keys().copied().collect::<Vec<_>>(), [0]);
+        assert_eq!(store.connector("none"), None);
+        let (version, many) = store.connectors(["cc", "none", "c"]);
+        assert_eq!(version, store.version());
+        assert_eq!(many[0].as_ref().unwrap().tasks.len(), 1);
+        assert!(many[1].is_none());
+        assert_eq!(many[2].as_ref(), Some(&c));
+        store.apply(&[]);
+        assert_eq!(store.version(), version, "nothing read, nothing changed");
+        store.delete(InstanceId::Task("c".into(), 1));
+        assert!(store.version() > version);
+        assert_eq!(store.connector("c").unwrap().tasks.len(), 1);
     }
 
     #[test]
