@@ -155,7 +155,7 @@ impl Herder {
 
     pub(super) fn info(&self, name: &str) -> Option<ConnectorInfo> {
         let config = self.config.connector_config(name)?.clone();
-        let plugin = config.get("connector.class").and_then(|c| self.registry.resolve(c));
+        let plugin = self.typed.get(name).and_then(|p| p.as_ref().ok()).map(|c| &c.plugin);
         let kind = plugin.map(|p| p.info().kind);
         let version = plugin.map(|p| p.info().version.clone());
         let tasks = (0..self.config.task_configs(name).len() as u32).collect();

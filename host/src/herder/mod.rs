@@ -11,7 +11,7 @@
 //! config-topic events), `reconcile` (desired against running), `reconfigure` (task
 //! configs and their retry), `retry_chain` (the retry bookkeeping, pure), `recovery`
 //! (failed instances and restart policies), `auto_restart` (the restart-policy
-//! bookkeeping, pure), `policies` (a connector's retry and restart keys), `restart`
+//! bookkeeping, pure), `typed` (each connector's parsed config), `restart`
 //! (KIP-745 plans), `offsets` (KIP-875) and `sink_offsets` (where sink offsets live),
 //! `membership` (this worker's place in the group), `group` (the member loop's reports),
 //! `gate` (which worker executes a request, and when), `peers` (session keys, task configs
@@ -34,7 +34,6 @@ mod instances;
 mod membership;
 mod offsets;
 mod peers;
-mod policies;
 mod reconcile;
 mod reconfigure;
 mod recovery;
@@ -42,6 +41,7 @@ mod restart;
 mod retry_chain;
 mod runner;
 mod sink_offsets;
+mod typed;
 mod validate;
 mod writes;
 
@@ -50,16 +50,16 @@ use std::sync::Arc;
 use tokio::sync::{mpsc, oneshot};
 
 pub use crate::model::{Backoff, RetryPolicy};
+pub use crate::model::{
+    ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
+    RestartPolicy,
+};
 pub use actor::{HerderSettings, spawn};
 pub use error::HerderError;
 pub use group::MemberSpec;
 pub use membership::Membership;
 pub use offsets::{ConnectorOffset, ConnectorOffsets};
 pub use peers::Peers;
-pub use policies::{
-    ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
-    RestartPolicy,
-};
 pub use restart::{RestartPlan, RestartRequest};
 pub use sink_offsets::{
     EmbeddedSinkOffsets, KafkaSinkOffsets, NoSinkOffsets, SinkOffsets, SinkOffsetsError,

@@ -21,7 +21,7 @@ const PREFIX: &str = "topic.creation.";
 const DEFAULT_GROUP: &str = "default";
 
 /// One group's settings.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Group {
     name: String,
     include: Vec<Regex>,
@@ -32,7 +32,7 @@ struct Group {
 }
 
 /// How a source connector's destination topics are created.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TopicCreation {
     /// Named groups, in `topic.creation.groups` order; empty when topic creation is not
     /// configured.

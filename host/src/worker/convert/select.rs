@@ -1,5 +1,5 @@
-//! Which converter a connector uses for its keys and its values: [`for_connector`], and
-//! [`problems`] for config validation.
+//! Which converter a connector uses for its keys and its values: [`for_connector`] (or its
+//! halves, [`connector_own`] and [`worker_default`]), and [`problems`] for config validation.
 //!
 //! This module owns Kafka Connect's precedence rule: a connector's own `key.converter` /
 //! `value.converter` wins over the worker's, and a converter's settings (`key.converter.*`)
@@ -50,11 +50,30 @@ pub fn for_connector(
     let key = side.config_key();
     match connector.iter().find(|(k, _)| k == key) {
         Some((_, class)) => build(key, class, settings(key, connector.iter().map(|(k, v)| (k, v)))),
-        None => {
-            let props = worker_props.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-            build(key, worker_class, props)
-        }
+        None => worker_default(side, worker_class, worker_props),
     }
+}
+
+/// The connector's own converter for `side` (its `key.converter` / `value.converter`, with
+/// that key's settings); `None` when the connector sets none and the worker's is used.
+pub fn connector_own(
+    side: Side,
+    connector: &Properties,
+) -> Option<Result<Arc<dyn Converter>, ConvertError>> {
+    let key = side.config_key();
+    let class = connector.get(key)?;
+    Some(build(key, class, settings(key, connector.iter())))
+}
+
+/// The worker's converter for `side`: `worker_class` with `worker_props` (prefix already
+/// stripped).
+pub fn worker_default(
+    side: Side,
+    worker_class: &str,
+    worker_props: &BTreeMap<String, String>,
+) -> Result<Arc<dyn Converter>, ConvertError> {
+    let props = worker_props.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    build(side.config_key(), worker_class, props)
 }
 
 /// Every problem with a connector's own converter keys: an unknown class, a bad setting.
@@ -62,11 +81,7 @@ pub fn for_connector(
 pub fn problems(connector: &Properties) -> Vec<ConfigProblem> {
     Side::BOTH
         .into_iter()
-        .filter_map(|side| {
-            let key = side.config_key();
-            let class = connector.get(key)?;
-            build(key, class, settings(key, connector.iter())).err()
-        })
+        .filter_map(|side| connector_own(side, connector)?.err())
         .map(|e| ConfigProblem {
             key: e.config_key().unwrap_or_default().to_owned(),
             message: e.to_string(),
