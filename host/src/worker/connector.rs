@@ -85,7 +85,7 @@ async fn supervise(
 async fn start(shared: &Shared, name: &str, config: Parsed) -> Result<ConnectorInstance, String> {
     let config = config.map_err(|rejected| rejected.trace.clone())?;
     let plugin = &config.plugin;
-    let sandbox = config.sandbox.as_ref().map_err(Clone::clone)?;
+    let sandbox = config.sandbox()?;
     let def = &plugin.info().config_def;
     let shown: Vec<String> = sandbox
         .config
@@ -98,7 +98,7 @@ async fn start(shared: &Shared, name: &str, config: Parsed) -> Result<ConnectorI
     tracing::info!(connector = %name, plugin = %plugin.info().name, config = %shown.join(", "), "Starting connector");
     let full = def.with_defaults(&sandbox.config);
     let instance = plugin
-        .connector_in(Identity::connector(name), sandbox, shared.host.clone())
+        .connector_in(Identity::connector(name), &sandbox, shared.host.clone())
         .await
         .map_err(|e| e.trace())?;
     instance.start(full).await.map_err(|e| e.trace())?;

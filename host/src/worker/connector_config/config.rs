@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use super::{Framework, Rejected, TaskSettings};
-use crate::model::{ConfigProblem, PluginKind};
+use crate::model::{Config, ConfigProblem, PluginKind};
 use crate::runtime::{Plugin, Sandbox};
 use crate::store::Properties;
 
@@ -23,9 +23,6 @@ pub struct ConnectorConfig {
     pub framework: Framework,
     /// The plugin `connector.class` resolved to (a source or a sink).
     pub plugin: Plugin,
-    /// The connector instance's sandbox: its config with absolute paths, its grants and
-    /// limits; `Err` with the trace when a path cannot be resolved.
-    pub sandbox: Result<Sandbox, String>,
     /// What its tasks are built with.
     pub settings: TaskSettings,
 }
@@ -49,6 +46,15 @@ impl ConnectorConfig {
     /// The config as written.
     pub fn raw(&self) -> &Properties {
         &self.framework.raw
+    }
+
+    /// The connector instance's sandbox: its config with absolute paths, its grants and
+    /// limits; `Err` with the trace when a path cannot be resolved. Computed when asked,
+    /// at each start, never kept: paths resolve against the file system as it is then
+    /// (a directory created after the config was accepted is granted).
+    pub fn sandbox(&self) -> Result<Sandbox, String> {
+        let pairs: Config = self.raw().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        self.plugin.connector_sandbox(&pairs)
     }
 }
 

@@ -9,9 +9,13 @@
 //! - no plugin serves `connector.class`: the config is [`Rejected`], and the connector
 //!   instance fails at start with the registry's message;
 //! - a bad task-level setting (a converter, the error policy, the transformation chain,
-//!   topic creation) or a bad sandbox: the field holds the problems, the connector runs
-//!   and its tasks (or its instance, for the sandbox) fail at start with the same trace
-//!   as before; validation reports the same problems before a write.
+//!   topic creation): the field holds the problems, the connector runs and its tasks fail
+//!   at start with the same trace as before; validation reports the same problems before
+//!   a write.
+//!
+//! The sandbox (file grants, addresses, `wasm.*` limits) is the one reading not kept:
+//! file paths resolve against the file system, so [`ConnectorConfig::sandbox`] computes
+//! it at each start.
 //!
 //! This module parses and holds; it starts nothing and decides nothing.
 //!

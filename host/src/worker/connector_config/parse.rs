@@ -1,11 +1,10 @@
 //! [`parse`]: a connector config read once, with the installed plugins: the framework
-//! keys, the plugin `connector.class` names, its instance's sandbox and its tasks'
-//! settings.
+//! keys, the plugin `connector.class` names and its tasks' settings.
 
 use std::sync::Arc;
 
 use super::{ConnectorConfig, Framework, Parsed, Rejected, RejectedReason, TaskSettings};
-use crate::model::{Config, RetryPolicy};
+use crate::model::RetryPolicy;
 use crate::store::Properties;
 use crate::worker::PluginRegistry;
 
@@ -27,9 +26,7 @@ pub fn parse(
         let trace = registry.not_found(class);
         return Err(Arc::new(Rejected { framework, reason: RejectedReason::UnknownClass, trace }));
     };
-    let pairs: Config = raw.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     Ok(Arc::new(ConnectorConfig {
-        sandbox: plugin.connector_sandbox(&pairs),
         settings: TaskSettings::read(name, raw, plugin.info().kind, registry),
         plugin,
         framework,
