@@ -74,6 +74,13 @@ async fn stopped(app: &App, name: &str, config: Properties) {
     wait_state(app, c(name), State::Running).await;
     app.herder.stop(name).await.unwrap();
     wait_state(app, c(name), State::Stopped).await;
+    // Stopped means no tasks too (Kafka Connect's "connector is stopped" check): until the
+    // last task has gone, a sink's consumer group may still have a member.
+    eventually(20, &format!("{name}'s tasks to be gone"), async || {
+        let status = app.herder.connector_status(name).await.ok()?;
+        status.tasks.is_empty().then_some(())
+    })
+    .await;
 }
 
 async fn unknown_connectors_are_not_found(b: Backing) {

@@ -16,11 +16,11 @@ mod keyring;
 pub mod session_key;
 mod signature;
 
-pub use client::{ClientError, ForwardReply, ForwardRequest, InterWorkerClient, USER_AGENT};
+pub use client::{ClientError, ForwardReply, ForwardRequest, InterWorkerClient};
 pub use keyring::KeyRing;
-pub use session_key::{DEFAULT_KEY_TTL, KeySettings, now_ms};
-pub use signature::{
-    ALGORITHM_HEADER, SIGNATURE_HEADER, VerifyError, sign, signature_headers, verify,
-};
+pub use session_key::{KeySettings, now_ms};
+#[cfg(test)]
+pub use signature::signature_headers;
+pub use signature::{ALGORITHM_HEADER, SIGNATURE_HEADER, VerifyError, verify};
 
-pub use crate::model::{HMAC_SHA256, SessionKey};
+pub use crate::model::HMAC_SHA256;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::tests::{ok, problems};
 use super::*;
-use crate::model::{Backoff, KAFKA_14732};
+use crate::model::KAFKA_14732;
 
 #[test]
 fn defaults_are_kafka_14732_without_a_limit() {

@@ -5,7 +5,7 @@
 //! [`run`] takes a loaded [`Plugin`] and the [`Subject`] config and returns a
 //! [`Report`], one row per check. Checks create their own instances exactly as the worker
 //! does (the config's grants and `wasm.*` limits), with an in-memory offset map
-//! ([`MemoryOffsets`]) as their host, and reuse the worker's validation
+//! (`offsets::MemoryOffsets`) as their host, and reuse the worker's validation
 //! ([`crate::herder::validate_config`], [`crate::model::ConfigDef::check`]) instead of
 //! restating its rules. A check never panics on plugin behaviour: whatever the guest
 //! does becomes a FAIL row with the reason.
@@ -34,8 +34,7 @@ use std::future::Future;
 use std::time::Instant;
 
 pub use kit::Kit;
-pub use offsets::MemoryOffsets;
-pub use report::{CheckRow, Finding, Outcome, Report};
+pub use report::{Finding, Report};
 pub use subject::Subject;
 
 use crate::model::PluginKind;

@@ -1,25 +1,22 @@
 //! [`MemoryOffsets`]: the [`InstanceHost`] the kit gives every instance it creates. Its
 //! committed source offsets live in a map the kit writes itself (what the worker's
-//! offsets store would hold after a flush); callbacks are counted, never acted on.
+//! offsets store would hold after a flush); callbacks are accepted and not acted on.
 //!
 //! Partitions and offsets are keyed by their canonical JSON text, as the worker's own
 //! host does, so `{"a":1, "b":2}` and `{"b":2,"a":1}` are the same partition.
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde_json::Value;
 
 use crate::model::ConnectorError;
 use crate::runtime::{Identity, InstanceHost};
 
-/// Committed source offsets held in memory, and a count of the guests' callbacks.
+/// Committed source offsets held in memory.
 #[derive(Debug, Default)]
 pub struct MemoryOffsets {
     committed: Mutex<BTreeMap<String, String>>,
-    raised: AtomicUsize,
-    reconfigurations: AtomicUsize,
 }
 
 impl MemoryOffsets {
@@ -33,29 +30,15 @@ impl MemoryOffsets {
         self.lock().len()
     }
 
-    /// Whether no offset was committed.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// How many errors the guests raised through `host.raise-error`.
-    pub fn raised(&self) -> usize {
-        self.raised.load(Ordering::Relaxed)
-    }
-
     fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<String, String>> {
         self.committed.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
 impl InstanceHost for MemoryOffsets {
-    fn request_task_reconfiguration(&self, _ident: &Identity) {
-        self.reconfigurations.fetch_add(1, Ordering::Relaxed);
-    }
+    fn request_task_reconfiguration(&self, _ident: &Identity) {}
 
-    fn raise_error(&self, _ident: &Identity, _error: ConnectorError) {
-        self.raised.fetch_add(1, Ordering::Relaxed);
-    }
+    fn raise_error(&self, _ident: &Identity, _error: ConnectorError) {}
 
     fn offsets(&self, _ident: &Identity, partitions: &[String]) -> Vec<Option<String>> {
         let committed = self.lock();
@@ -84,6 +67,5 @@ mod tests {
             vec![r#"{ "n": 1, "file": "/a" }"#.to_string(), r#"{"file":"/b"}"#.into(), "x".into()];
         let got = host.offsets(&ident, &asked);
         assert_eq!(got, vec![Some(r#"{"position":10}"#.to_string()), None, None]);
-        assert_eq!(host.len(), 1);
     }
 }

@@ -19,6 +19,7 @@ use super::reconcile::Action;
 use super::retry_chain::RetryChains;
 use super::runner::Runner;
 use super::snapshot::Publisher;
+use super::typed::Typed;
 use super::writes::Writes;
 use super::{Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
 use crate::model::{InstanceId, RetryPolicy};
@@ -69,6 +70,8 @@ pub(super) struct Herder {
     pub internal_rx: mpsc::UnboundedReceiver<Internal>,
     pub settings: HerderSettings,
     pub config: ConfigState,
+    /// Each connector's parsed config, in step with `config`.
+    pub typed: Typed,
     pub config_log: ConfigLog,
     /// Config-topic writes under way and the requests queued behind them.
     pub writes: Writes,
@@ -147,6 +150,8 @@ pub(super) async fn spawn_with(
     );
     let (config_log, follower) = ConfigLog::start(config_topic, reader);
     let registry = parts.registry.clone();
+    let mut typed = Typed::default();
+    typed.sync(&config, &registry, &settings.reconfiguration);
     let (tx, rx) = mpsc::channel(256);
     let dirty = config.connectors().map(str::to_owned).collect();
     let policy_defaults = settings.reconfiguration.clone();
@@ -172,6 +177,7 @@ pub(super) async fn spawn_with(
         internal_rx,
         settings,
         config,
+        typed,
         config_log,
         writes: Writes::default(),
         follower,
@@ -309,7 +315,9 @@ impl Herder {
     pub(super) fn follower_msg(&mut self, msg: FollowerMsg) {
         match msg {
             FollowerMsg::Entries(entries) => {
-                for event in apply_entries(&mut self.config, &entries) {
+                let events = apply_entries(&mut self.config, &entries);
+                self.typed.sync(&self.config, &self.registry, &self.settings.reconfiguration);
+                for event in events {
                     self.config_event(event);
                 }
                 if let Some(next) = next_offset(&entries) {

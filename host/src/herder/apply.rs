@@ -77,19 +77,17 @@ impl Herder {
     /// Starts an instance from its current config and records the run.
     fn start(&mut self, id: &InstanceId) {
         let name = id.connector();
-        let Some(connector_config) = self.config.connector_config(name) else { return };
-        let connector_config: crate::model::Config =
-            connector_config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        let Some(connector) = self.typed.get(name).cloned() else { return };
         let run = self.instances.next_run();
         let handle = match id {
-            InstanceId::Connector(_) => self.runner.start_connector(name, connector_config, run),
+            InstanceId::Connector(_) => self.runner.start_connector(name, connector, run),
             InstanceId::Task(_, task) => {
                 let Some(task_config) = self.config.task_configs(name).get(*task as usize) else {
                     return;
                 };
                 let spec = TaskSpec {
                     task_config: task_config.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
-                    connector_config,
+                    connector,
                     target: self.config.target_state(name),
                 };
                 tracing::info!(connector = %name, task, "Starting task");

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::policies::RestartPolicy;
 use crate::model::InstanceId;
+use crate::model::RestartPolicy;
 
 #[derive(Clone, Debug, Default)]
 struct Entry {

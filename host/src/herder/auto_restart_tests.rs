@@ -17,7 +17,7 @@ fn task() -> InstanceId {
 }
 
 fn policy(max_retries: Option<u32>, healthy_after: Duration) -> RestartPolicy {
-    let backoff = Backoff { initial: ms(100), max: ms(400), ..Backoff::default() };
+    let backoff = Backoff::doubling(ms(100), ms(400));
     RestartPolicy { retry: RetryPolicy { backoff, max_retries }, healthy_after }
 }
 

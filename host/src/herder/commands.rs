@@ -155,7 +155,7 @@ impl Herder {
     }
 
     pub(super) fn info(&self, name: &str) -> Option<ConnectorInfo> {
-        super::snapshot::info(&self.config, &self.registry, name)
+        super::snapshot::info(&self.config, &self.typed, name)
     }
 
     /// Restarts one instance now (KIP-745 case A, or a task): answered once it has

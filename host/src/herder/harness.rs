@@ -14,9 +14,9 @@ use super::actor::{Parts, spawn_with};
 use super::runner::fake::{Call, FakeRunner, Script};
 use super::{
     Command, HerderError, HerderHandle, HerderSettings, MemberSpec, PutOutcome, SinkOffsets,
-    SinkOffsetsError, TopicPartition,
+    SinkOffsetsError,
 };
-use crate::model::{InstanceId, Properties, State, TargetState};
+use crate::model::{InstanceId, Properties, State, TargetState, TopicPartition};
 use crate::store::{
     LogBackend, LogReader, LogRecord, LogTopic, MemoryBackend, OffsetStore, Status, StatusStore,
     StoreError, TopicSpec,

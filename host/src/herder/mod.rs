@@ -16,7 +16,7 @@
 //! of `Action`s), `apply` (the only caller of the worker, through `runner`, and the only
 //! writer of lifecycle statuses), `writes` (config-topic writes as events, one in flight),
 //! `restart` (KIP-745 plans), `retry_chain` and `auto_restart` (the retry and restart-policy
-//! bookkeeping, pure), `policies` (a connector's retry and restart keys), `offsets`
+//! bookkeeping, pure), `typed` (each connector's parsed config), `offsets`
 //! (KIP-875) and `sink_offsets` (where sink offsets live), `membership` (this worker's
 //! place in the group), `group` (the member loop's reports), `gate` (which worker executes
 //! a request, and when), `peers` (session keys, task configs sent to the leader),
@@ -39,7 +39,6 @@ mod instances;
 mod membership;
 mod offsets;
 mod peers;
-mod policies;
 mod reconcile;
 mod reconfigure;
 mod recovery;
@@ -50,6 +49,7 @@ mod sink_offsets;
 mod snapshot;
 #[cfg(test)]
 mod snapshot_tests;
+mod typed;
 mod validate;
 mod writes;
 
@@ -59,16 +59,16 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::model::RestartRequest;
 pub use crate::model::{Backoff, RetryPolicy};
+pub use crate::model::{
+    ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
+    RestartPolicy,
+};
 pub use actor::{HerderSettings, spawn};
 pub use error::HerderError;
 pub use group::MemberSpec;
 pub use membership::Membership;
 pub use offsets::{ConnectorOffset, ConnectorOffsets};
 pub use peers::Peers;
-pub use policies::{
-    ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
-    RestartPolicy,
-};
 pub use restart::RestartPlan;
 pub use sink_offsets::{EmbeddedSinkOffsets, KafkaSinkOffsets, SinkOffsets, SinkOffsetsError};
 pub use snapshot::{Entry, Read, Snapshot};

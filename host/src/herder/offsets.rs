@@ -185,18 +185,15 @@ impl Herder {
     /// Where `name`'s offsets live: 404 when unknown, 500 when its plugin is not installed.
     fn kept(&self, name: &str) -> Result<Kept, HerderError> {
         let config = self
-            .config
-            .connector_config(name)
-            .ok_or_else(|| HerderError::NotFound(format!("Connector {name} not found")))?;
-        let class = config.get("connector.class").map(String::as_str).unwrap_or_default();
-        let registry = &self.registry;
-        let plugin = registry
-            .resolve(class)
-            .ok_or_else(|| HerderError::Failed(registry.not_found(class)))?;
-        Ok(match plugin.info().kind {
+            .typed
+            .get(name)
+            .ok_or_else(|| HerderError::NotFound(format!("Connector {name} not found")))?
+            .as_ref()
+            .map_err(|rejected| HerderError::Failed(rejected.trace.clone()))?;
+        Ok(match config.kind() {
             crate::model::PluginKind::Source => Kept::Source,
             crate::model::PluginKind::Sink => {
-                Kept::Sink { group: crate::model::sink_group(name, config) }
+                Kept::Sink { group: config.settings.sink_group.clone() }
             }
             crate::model::PluginKind::Transform => {
                 unreachable!("connector.class never resolves to a transform plugin")

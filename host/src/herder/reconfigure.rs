@@ -13,14 +13,15 @@ use tokio::time::Instant;
 use super::HerderError;
 use super::actor::Herder;
 use super::instances::Phase;
-use super::policies::ConnectorPolicies;
 use super::reconcile::Action;
 use super::retry_chain::AfterFailure;
 use super::writes::{Then, Write};
-use crate::model::{InstanceId, PluginKind, Properties, State, TargetState, random_unit};
+use crate::model::{
+    ConnectorPolicies, InstanceId, PluginKind, Properties, State, TargetState, random_unit,
+};
 use crate::store::{ConfigRecord, RetryInfo};
 use crate::telemetry::events::ReconfigurationFailed;
-use crate::worker::TaskConfigsError;
+use crate::worker::{Parsed, TaskConfigsError};
 
 /// Whether new task configs differ from the committed ones (Kafka Connect's rules: the
 /// count, any config, or the connector config they were generated from).
@@ -39,10 +40,10 @@ impl Herder {
     /// defaults, with a warning.
     pub(super) fn policies(&self, name: &str) -> ConnectorPolicies {
         let defaults = &self.settings.reconfiguration;
-        let Some(config) = self.config.connector_config(name) else {
+        let Some(framework) = self.typed.framework(name) else {
             return ConnectorPolicies { reconfiguration: defaults.clone(), restart: None };
         };
-        ConnectorPolicies::read(config, defaults).unwrap_or_else(|problems| {
+        framework.policies.clone().unwrap_or_else(|problems| {
             let keys: Vec<&str> = problems.iter().map(|p| p.key.as_str()).collect();
             tracing::warn!(
                 connector = %name,
@@ -70,11 +71,7 @@ impl Herder {
 
     /// `tasks.max` of `name` (1 when unreadable).
     pub(super) fn max_tasks(&self, name: &str) -> u32 {
-        self.config
-            .connector_config(name)
-            .and_then(|c| c.get("tasks.max"))
-            .and_then(|v| v.trim().parse().ok())
-            .unwrap_or(1)
+        self.typed.framework(name).map_or(1, |f| f.tasks_max)
     }
 
     fn runs(&self, name: &str) -> bool {
@@ -159,8 +156,9 @@ impl Herder {
             }
         };
         let current = self.config.connector_config(name).cloned()?;
+        let parsed = self.typed.get(name)?;
         let new: Vec<Properties> =
-            configs.into_iter().map(|c| self.task_config(&current, c)).collect();
+            configs.into_iter().map(|c| self.task_config(parsed, c)).collect();
         if !task_configs_changed(
             self.config.task_configs(name),
             &new,
@@ -228,18 +226,22 @@ impl Herder {
 
     /// The task config as written: the plugin's, plus `task.class` and the connector's
     /// `topics` / `topics.regex`, as Kafka Connect adds them.
-    fn task_config(&self, connector: &Properties, config: crate::model::Config) -> Properties {
+    fn task_config(&self, connector: &Parsed, config: crate::model::Config) -> Properties {
         let mut p: Properties = config.into_iter().collect();
-        if let Some(class) = connector.get("connector.class") {
-            let plugin = self.registry.resolve(class);
-            let task_class =
-                plugin.map(|p| task_class_of(&p.info().name)).unwrap_or_else(|| class.clone());
-            p.insert("task.class".into(), task_class);
-            if plugin.is_some_and(|p| p.info().kind == PluginKind::Sink) {
-                for key in ["topics", "topics.regex"] {
-                    if let Some(v) = connector.get(key) {
-                        p.insert(key.into(), v.clone());
+        match connector {
+            Ok(connector) => {
+                p.insert("task.class".into(), task_class_of(&connector.plugin.info().name));
+                if connector.kind() == PluginKind::Sink {
+                    for key in ["topics", "topics.regex"] {
+                        if let Some(v) = connector.raw().get(key) {
+                            p.insert(key.into(), v.clone());
+                        }
                     }
+                }
+            }
+            Err(rejected) => {
+                if let Some(class) = &rejected.framework.class {
+                    p.insert("task.class".into(), class.clone());
                 }
             }
         }

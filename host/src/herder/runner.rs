@@ -9,13 +9,13 @@
 //! [`Instances`]: super::instances::Instances
 //! [`WorkerEvent`]: crate::worker::WorkerEvent
 
-use crate::model::{Config, TargetState};
-use crate::worker::{ConnectorHandle, TaskHandle, TaskSpec, Worker};
+use crate::model::TargetState;
+use crate::worker::{ConnectorHandle, Parsed, TaskHandle, TaskSpec, Worker};
 
 /// Starts instances; each start is reported later as an event tagged with `run`.
 pub(crate) trait Runner: Send {
-    /// Starts the connector instance of `name` with `config`.
-    fn start_connector(&mut self, name: &str, config: Config, run: u64) -> Box<dyn Running>;
+    /// Starts the connector instance of `name` with its parsed `config`.
+    fn start_connector(&mut self, name: &str, config: Parsed, run: u64) -> Box<dyn Running>;
     /// Starts task `task` of `connector`.
     fn start_task(
         &mut self,
@@ -39,7 +39,7 @@ pub(crate) trait Running: Send {
 }
 
 impl Runner for Worker {
-    fn start_connector(&mut self, name: &str, config: Config, run: u64) -> Box<dyn Running> {
+    fn start_connector(&mut self, name: &str, config: Parsed, run: u64) -> Box<dyn Running> {
         Box::new(Worker::start_connector(self, name, config, run))
     }
 

@@ -24,9 +24,9 @@ use tokio::sync::watch;
 
 use super::ConnectorInfo;
 use super::actor::Herder;
+use super::typed::Typed;
 use crate::model::Properties;
 use crate::store::ConfigState;
-use crate::worker::PluginRegistry;
 
 /// One connector as reads show it.
 #[derive(Debug, PartialEq, Eq)]
@@ -100,13 +100,9 @@ impl Snapshot {
 
 /// A connector's info from the config state: its plugin's kind and version when the
 /// plugin is installed here. `None` when the connector does not exist.
-pub(super) fn info(
-    config: &ConfigState,
-    registry: &PluginRegistry,
-    name: &str,
-) -> Option<ConnectorInfo> {
+pub(super) fn info(config: &ConfigState, typed: &Typed, name: &str) -> Option<ConnectorInfo> {
     let props = config.connector_config(name)?.clone();
-    let plugin = props.get("connector.class").and_then(|c| registry.resolve(c));
+    let plugin = typed.get(name).and_then(|p| p.as_ref().ok()).map(|c| &c.plugin);
     let kind = plugin.map(|p| p.info().kind);
     let version = plugin.map(|p| p.info().version.clone());
     let tasks = (0..config.task_configs(name).len() as u32).collect();
@@ -138,14 +134,14 @@ impl Publisher {
 
     /// Publishes a snapshot of `config` unless the last one was made from the same `made`.
     /// Entries of connectors whose config and task configs are unchanged are kept.
-    pub fn publish(&mut self, made: Made, config: &ConfigState, registry: &PluginRegistry) {
+    pub fn publish(&mut self, made: Made, config: &ConfigState, typed: &Typed) {
         if self.made == Some(made) {
             return;
         }
         let old = self.tx.borrow().clone();
         let (mut connectors, mut generation) = (old.connectors.clone(), old.generation);
         if self.made.map(|m| m.config_offset) != Some(made.config_offset) {
-            let fresh = entries(&old, config, registry);
+            let fresh = entries(&old, config, typed);
             if !same(&fresh, &old.connectors) {
                 connectors = Arc::new(fresh);
                 generation += 1;
@@ -164,11 +160,7 @@ fn same(a: &BTreeMap<String, Arc<Entry>>, b: &BTreeMap<String, Arc<Entry>>) -> b
 }
 
 /// The entries of `config`, reusing those of `old` that are unchanged.
-fn entries(
-    old: &Snapshot,
-    config: &ConfigState,
-    registry: &PluginRegistry,
-) -> BTreeMap<String, Arc<Entry>> {
+fn entries(old: &Snapshot, config: &ConfigState, typed: &Typed) -> BTreeMap<String, Arc<Entry>> {
     config
         .connectors()
         .filter_map(|name| {
@@ -181,7 +173,7 @@ fn entries(
                 return Some((name.to_owned(), e.clone()));
             }
             let entry =
-                Entry { info: info(config, registry, name)?, task_configs: task_configs.to_vec() };
+                Entry { info: info(config, typed, name)?, task_configs: task_configs.to_vec() };
             Some((name.to_owned(), Arc::new(entry)))
         })
         .collect()
@@ -195,6 +187,6 @@ impl Herder {
             accepting: self.shutting_down.is_none(),
             settled: !self.member.in_group() || !self.rebalance_pending(),
         };
-        self.snapshot.publish(made, &self.config, &self.registry);
+        self.snapshot.publish(made, &self.config, &self.typed);
     }
 }

@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use super::harness::{Harness, connector, task};
 use super::snapshot::{Made, Publisher};
+use super::typed::Typed;
 use super::{Command, HerderError, Read};
 use crate::model::{Properties, State};
 use crate::store::{ConfigRecord, ConfigState, Status};
-use crate::worker::PluginRegistry;
 
 fn not_found<T>(r: Result<T, HerderError>) -> bool {
     matches!(r, Err(HerderError::NotFound(_)))
@@ -108,17 +108,17 @@ fn a_snapshot_answers_only_what_the_loop_would_answer_at_once() {
     let (mut publisher, rx) = Publisher::new();
     assert!(!rx.borrow().answers(Read::Any), "nothing before the first publish");
     let config = config_with(&["c"]);
-    let registry = PluginRegistry::default();
+    let typed = Typed::default();
     let made = Made { config_offset: 1, accepting: true, settled: false };
-    publisher.publish(made, &config, &registry);
+    publisher.publish(made, &config, &typed);
     let rebalancing = rx.borrow().clone();
     assert!(rebalancing.answers(Read::Any) && !rebalancing.answers(Read::Settled));
-    publisher.publish(Made { settled: true, ..made }, &config, &registry);
+    publisher.publish(Made { settled: true, ..made }, &config, &typed);
     let settled = rx.borrow().clone();
     assert!(settled.answers(Read::Settled));
     assert_eq!(settled.generation(), rebalancing.generation(), "the same connectors");
     assert!(std::ptr::eq(settled.get("c").unwrap(), rebalancing.get("c").unwrap()));
-    publisher.publish(Made { accepting: false, ..made }, &config, &registry);
+    publisher.publish(Made { accepting: false, ..made }, &config, &typed);
     assert!(!rx.borrow().answers(Read::Any), "shutting down: the loop answers");
 }
 
@@ -126,15 +126,15 @@ fn a_snapshot_answers_only_what_the_loop_would_answer_at_once() {
 fn the_same_made_is_not_published_again() {
     let (mut publisher, rx) = Publisher::new();
     let made = Made { config_offset: 4, accepting: true, settled: true };
-    publisher.publish(made, &config_with(&["a"]), &PluginRegistry::default());
+    publisher.publish(made, &config_with(&["a"]), &Typed::default());
     let first = rx.borrow().clone();
     // A state the loop could not have at the same offset: proves nothing was rebuilt.
-    publisher.publish(made, &config_with(&["a", "b"]), &PluginRegistry::default());
+    publisher.publish(made, &config_with(&["a", "b"]), &Typed::default());
     assert!(Arc::ptr_eq(&first, &rx.borrow()));
     publisher.publish(
         Made { config_offset: 5, ..made },
         &config_with(&["a", "b"]),
-        &PluginRegistry::default(),
+        &Typed::default(),
     );
     assert_eq!(rx.borrow().names().collect::<Vec<_>>(), ["a", "b"]);
     assert_eq!(rx.borrow().generation(), first.generation() + 1);

@@ -7,11 +7,10 @@
 //! start for a reason known up front. Runs in the caller's task, never on the herder loop, because
 //! it calls plugin code.
 
-use super::{ConnectorPolicies, HerderError};
+use super::HerderError;
 use crate::model::{ConfigProblem, PluginKind, Properties, RetryPolicy};
-
 use crate::worker::PluginRegistry;
-use crate::worker::transforms::ChainSpec;
+use crate::worker::connector_config::{RejectedReason, parse};
 
 /// Checks a connector name and fills `name` into the config, as Kafka Connect does.
 pub fn check_name(name: &str, config: &mut Properties) -> Result<(), HerderError> {
@@ -47,30 +46,19 @@ pub async fn validate(
     defaults: &RetryPolicy,
 ) -> Result<Vec<ConfigProblem>, HerderError> {
     let problem = |key: &str, message: String| ConfigProblem { key: key.into(), message };
-    let Some(class) = config.get("connector.class") else {
-        return Err(HerderError::BadRequest(format!(
-            "Connector config {config:?} contains no connector type"
-        )));
-    };
-    let plugin =
-        registry.resolve(class).ok_or_else(|| HerderError::Failed(registry.not_found(class)))?;
+    let name = config.get("name").map(String::as_str).unwrap_or_default();
+    let typed =
+        parse(name, config, registry, defaults).map_err(|rejected| match rejected.reason {
+            RejectedReason::NoClass => HerderError::BadRequest(format!(
+                "Connector config {config:?} contains no connector type"
+            )),
+            RejectedReason::UnknownClass => HerderError::Failed(rejected.trace.clone()),
+        })?;
+    let plugin = &typed.plugin;
     let mut problems = Vec::new();
-    // Kafka Connect's wording for its framework keys.
-    if let Some(v) = config.get("tasks.max") {
-        match v.trim().parse::<i32>() {
-            Ok(n) if n >= 1 => {}
-            Ok(_) => problems.push(problem(
-                "tasks.max",
-                format!("Invalid value {v} for configuration tasks.max: Value must be at least 1"),
-            )),
-            Err(_) => problems.push(problem(
-                "tasks.max",
-                format!("Invalid value {v} for configuration tasks.max: Not a number of type INT"),
-            )),
-        }
-    }
+    problems.extend(typed.framework.tasks_max_problem.clone());
     let pairs: Vec<(String, String)> = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-    match plugin.info().kind {
+    match typed.kind() {
         PluginKind::Sink => {
             let topics = config.get("topics").is_some_and(|t| !t.trim().is_empty());
             let regex = config.get("topics.regex").is_some_and(|t| !t.trim().is_empty());
@@ -84,20 +72,24 @@ pub async fn validate(
                 problems.push(problem("topics.regex", message));
             }
         }
-        PluginKind::Source => problems.extend(crate::worker::topic_creation::problems(&pairs)),
+        PluginKind::Source => {
+            problems.extend(typed.settings.topic_creation.clone().err().unwrap_or_default())
+        }
         PluginKind::Transform => {
             unreachable!("connector.class never resolves to a transform plugin")
         }
     }
-    problems
-        .extend(crate::worker::errors::problems(config, plugin.info().kind == PluginKind::Sink));
-    if let Err(policy_problems) = ConnectorPolicies::read(config, defaults) {
-        problems.extend(policy_problems);
+    problems.extend(typed.settings.errors.clone().err().unwrap_or_default());
+    problems.extend(typed.framework.policies.clone().err().unwrap_or_default());
+    for converter in [&typed.settings.key_converter, &typed.settings.value_converter] {
+        if let Some(Err(e)) = converter {
+            let key = e.config_key().unwrap_or_default().to_owned();
+            problems.push(ConfigProblem { key, message: e.to_string() });
+        }
     }
-    problems.extend(crate::worker::convert::problems(config));
-    match ChainSpec::read(config, registry) {
+    match &typed.settings.chain {
         Ok(chain) => problems.extend(chain.plugin_problems().await.map_err(HerderError::Failed)?),
-        Err(chain_problems) => problems.extend(chain_problems),
+        Err(chain_problems) => problems.extend(chain_problems.iter().cloned()),
     }
     problems.extend(plugin.info().config_def.check(&pairs));
     problems.extend(plugin.sandbox_problems(&pairs));

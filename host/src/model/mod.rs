@@ -1,6 +1,7 @@
 //! Domain types shared by every module: plugin descriptions, config definitions, connector
-//! errors, retry schedules (back-off, limits and their keys), the cluster's session key, a
-//! sink connector's consumer group name, and the small value types the contract speaks in.
+//! errors, retry schedules (back-off, limits and their keys), a connector's retry and
+//! restart policies, the cluster's session key, a sink connector's consumer group name, and
+//! the small value types the contract speaks in.
 //!
 //! This module owns no state and does no I/O. It must not depend on wasmtime, Kafka or
 //! HTTP types: the runtime converts its generated bindings into these at its boundary.
@@ -9,6 +10,7 @@ mod backoff;
 mod config_def;
 mod error;
 mod plugin;
+mod policies;
 mod restart_request;
 mod retry_keys;
 mod session_key;
@@ -22,6 +24,10 @@ pub use backoff::{
 pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
 pub use error::ConnectorError;
 pub use plugin::{Language, PluginInfo, PluginKind};
+pub use policies::{
+    ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
+    RestartPolicy,
+};
 pub use restart_request::RestartRequest;
 pub use retry_keys::{RECONFIGURATION_KEYS, RESTART_KEYS, RetryKeys};
 pub use session_key::{HMAC_SHA256, SessionKey};

@@ -11,8 +11,9 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 
 use super::*;
-use crate::cluster::{HMAC_SHA256, SessionKey, signature_headers, verify};
+use crate::cluster::{HMAC_SHA256, signature_headers, verify};
 use crate::herder::HerderError;
+use crate::model::SessionKey;
 
 fn client() -> InterWorkerClient {
     InterWorkerClient::new(Duration::from_secs(10)).unwrap()

@@ -12,8 +12,9 @@ use tower::ServiceExt;
 
 use super::*;
 use crate::app::App;
-use crate::cluster::{ClientError, InterWorkerClient, SessionKey, signature_headers};
+use crate::cluster::{ClientError, InterWorkerClient, signature_headers};
 use crate::model::Properties;
+use crate::model::SessionKey;
 use crate::rest::router;
 use crate::rest::test_worker::{self, state};
 use crate::store::ConfigRecord;

@@ -46,7 +46,7 @@ pub use error::{InstanceError, LoadError, TrapKind};
 pub use grants::Grants;
 pub use instance::Instance;
 pub use limits::SandboxLimits;
-pub use plugin::{CONTRACT, Plugin};
+pub use plugin::{CONTRACT, Plugin, Sandbox};
 pub use sink_instance::SinkTaskInstance;
 pub use source_instance::SourceTaskInstance;
 pub use state::{Identity, InstanceHost, NoHost};

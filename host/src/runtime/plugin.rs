@@ -31,6 +31,16 @@ const MAX_PLUGIN_BYTES: u64 = 256 << 20;
 /// The WIT package version this worker implements.
 pub const CONTRACT: &str = "wasm-connect:connector@0.1.1";
 
+/// What one connector instance is sandboxed by, computed once from its config.
+#[derive(Clone, Debug)]
+pub struct Sandbox {
+    /// The config the instance is created and started with: file paths made absolute, so
+    /// that the guest sees the paths its grants cover.
+    pub config: Config,
+    /// Its grants and limits, or why it could not be sandboxed (a bad grant or limit).
+    pub capabilities: Result<(Grants, SandboxLimits), String>,
+}
+
 /// A plugin ready to instantiate. Cheap to clone.
 #[derive(Clone)]
 pub struct Plugin {
@@ -114,6 +124,30 @@ impl Plugin {
         host: Arc<dyn InstanceHost>,
     ) -> Result<ConnectorInstance, InstanceError> {
         let (grants, limits) = self.sandbox_for(config)?;
+        Ok(ConnectorInstance(self.instance(ident, grants, limits, host).await?))
+    }
+
+    /// The sandbox a connector instance of this plugin gets for `config`: the config with
+    /// absolute paths, and the grants and limits it carries. `Err` when a path cannot be
+    /// resolved (the message [`Plugin::resolve_paths`] gives).
+    pub fn connector_sandbox(&self, config: &[(String, String)]) -> Result<Sandbox, String> {
+        let config = self.resolve_paths(config)?;
+        let capabilities = self.sandbox_for(&config).map_err(|e| match e {
+            InstanceError::Instantiate(message) => message,
+            other => other.to_string(),
+        });
+        Ok(Sandbox { config, capabilities })
+    }
+
+    /// A connector instance for running connector `ident` in `sandbox`
+    /// ([`Plugin::connector_sandbox`]).
+    pub async fn connector_in(
+        &self,
+        ident: Identity,
+        sandbox: &Sandbox,
+        host: Arc<dyn InstanceHost>,
+    ) -> Result<ConnectorInstance, InstanceError> {
+        let (grants, limits) = sandbox.capabilities.clone().map_err(InstanceError::Instantiate)?;
         Ok(ConnectorInstance(self.instance(ident, grants, limits, host).await?))
     }
 

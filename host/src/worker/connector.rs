@@ -5,8 +5,7 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use super::{Shared, TaskConfigsError, WorkerEvent};
-use crate::model::Config;
+use super::{Parsed, Shared, TaskConfigsError, WorkerEvent};
 use crate::runtime::{ConnectorInstance, Identity, InstanceError};
 
 enum Cmd {
@@ -29,7 +28,7 @@ impl Handle {
     }
 }
 
-pub(super) fn spawn(shared: Arc<Shared>, name: String, config: Config, run: u64) -> Handle {
+pub(super) fn spawn(shared: Arc<Shared>, name: String, config: Parsed, run: u64) -> Handle {
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(supervise(shared, name, config, run, rx));
     Handle { tx }
@@ -38,7 +37,7 @@ pub(super) fn spawn(shared: Arc<Shared>, name: String, config: Config, run: u64)
 async fn supervise(
     shared: Arc<Shared>,
     name: String,
-    config: Config,
+    config: Parsed,
     run: u64,
     mut rx: mpsc::UnboundedReceiver<Cmd>,
 ) {
@@ -82,15 +81,14 @@ async fn supervise(
     let _ = tokio::time::timeout(shared.settings.connector_shutdown_timeout, instance.stop()).await;
 }
 
-/// Resolves the plugin, creates the instance and calls `start`.
-async fn start(shared: &Shared, name: &str, config: Config) -> Result<ConnectorInstance, String> {
-    let class =
-        config.iter().find(|(k, _)| k == "connector.class").map(|(_, v)| v.as_str()).unwrap_or("");
-    let plugin = shared.registry.resolve(class).ok_or_else(|| shared.registry.not_found(class))?;
-    // Relative file paths become absolute here, before the grant and before the guest.
-    let config = plugin.resolve_paths(&config)?;
+/// Creates the instance in its sandbox and calls `start`.
+async fn start(shared: &Shared, name: &str, config: Parsed) -> Result<ConnectorInstance, String> {
+    let config = config.map_err(|rejected| rejected.trace.clone())?;
+    let plugin = &config.plugin;
+    let sandbox = config.sandbox()?;
     let def = &plugin.info().config_def;
-    let shown: Vec<String> = config
+    let shown: Vec<String> = sandbox
+        .config
         .iter()
         .map(|(k, v)| {
             let secret = def.key(k).is_some_and(|key| key.is_secret());
@@ -98,9 +96,9 @@ async fn start(shared: &Shared, name: &str, config: Config) -> Result<ConnectorI
         })
         .collect();
     tracing::info!(connector = %name, plugin = %plugin.info().name, config = %shown.join(", "), "Starting connector");
-    let full = def.with_defaults(&config);
+    let full = def.with_defaults(&sandbox.config);
     let instance = plugin
-        .connector(Identity::connector(name), &config, shared.host.clone())
+        .connector_in(Identity::connector(name), &sandbox, shared.host.clone())
         .await
         .map_err(|e| e.trace())?;
     instance.start(full).await.map_err(|e| e.trace())?;

@@ -7,6 +7,7 @@
 //! waits on plugin code. The worker never decides restarts or writes statuses: it reports.
 
 mod connector;
+pub mod connector_config;
 pub mod convert;
 pub mod errors;
 mod host;
@@ -26,6 +27,9 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 
 pub use connector::Handle as ConnectorHandle;
+pub use connector_config::Parsed;
+#[cfg(test)]
+pub use connector_config::Rejected;
 pub use host::WorkerHost;
 pub use plugins::PluginRegistry;
 pub use task::Handle as TaskHandle;
@@ -208,9 +212,10 @@ impl Worker {
         &self.shared.host.offsets
     }
 
-    /// Starts a connector instance with `config`. A paused connector's instance runs too;
-    /// the herder does not ask it for task configs while it is paused.
-    pub fn start_connector(&self, name: &str, config: Config, run: u64) -> ConnectorHandle {
+    /// Starts a connector instance with its parsed `config` (a rejected one fails at
+    /// start, reported as an event). A paused connector's instance runs too; the herder
+    /// does not ask it for task configs while it is paused.
+    pub fn start_connector(&self, name: &str, config: Parsed, run: u64) -> ConnectorHandle {
         connector::spawn(self.shared.clone(), name.to_owned(), config, run)
     }
 
@@ -225,8 +230,8 @@ impl Worker {
 pub struct TaskSpec {
     /// The task config the connector generated.
     pub task_config: Config,
-    /// The connector's config (for `connector.class` and worker-level keys).
-    pub connector_config: Config,
+    /// The connector's parsed config (its plugin and framework keys).
+    pub connector: Parsed,
     /// Start paused or running.
     pub target: TargetState,
 }

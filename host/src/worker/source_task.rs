@@ -23,7 +23,7 @@ use tokio::sync::mpsc;
 
 use super::WorkerEvent;
 use super::convert::Converter;
-use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
+use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage};
 use super::task_control::{Cmd, Exit, apply, drain};
 use super::topic_creation::TopicCreation;
 use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
@@ -192,14 +192,22 @@ impl SourceTask {
                         tracing::warn!(connector = %self.connector, task = self.task, error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in poll; polling again after a back-off");
                         Ok(Some(delay))
                     }
-                    None if self.reporter.policy().tolerance == Tolerance::All => {
-                        tracing::error!(connector = %self.connector, task = self.task, error = %reason, "Poll kept failing past errors.retry.timeout; tolerated, polling on");
+                    None => {
+                        // Past errors.retry.timeout: a failed poll without records, reported
+                        // as Kafka Connect does (TASK_POLL); tolerated, polling goes on.
                         state.poll_retry = None;
-                        Ok(Some(IDLE_WAIT))
+                        let failure = Failure {
+                            stage: Stage::TaskPoll,
+                            record: FailedRecord::NoRecord,
+                            error: reason,
+                            error_kind: "retriable",
+                            class: None,
+                        };
+                        match self.reporter.report(vec![failure]).await {
+                            Ok(()) => Ok(Some(IDLE_WAIT)),
+                            Err(e) => Err(e.to_string()),
+                        }
                     }
-                    None => Err(format!(
-                        "poll kept failing with a retriable error past errors.retry.timeout: {reason}"
-                    )),
                 };
             }
             Err(e) => return Err(e.trace()),

@@ -8,15 +8,14 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
-use super::convert;
-use super::errors::{ErrorPolicy, ErrorReporter};
+use super::convert::{self, ConvertError, Converter};
+use super::errors::ErrorReporter;
 use super::sink_task::SinkTask;
 use super::source_task::SourceTask;
 use super::task_control::{Cmd, Exit};
-use super::topic_creation::TopicCreation;
 use super::topics::Subscription;
-use super::transforms::{Chain, ChainSpec};
-use super::{Shared, TaskSpec, WorkerEvent};
+use super::transforms::Chain;
+use super::{DataPlane, Shared, TaskSpec, WorkerEvent};
 use crate::model::{PluginKind, TargetState};
 use crate::runtime::Identity;
 use crate::telemetry::data::TaskLifecycle;
@@ -86,48 +85,36 @@ enum Running {
     Sink(Box<SinkTask>),
 }
 
-/// Creates and starts the instance and its clients.
+/// Creates and starts the instance and its clients. The parsed config's problems fail the
+/// start in the order the settings are needed, each with the trace it always had.
 async fn start(
     shared: &Shared,
     connector: &str,
     task: u32,
     spec: &TaskSpec,
 ) -> Result<Running, String> {
-    let class = get(&spec.connector_config, "connector.class").unwrap_or("");
-    let plugin = shared.registry.resolve(class).ok_or_else(|| shared.registry.not_found(class))?;
+    let typed = spec.connector.as_ref().map_err(|rejected| rejected.trace.clone())?;
+    let plugin = &typed.plugin;
     let data = &shared.data;
     let ident = Identity::task(connector, task);
     let host = shared.host.clone();
     // Relative file paths become absolute here, before the grant and before the guest.
     let config = plugin.resolve_paths(&spec.task_config)?;
-    let framework = &spec.connector_config;
-    let key_converter = convert::for_connector(
-        convert::Side::Key,
-        framework,
-        &data.key_converter,
-        &data.key_converter_props,
-    )
-    .map_err(|e| e.to_string())?;
-    let value_converter = convert::for_connector(
-        convert::Side::Value,
-        framework,
-        &data.value_converter,
-        &data.value_converter_props,
-    )
-    .map_err(|e| e.to_string())?;
+    let settings = &typed.settings;
+    let key_converter = converter(convert::Side::Key, &settings.key_converter, data)?;
+    let value_converter = converter(convert::Side::Value, &settings.value_converter, data)?;
     let sink = plugin.info().kind == PluginKind::Sink;
-    let policy = ErrorPolicy::from_config(framework, sink).map_err(problems_trace)?;
-    let properties: crate::model::Properties = framework.iter().cloned().collect();
-    let chain_spec = ChainSpec::read(&properties, &shared.registry).map_err(problems_trace)?;
-    let chain = Chain::build(&chain_spec, ident.clone(), host.clone()).await?;
+    let policy = settings.errors.as_ref().map_err(|p| problems_trace(p))?.clone();
+    let chain_spec = settings.chain.as_ref().map_err(|p| problems_trace(p))?;
+    let chain = Chain::build(chain_spec, ident.clone(), host.clone()).await?;
     let client_id =
         format!("connector-{}-{connector}-{task}", if sink { "consumer" } else { "producer" });
     Ok(match plugin.info().kind {
         PluginKind::Source => {
-            let creation = TopicCreation::from_config(framework).map_err(problems_trace)?;
+            let creation = settings.topic_creation.as_ref().map_err(|p| problems_trace(p))?.clone();
             let producer = data
                 .topics
-                .producer(&client_id, &overrides(framework, "producer.override."))
+                .producer(&client_id, &settings.producer_overrides)
                 .map_err(|e| e.to_string())?;
             let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, None);
             let instance = plugin.source_task(ident, &config, host).await.map_err(|e| e.trace())?;
@@ -156,14 +143,14 @@ async fn start(
         }
         PluginKind::Sink => {
             let subscription = subscription(&spec.task_config)
-                .or_else(|| subscription(framework))
+                .or_else(|| settings.subscription.clone())
                 .ok_or("Must configure one of topics or topics.regex")?;
             let dlq = match &policy.dlq {
                 Some(_) => Some(
                     data.topics
                         .producer(
                             &format!("connector-dlq-producer-{connector}-{task}"),
-                            &overrides(framework, "producer.override."),
+                            &settings.producer_overrides,
                         )
                         .map_err(|e| e.to_string())?,
                 ),
@@ -177,15 +164,10 @@ async fn start(
             let instance = plugin.sink_task(ident, &config, host).await.map_err(|e| e.trace())?;
             instance.start(config).await.map_err(|e| e.trace())?;
             // The group the offsets API reads and alters too (one definition of it).
-            let group = crate::model::sink_group(connector, framework.iter().map(|(k, v)| (k, v)));
+            let group = &settings.sink_group;
             let consumer = data
                 .topics
-                .consumer(
-                    &group,
-                    &client_id,
-                    &subscription,
-                    &overrides(framework, "consumer.override."),
-                )
+                .consumer(group, &client_id, &subscription, &settings.consumer_overrides)
                 .await;
             let consumer = match consumer {
                 Ok(c) => c,
@@ -217,14 +199,6 @@ fn get<'a>(config: &'a [(String, String)], key: &str) -> Option<&'a str> {
     config.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
 }
 
-/// `producer.override.*` or `consumer.override.*` keys, prefix stripped.
-fn overrides(config: &[(String, String)], prefix: &str) -> Vec<(String, String)> {
-    config
-        .iter()
-        .filter_map(|(k, v)| Some((k.strip_prefix(prefix)?.to_owned(), v.clone())))
-        .collect()
-}
-
 /// A sink's `topics` or `topics.regex`.
 fn subscription(config: &[(String, String)]) -> Option<Subscription> {
     if let Some(topics) = get(config, "topics").filter(|t| !t.trim().is_empty()) {
@@ -236,6 +210,24 @@ fn subscription(config: &[(String, String)]) -> Option<Subscription> {
         .map(|p| Subscription::Pattern(p.trim().to_owned()))
 }
 
-fn problems_trace(problems: Vec<crate::model::ConfigProblem>) -> String {
+/// The converter for `side`: the connector's own, else the worker's.
+fn converter(
+    side: convert::Side,
+    own: &Option<Result<Arc<dyn Converter>, ConvertError>>,
+    data: &DataPlane,
+) -> Result<Arc<dyn Converter>, String> {
+    let built = match (own, side) {
+        (Some(own), _) => own.clone(),
+        (None, convert::Side::Key) => {
+            convert::worker_default(side, &data.key_converter, &data.key_converter_props)
+        }
+        (None, convert::Side::Value) => {
+            convert::worker_default(side, &data.value_converter, &data.value_converter_props)
+        }
+    };
+    built.map_err(|e| e.to_string())
+}
+
+fn problems_trace(problems: &[crate::model::ConfigProblem]) -> String {
     problems.iter().map(|p| format!("{}: {}", p.key, p.message)).collect::<Vec<_>>().join("; ")
 }

@@ -21,7 +21,7 @@ const PREFIX: &str = "topic.creation.";
 const DEFAULT_GROUP: &str = "default";
 
 /// One group's settings.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Group {
     name: String,
     include: Vec<Regex>,
@@ -32,7 +32,7 @@ struct Group {
 }
 
 /// How a source connector's destination topics are created.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct TopicCreation {
     /// Named groups, in `topic.creation.groups` order; empty when topic creation is not
     /// configured.
@@ -93,11 +93,6 @@ impl TopicCreation {
             configs: group.configs.clone(),
         }
     }
-}
-
-/// Config problems of `topic.creation.*` keys, for validation.
-pub fn problems(config: &[(String, String)]) -> Vec<ConfigProblem> {
-    TopicCreation::from_config(config).err().unwrap_or_default()
 }
 
 fn read_group(
@@ -191,7 +186,7 @@ mod tests {
 
     #[test]
     fn the_default_group_needs_both_numbers() {
-        let problems = problems(&config(&[("topic.creation.default.partitions", "3")]));
+        let problems = problems_of(&[("topic.creation.default.partitions", "3")]);
         assert_eq!(problems.len(), 1);
         assert_eq!(problems[0].key, "topic.creation.default.replication.factor");
         assert!(problems[0].message.contains("Missing required configuration"));
@@ -203,7 +198,7 @@ mod tests {
     }
 
     fn problems_of(pairs: &[(&str, &str)]) -> Vec<ConfigProblem> {
-        problems(&config(pairs))
+        TopicCreation::from_config(&config(pairs)).err().unwrap_or_default()
     }
 
     #[test]

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use tokio::sync::mpsc;
 
 use super::{Runner, Running};
-use crate::model::{Config, InstanceId, TargetState};
-use crate::worker::{TaskConfigsError, TaskSpec, WorkerEvent};
+use crate::model::{InstanceId, TargetState};
+use crate::worker::{Parsed, TaskConfigsError, TaskSpec, WorkerEvent};
 
 /// What the herder asked of the fake.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -76,7 +76,7 @@ impl FakeRunner {
 }
 
 impl Runner for FakeRunner {
-    fn start_connector(&mut self, name: &str, _: Config, run: u64) -> Box<dyn Running> {
+    fn start_connector(&mut self, name: &str, _: Parsed, run: u64) -> Box<dyn Running> {
         self.start(InstanceId::Connector(name.to_owned()), run)
     }
 

@@ -26,7 +26,7 @@ mod string;
 
 pub use class::CLASSES;
 pub use error::ConvertError;
-pub use select::{Side, for_connector, problems};
+pub use select::{Side, connector_own, worker_default};
 pub use wasm_connect_batch::Kind;
 
 /// Converts one side (key or value) of records between plugin data and topic bytes.

@@ -1,5 +1,5 @@
-//! Which converter a connector uses for its keys and its values: [`for_connector`], and
-//! [`problems`] for config validation.
+//! Which converter a connector uses for its keys and its values: [`for_connector`] (or its
+//! halves, [`connector_own`] and [`worker_default`]), and [`problems`] for config validation.
 //!
 //! This module owns Kafka Connect's precedence rule: a connector's own `key.converter` /
 //! `value.converter` wins over the worker's, and a converter's settings (`key.converter.*`)
@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::class::ConverterClass;
 use super::{ConvertError, Converter};
-use crate::model::{ConfigProblem, Properties};
+use crate::model::Properties;
 
 /// Which side of a record a converter handles.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -23,9 +23,6 @@ pub enum Side {
 }
 
 impl Side {
-    /// Both sides, keys first.
-    pub const BOTH: [Side; 2] = [Side::Key, Side::Value];
-
     /// The config key naming this side's converter class: `key.converter` or
     /// `value.converter`; its settings are the keys under `<this>.`.
     pub fn config_key(self) -> &'static str {
@@ -36,41 +33,26 @@ impl Side {
     }
 }
 
-/// The converter for `side` of a connector: the connector config's `key.converter` /
-/// `value.converter` (with its `key.converter.*` / `value.converter.*` settings) when
-/// set, else the worker's class with the worker's settings (`worker_props`, prefix
-/// already stripped, as in `WorkerConfig::key_converter_props`).
-pub fn for_connector(
+/// The connector's own converter for `side` (its `key.converter` / `value.converter`, with
+/// that key's settings); `None` when the connector sets none and the worker's is used.
+pub fn connector_own(
     side: Side,
-    connector: &[(String, String)],
+    connector: &Properties,
+) -> Option<Result<Arc<dyn Converter>, ConvertError>> {
+    let key = side.config_key();
+    let class = connector.get(key)?;
+    Some(build(key, class, settings(key, connector.iter())))
+}
+
+/// The worker's converter for `side`: `worker_class` with `worker_props` (prefix already
+/// stripped).
+pub fn worker_default(
+    side: Side,
     worker_class: &str,
     worker_props: &BTreeMap<String, String>,
 ) -> Result<Arc<dyn Converter>, ConvertError> {
-    let key = side.config_key();
-    match connector.iter().find(|(k, _)| k == key) {
-        Some((_, class)) => build(key, class, settings(key, connector.iter().map(|(k, v)| (k, v)))),
-        None => {
-            let props = worker_props.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-            build(key, worker_class, props)
-        }
-    }
-}
-
-/// Every problem with a connector's own converter keys: an unknown class, a bad setting.
-/// Settings without a class at the same level are not checked: they are not used.
-pub fn problems(connector: &Properties) -> Vec<ConfigProblem> {
-    Side::BOTH
-        .into_iter()
-        .filter_map(|side| {
-            let key = side.config_key();
-            let class = connector.get(key)?;
-            build(key, class, settings(key, connector.iter())).err()
-        })
-        .map(|e| ConfigProblem {
-            key: e.config_key().unwrap_or_default().to_owned(),
-            message: e.to_string(),
-        })
-        .collect()
+    let props = worker_props.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    build(side.config_key(), worker_class, props)
 }
 
 /// The `<key>.*` settings among `config`, prefix stripped.

@@ -1,9 +1,34 @@
 //! Converter selection, config problems, and behaviour common to every converter.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::*;
 use crate::model::Properties;
+
+/// A connector's converter for `side` as the typed config picks it: its own, else the
+/// worker's.
+fn for_connector(
+    side: Side,
+    connector: &[(String, String)],
+    worker_class: &str,
+    worker_props: &BTreeMap<String, String>,
+) -> Result<Arc<dyn Converter>, ConvertError> {
+    let props: Properties = connector.iter().cloned().collect();
+    connector_own(side, &props).unwrap_or_else(|| worker_default(side, worker_class, worker_props))
+}
+
+/// Every problem with a connector's own converter keys, as validation reports them.
+fn problems(connector: &Properties) -> Vec<crate::model::ConfigProblem> {
+    [Side::Key, Side::Value]
+        .into_iter()
+        .filter_map(|side| connector_own(side, connector)?.err())
+        .map(|e| crate::model::ConfigProblem {
+            key: e.config_key().unwrap_or_default().to_owned(),
+            message: e.to_string(),
+        })
+        .collect()
+}
 
 const JSON: &str = "org.apache.kafka.connect.json.JsonConverter";
 

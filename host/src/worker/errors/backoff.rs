@@ -62,11 +62,6 @@ impl RetryBackoff {
         let delay = self.next_delay();
         Some(self.timeout.map_or(delay, |timeout| delay.min(timeout - elapsed)))
     }
-
-    /// Retries scheduled so far.
-    pub fn retries(&self) -> u32 {
-        self.delays.failures()
-    }
 }
 
 #[cfg(test)]
@@ -86,7 +81,6 @@ mod tests {
         let mut b = RetryBackoff::new(&policy(None, 60_000));
         let delays: Vec<u128> = (0..11).map(|_| b.next_delay().as_millis()).collect();
         assert_eq!(delays, [300, 600, 1200, 2400, 4800, 9600, 19200, 38400, 60000, 60000, 60000]);
-        assert_eq!(b.retries(), 11);
         let mut b = RetryBackoff::new(&policy(None, 1000));
         let delays: Vec<u128> = (0..4).map(|_| b.next_delay().as_millis()).collect();
         assert_eq!(delays, [300, 600, 1000, 1000]);
@@ -115,6 +109,5 @@ mod tests {
         assert_eq!(b.delay_before_retry(ms(300)), Some(ms(600)));
         assert_eq!(b.delay_before_retry(ms(900)), Some(ms(100)));
         assert_eq!(b.delay_before_retry(ms(1000)), None);
-        assert_eq!(b.retries(), 3);
     }
 }

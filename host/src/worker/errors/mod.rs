@@ -82,9 +82,8 @@ mod report_error;
 mod reporter;
 mod stage;
 
-pub use backoff::{RETRY_DELAY_MIN, RetryBackoff};
+pub use backoff::RetryBackoff;
 pub use failure::{FailedRecord, Failure};
-pub use policy::{DlqSettings, ErrorPolicy, LogSettings, Tolerance, problems};
-pub use report_error::ReportError;
+pub use policy::{ErrorPolicy, Tolerance};
 pub use reporter::ErrorReporter;
 pub use stage::Stage;

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use super::keys::*;
 use super::reader::Reader;
-use crate::model::{ConfigProblem, Properties};
+use crate::model::ConfigProblem;
 
 use crate::worker::topics::NewTopic;
 
@@ -159,12 +159,6 @@ fn dead_letter_queue(r: &mut Reader<'_>) -> Option<DlqSettings> {
         });
     }
     Some(DlqSettings { topic, replication_factor, context_headers })
-}
-
-/// Every problem with the `errors.*` keys of `config`, for validation.
-pub fn problems(config: &Properties, sink: bool) -> Vec<ConfigProblem> {
-    let pairs: Vec<(String, String)> = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-    ErrorPolicy::from_config(&pairs, sink).err().unwrap_or_default()
 }
 
 #[cfg(test)]

@@ -165,11 +165,11 @@ fn the_dead_letter_queue_may_not_be_consumed() {
 }
 
 #[test]
-fn problems_reads_properties() {
-    let mut config = Properties::new();
-    assert!(problems(&config, true).is_empty());
-    config.insert("errors.tolerance".into(), "some".into());
-    let found = problems(&config, false);
+fn problems_name_their_keys() {
+    let ok = [("errors.tolerance".to_string(), "all".to_string())];
+    assert!(ErrorPolicy::from_config(&ok, true).is_ok());
+    let bad = [("errors.tolerance".to_string(), "some".to_string())];
+    let found = ErrorPolicy::from_config(&bad, false).unwrap_err();
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].key, "errors.tolerance");
 }

@@ -3,8 +3,9 @@ use std::sync::Mutex;
 use wasm_connect_batch::Record;
 
 use super::*;
-use crate::worker::errors::{DlqSettings, LogSettings, Stage};
-use crate::worker::topics::{Delivered, Header, InRecord, SendFuture};
+use crate::worker::errors::Stage;
+use crate::worker::errors::policy::{DlqSettings, LogSettings};
+use crate::worker::topics::{Delivered, Header, InRecord, SendFuture, TopicError};
 
 /// Keeps what it is sent, or fails every send.
 #[derive(Default)]

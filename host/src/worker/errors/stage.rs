@@ -1,5 +1,7 @@
 //! Where on the data path a failure happened: Kafka Connect's `Stage` names, which appear
 //! in traces, log lines and the `__connect.errors.stage` header. Names only; no behaviour.
+//! Only the stages this worker reports are here (Kafka Connect also names
+//! `HEADER_CONVERTER`, `KAFKA_PRODUCE` and `KAFKA_CONSUME`).
 
 use std::fmt;
 
@@ -16,12 +18,6 @@ pub enum Stage {
     KeyConverter,
     /// Converting a record's value.
     ValueConverter,
-    /// Converting a record's headers.
-    HeaderConverter,
-    /// Producing to a Kafka topic.
-    KafkaProduce,
-    /// Consuming from a Kafka topic.
-    KafkaConsume,
 }
 
 impl Stage {
@@ -33,9 +29,6 @@ impl Stage {
             Self::Transformation => "TRANSFORMATION",
             Self::KeyConverter => "KEY_CONVERTER",
             Self::ValueConverter => "VALUE_CONVERTER",
-            Self::HeaderConverter => "HEADER_CONVERTER",
-            Self::KafkaProduce => "KAFKA_PRODUCE",
-            Self::KafkaConsume => "KAFKA_CONSUME",
         }
     }
 }
@@ -58,23 +51,11 @@ mod tests {
             Stage::Transformation,
             Stage::KeyConverter,
             Stage::ValueConverter,
-            Stage::HeaderConverter,
-            Stage::KafkaProduce,
-            Stage::KafkaConsume,
         ];
         let names: Vec<String> = all.iter().map(ToString::to_string).collect();
         assert_eq!(
             names,
-            [
-                "TASK_POLL",
-                "TASK_PUT",
-                "TRANSFORMATION",
-                "KEY_CONVERTER",
-                "VALUE_CONVERTER",
-                "HEADER_CONVERTER",
-                "KAFKA_PRODUCE",
-                "KAFKA_CONSUME"
-            ]
+            ["TASK_POLL", "TASK_PUT", "TRANSFORMATION", "KEY_CONVERTER", "VALUE_CONVERTER",]
         );
     }
 }

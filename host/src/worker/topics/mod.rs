@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 
-pub use embedded::{EmbeddedTopics, REVOKE_TIMEOUT};
+pub use embedded::EmbeddedTopics;
 pub use wasm_connect_batch::Header;
 
 use crate::model::{TopicPartition, TopicPartitionOffset};

@@ -12,4 +12,4 @@ mod chain;
 mod spec;
 
 pub use chain::{Chain, Outcome, from_batch, to_batch};
-pub use spec::{ChainSpec, PredicateSpec, StepClass, StepSpec, listed_aliases};
+pub use spec::{ChainSpec, listed_aliases};

@@ -76,11 +76,6 @@ pub struct ChainSpec {
 }
 
 impl ChainSpec {
-    /// Whether the chain does nothing.
-    pub fn is_empty(&self) -> bool {
-        self.steps.is_empty()
-    }
-
     /// Reads the chain of `config`; every problem, each with its key, when it cannot be
     /// built. Checks each class's keys but not a transform plugin's own `validate`
     /// ([`ChainSpec::plugin_problems`]).

@@ -3,12 +3,12 @@
 //! override the worker's), and whether its FAILED instances are restarted automatically
 //! (`restart.policy` and the `restart.*` keys, connector config only).
 //!
-//! Pure parsing: validation reports the problems before a config is written, and the
-//! herder reads the same values when it needs them.
+//! Pure parsing: the typed connector config (`worker::connector_config`) reads them once
+//! when a config is accepted; validation reports the same problems before a write.
 
 use std::time::Duration;
 
-use crate::model::{ConfigProblem, Properties, RECONFIGURATION_KEYS, RESTART_KEYS, RetryPolicy};
+use super::{ConfigProblem, Properties, RECONFIGURATION_KEYS, RESTART_KEYS, RetryPolicy};
 
 /// `none` (default) or `on-failure`.
 pub const RESTART_POLICY: &str = "restart.policy";

@@ -1,0 +1,67 @@
+//! [`ConnectorConfig`]: a connector config whose plugin is installed, every framework key
+//! read.
+
+use std::sync::Arc;
+
+use super::{Framework, Rejected, TaskSettings};
+use crate::model::{Config, ConfigProblem, PluginKind, Properties};
+use crate::runtime::{Plugin, Sandbox};
+
+/// What parsing a connector config gives: the typed config, or why no plugin runs it.
+/// Both are shared (`Arc`): the herder keeps one per connector and hands it to every
+/// instance it starts.
+pub type Parsed = Result<Arc<ConnectorConfig>, Arc<Rejected>>;
+
+/// The problems of one setting, each naming its key, in the words validation shows.
+pub type Problems = Vec<ConfigProblem>;
+
+/// A connector config whose plugin is installed.
+#[derive(Clone)]
+pub struct ConnectorConfig {
+    /// The keys read without the plugin.
+    pub framework: Framework,
+    /// The plugin `connector.class` resolved to (a source or a sink).
+    pub plugin: Plugin,
+    /// What its tasks are built with.
+    pub settings: TaskSettings,
+}
+
+impl ConnectorConfig {
+    /// The connector's name.
+    pub fn name(&self) -> &str {
+        &self.framework.name
+    }
+
+    /// `connector.class` as written.
+    pub fn class(&self) -> &str {
+        self.framework.class.as_deref().unwrap_or_default()
+    }
+
+    /// Source or sink.
+    pub fn kind(&self) -> PluginKind {
+        self.plugin.info().kind
+    }
+
+    /// The config as written.
+    pub fn raw(&self) -> &Properties {
+        &self.framework.raw
+    }
+
+    /// The connector instance's sandbox: its config with absolute paths, its grants and
+    /// limits; `Err` with the trace when a path cannot be resolved. Computed when asked,
+    /// at each start, never kept: paths resolve against the file system as it is then
+    /// (a directory created after the config was accepted is granted).
+    pub fn sandbox(&self) -> Result<Sandbox, String> {
+        let pairs: Config = self.raw().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        self.plugin.connector_sandbox(&pairs)
+    }
+}
+
+impl std::fmt::Debug for ConnectorConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ConnectorConfig")
+            .field("name", &self.framework.name)
+            .field("plugin", &self.plugin.info().name)
+            .finish_non_exhaustive()
+    }
+}
