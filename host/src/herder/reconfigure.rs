@@ -111,6 +111,19 @@ impl Herder {
         }
     }
 
+    /// Whether new task configs of `name` may be written: it exists and is not STOPPED (a
+    /// STOPPED connector has no tasks, KIP-875).
+    pub(super) fn takes_task_configs(&self, name: &str) -> bool {
+        self.config.contains(name) && self.config.target_state(name) != TargetState::Stopped
+    }
+
+    /// New task configs of `name` were not written: the connector was deleted or stopped
+    /// before their turn came.
+    pub(super) fn task_configs_dropped(&mut self, name: &str) {
+        tracing::info!(connector = %name, "Not writing task configs: the connector was stopped or deleted meanwhile");
+        self.attempt_done(name);
+    }
+
     /// New task configs of `name` were written (or not).
     pub(super) fn task_configs_written(
         &mut self,

@@ -148,10 +148,19 @@ impl Then {
 }
 
 impl Herder {
-    /// Writes `write` now, or after the write in flight.
+    /// Writes `write` now, or after the write in flight. New task configs are examined
+    /// when their turn comes: a connector deleted or STOPPED meanwhile (by a write that
+    /// was ahead of them) gets none.
     pub(super) fn write(&mut self, write: Write) {
         if self.writes.busy() {
             self.writes.queue.push_back(Queued::Write(write));
+            return;
+        }
+        if let Then::TaskConfigs { connector, .. } = &write.then
+            && !self.takes_task_configs(connector)
+        {
+            let connector = connector.clone();
+            self.task_configs_dropped(&connector);
             return;
         }
         let Write { records, context, then } = write;
