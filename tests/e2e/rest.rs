@@ -335,10 +335,19 @@ async fn bad_input_gets_clear_400s(b: Backing) {
         )
         .await;
     assert_error(code, &body, StatusCode::BAD_REQUEST, "non-empty");
+    let no_type = json!({"name": "x", "config": {"tasks.max": "1", "db.password": "hunter2"}});
+    let (code, body) = api.call(Method::POST, "/connectors", Some(no_type.clone())).await;
+    assert_error(code, &body, StatusCode::BAD_REQUEST, "contains no connector type");
+    assert!(!body.to_string().contains("hunter2"), "the answer echoes no config value: {body}");
     let (code, body) = api
-        .call(Method::POST, "/connectors", Some(json!({"name": "x", "config": {"tasks.max": "1"}})))
+        .call(
+            Method::PUT,
+            "/connector-plugins/ChaosSource/config/validate",
+            Some(no_type["config"].clone()),
+        )
         .await;
     assert_error(code, &body, StatusCode::BAD_REQUEST, "contains no connector type");
+    assert!(!body.to_string().contains("hunter2"), "the answer echoes no config value: {body}");
     let (code, body) =
         api.call(Method::POST, "/connectors", Some(source("x", &[("tasks.max", "zero")]))).await;
     assert_error(code, &body, StatusCode::BAD_REQUEST, "Connector configuration is invalid");

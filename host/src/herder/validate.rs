@@ -10,7 +10,7 @@
 use super::HerderError;
 use crate::model::{ConfigProblem, PluginKind, Properties, RetryPolicy};
 use crate::worker::PluginRegistry;
-use crate::worker::connector_config::{RejectedReason, parse};
+use crate::worker::connector_config::{RejectedReason, no_connector_type, parse};
 
 /// Checks a connector name and fills `name` into the config, as Kafka Connect does.
 pub fn check_name(name: &str, config: &mut Properties) -> Result<(), HerderError> {
@@ -49,9 +49,7 @@ pub async fn validate(
     let name = config.get("name").map(String::as_str).unwrap_or_default();
     let typed =
         parse(name, config, registry, defaults).map_err(|rejected| match rejected.reason {
-            RejectedReason::NoClass => HerderError::BadRequest(format!(
-                "Connector config {config:?} contains no connector type"
-            )),
+            RejectedReason::NoClass => HerderError::BadRequest(no_connector_type(config)),
             RejectedReason::UnknownClass => HerderError::Failed(rejected.trace.clone()),
         })?;
     let plugin = &typed.plugin;

@@ -20,6 +20,7 @@ use super::extract::{Body, QueryParams};
 use super::transform_keys;
 use crate::model::{ConfigProblem, PluginKind};
 use crate::runtime::Plugin;
+use crate::worker::connector_config::no_connector_type;
 use crate::worker::{PluginRegistry, convert};
 use wasm_connect_transforms::header_converter::HeaderConverter;
 use wasm_connect_transforms::registry;
@@ -140,9 +141,7 @@ async fn validate(
             )));
         }
         None => {
-            return Err(ApiError::bad_request(format!(
-                "Connector config {config:?} contains no connector type"
-            )));
+            return Err(ApiError::bad_request(no_connector_type(&config)));
         }
         _ => {}
     }

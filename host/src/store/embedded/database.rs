@@ -1,6 +1,8 @@
 //! The database file of the embedded backend: opening connections with the settings every
 //! connection needs (WAL, `synchronous=FULL`, a busy timeout), bringing the schema up to
 //! date at open, running blocking work off the async threads, and errors that name the file.
+//! The file and its `-wal`/`-shm` companions are readable by the worker's user only (mode
+//! 0600): they hold connector configs, which may hold secrets.
 //!
 //! It knows the file, not topics: the tables are `schema.rs`'s, and the SQL of topics and
 //! records lives in `writer.rs`, `reader.rs`, `data_writer.rs`, `data_reader.rs`,
@@ -34,6 +36,7 @@ impl Database {
     /// Opens (creating when missing) the database at `path` and its schema. Blocking.
     pub(super) fn open(path: &Path) -> Result<Self, StoreError> {
         let path = path.to_path_buf();
+        owner_only(&path).map_err(|e| error(&path, "cannot make the database private", e))?;
         let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
             | OpenFlags::SQLITE_OPEN_CREATE
             | OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -98,6 +101,33 @@ impl Database {
     pub(super) fn error(&self, doing: &str, cause: impl Display) -> StoreError {
         error(&self.path, doing, cause)
     }
+}
+
+/// Creates the database file mode 0600 when missing, and takes group and other access
+/// away from it and from its `-wal`/`-shm` files when they exist. SQLite creates the
+/// `-wal` and `-shm` files with the database file's mode, so they are private too.
+fn owner_only(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path) {
+        Ok(_) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    for file in [path.to_path_buf(), companion(path, "-wal"), companion(path, "-shm")] {
+        let Ok(meta) = std::fs::metadata(&file) else { continue };
+        if meta.permissions().mode() & 0o077 != 0 {
+            tracing::info!(file = %file.display(), "Making the embedded database file private (mode 0600)");
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    Ok(())
+}
+
+/// `path` with `suffix` appended to its file name (`worker.db` → `worker.db-wal`).
+fn companion(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 /// Settings of every connection (`synchronous` and the busy timeout are per connection).

@@ -112,6 +112,26 @@ async fn the_file_is_in_wal_mode_with_full_sync() {
 }
 
 #[tokio::test]
+async fn the_file_and_its_wal_are_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let h = EmbeddedHarness::new();
+    let backend = h.backend();
+    let topic = backend.topic(&spec("private", 1, true)).await.unwrap();
+    topic.send(vec![record("k", "secret")]).await.unwrap();
+    let db = backend.path().to_path_buf();
+    let wal = std::path::PathBuf::from(format!("{}-wal", db.display()));
+    assert_eq!(mode(&db), 0o600);
+    assert_eq!(mode(&wal), 0o600, "the WAL holds the records too");
+    drop(topic);
+    drop(backend);
+    // A file left readable by others (an older worker, a copy) is made private at open.
+    std::fs::set_permissions(&db, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let reopened = h.backend();
+    assert_eq!(mode(reopened.path()), 0o600);
+}
+
+#[tokio::test]
 async fn the_partition_count_is_remembered_and_checked() {
     let h = EmbeddedHarness::new();
     h.backend().topic(&spec("configs", 3, true)).await.unwrap();

@@ -34,5 +34,5 @@ mod tests;
 pub use config::{ConnectorConfig, Parsed, Problems};
 pub use framework::Framework;
 pub use parse::parse;
-pub use rejected::{Rejected, RejectedReason};
+pub use rejected::{Rejected, RejectedReason, no_connector_type};
 pub use settings::TaskSettings;

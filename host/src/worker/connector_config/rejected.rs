@@ -1,6 +1,14 @@
 //! [`Rejected`]: a connector config no plugin can run, and why.
 
 use super::Framework;
+use crate::model::Properties;
+
+/// The 400 message for a config without `connector.class`, Kafka Connect's words with the
+/// config's keys only: its values may be secrets, and an error answer must not echo them.
+pub fn no_connector_type(config: &Properties) -> String {
+    let keys: Vec<&str> = config.keys().map(String::as_str).collect();
+    format!("Connector config with keys [{}] contains no connector type", keys.join(", "))
+}
 
 /// Why no plugin runs a config.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,3 +38,22 @@ impl std::fmt::Display for Rejected {
 }
 
 impl std::error::Error for Rejected {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_no_type_message_names_keys_not_values() {
+        let config = Properties::from([
+            ("name".to_string(), "c".to_string()),
+            ("connection.password".to_string(), "hunter2".to_string()),
+        ]);
+        let message = no_connector_type(&config);
+        assert_eq!(
+            message,
+            "Connector config with keys [connection.password, name] contains no connector type"
+        );
+        assert!(!message.contains("hunter2"));
+    }
+}
