@@ -109,16 +109,8 @@ impl Herder {
                 )
             }),
             Needs::Owner(id) => {
-                let name = id.connector();
                 // A connector or task that does not exist is answered here (404).
-                let exists = self.config.contains(name)
-                    && match &id {
-                        InstanceId::Connector(_) => true,
-                        InstanceId::Task(_, task) => {
-                            (*task as usize) < self.config.task_configs(name).len()
-                        }
-                    };
-                (exists && !self.member.owns(&self.config, &id)).then(|| {
+                (self.config.has(&id) && !self.member.owns(&self.config, &id)).then(|| {
                     let url =
                         if self.member.is_leader() { self.member.owner(&id) } else { leader_url };
                     let what = match &id {

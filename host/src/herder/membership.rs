@@ -99,12 +99,9 @@ impl Membership {
     /// Whether `id` runs here (in a group of one: every connector, and every task its
     /// config has).
     pub fn owns(&self, config: &ConfigState, id: &InstanceId) -> bool {
-        match (&self.owned, id) {
-            (None, InstanceId::Connector(name)) => config.contains(name),
-            (None, InstanceId::Task(name, task)) => {
-                (*task as usize) < config.task_configs(name).len()
-            }
-            (Some(a), id) => allocates(a, id),
+        match &self.owned {
+            None => config.has(id),
+            Some(a) => allocates(a, id),
         }
     }
 

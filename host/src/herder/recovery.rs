@@ -71,11 +71,7 @@ impl Herder {
         if !self.config.contains(name) || self.config.target_state(name) == TargetState::Stopped {
             return false;
         }
-        let exists = match id {
-            InstanceId::Connector(_) => true,
-            InstanceId::Task(_, task) => (*task as usize) < self.config.task_configs(name).len(),
-        };
-        exists && self.member.owns(&self.config, id)
+        self.config.has(id) && self.member.owns(&self.config, id)
     }
 
     /// Forgets the failures of the instances `which` selects: they may be started again,

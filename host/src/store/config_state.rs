@@ -17,9 +17,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::config_record::ConfigRecord;
-use crate::model::Properties;
-use crate::model::RestartRequest;
-use crate::model::{SessionKey, TargetState};
+use crate::model::{InstanceId, Properties, RestartRequest, SessionKey, TargetState};
 
 /// What changed, for the herder.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,6 +156,14 @@ impl ConfigState {
     /// Whether `name` exists.
     pub fn contains(&self, name: &str) -> bool {
         self.connectors.contains_key(name)
+    }
+
+    /// Whether `id` exists: its connector does, and a task is among the committed ones.
+    pub fn has(&self, id: &InstanceId) -> bool {
+        match id {
+            InstanceId::Connector(name) => self.contains(name),
+            InstanceId::Task(name, task) => (*task as usize) < self.task_configs(name).len(),
+        }
     }
 
     /// The config of `name`.
