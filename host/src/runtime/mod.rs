@@ -91,7 +91,7 @@ impl Runtime {
         let mut linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
         bindings::Plugin::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
-        let cache = options.cache_dir.map(ArtifactCache::open).transpose()?;
+        let cache = options.cache_dir.and_then(ArtifactCache::open_or_warn);
         Ok(Self { inner: Arc::new(Inner { engine, linker, cache }) })
     }
 
