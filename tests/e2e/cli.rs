@@ -8,11 +8,13 @@ use std::process::{Command, Output};
 
 use crate::support::{component, root};
 
+/// Runs the binary with its artifact cache in `<cache>/artifacts`, so the cache's key file
+/// (beside the cache directory) stays inside the test's temporary directory.
 fn run(args: &[&str], cache: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
         .args(args)
         .arg("--cache-dir")
-        .arg(cache)
+        .arg(cache.join("artifacts"))
         .env("RUST_LOG", "warn")
         .output()
         .expect("the binary runs")
@@ -61,6 +63,26 @@ fn inspect_prints_world_config_definition_and_imports() {
     // The second load comes from the artifact cache.
     let out = run(&["plugins", "inspect", file.to_str().unwrap()], cache.path());
     assert!(text(&out.stdout).contains("loaded from the cache"));
+}
+
+#[test]
+fn a_cache_directory_others_can_write_is_refused_with_one_line() {
+    use std::os::unix::fs::PermissionsExt;
+    let cache = tempfile::tempdir().unwrap();
+    let shared = cache.path().join("artifacts");
+    std::fs::create_dir(&shared).unwrap();
+    std::fs::set_permissions(&shared, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let file = component("plugins", "file-source");
+    for _ in 0..2 {
+        let out = run(&["plugins", "inspect", file.to_str().unwrap()], cache.path());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stdout).contains("compiled now"), "never from a shared directory");
+        let stderr = text(&out.stderr);
+        let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("cache")).collect();
+        assert_eq!(lines.len(), 1, "{stderr}");
+        assert!(lines[0].contains("0777") && lines[0].contains("compiling in memory"), "{stderr}");
+    }
+    assert_eq!(std::fs::read_dir(&shared).unwrap().count(), 0, "nothing written there");
 }
 
 fn assert_one_clear_line(out: &Output, file: &Path, reason: &str) {
