@@ -8,7 +8,7 @@
 //! worker only through the injected [`InstanceHost`]. This module knows nothing of Kafka,
 //! stores, REST or the herder, and never decides what happens after a failure: it reports.
 //!
-//! Layout: `engine` (engine knobs), `epoch` (deadline ticker), `cache` (compiled
+//! Layout: `engine` (engine knobs), `epoch` (deadline ticker), `cache/` (sealed compiled
 //! artifacts), `bindings` + `convert` (the one `bindgen!` and its conversions), `plugin`
 //! (load, check, describe), `instance` (thread + Store + deadlines), `limits`, `grants`
 //! and `stdio` (the sandbox), `host/` (import implementations), `producers` (language).
@@ -55,7 +55,9 @@ pub use transform_instance::{TransformInstance, Transformed};
 /// How to build a [`Runtime`].
 #[derive(Clone, Debug, Default)]
 pub struct RuntimeOptions {
-    /// Where compiled artifacts are cached; `None` compiles on every load.
+    /// Where compiled artifacts are cached; `None` compiles on every load. A directory
+    /// another user could write to is refused with a warning (see [`ArtifactCache::open`]),
+    /// and components are then compiled on every load too.
     pub cache_dir: Option<PathBuf>,
     /// Pooling allocator size; `None` allocates on demand.
     pub pool: Option<PoolSize>,

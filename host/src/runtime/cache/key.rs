@@ -80,9 +80,15 @@ fn create(path: &Path) -> Result<(), String> {
         .mode(0o600)
         .open(&tmp)
         .and_then(|mut f| f.write_all(&key).and_then(|()| f.sync_all()));
-    let published = written.and_then(|()| std::fs::hard_link(&tmp, path));
+    if let Err(e) = written {
+        // A leftover of a crashed start under the same process id is removed, so the next
+        // start succeeds.
+        let _ = std::fs::remove_file(&tmp);
+        return Err(format!("cannot write {}: {e}", tmp.display()));
+    }
+    let linked = std::fs::hard_link(&tmp, path);
     let _ = std::fs::remove_file(&tmp);
-    match published {
+    match linked {
         Ok(()) => Ok(()),
         // Another worker created it first: use theirs.
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
