@@ -111,6 +111,7 @@ impl App {
         status.follow(&worker_id);
         let settings = HerderSettings {
             reconfiguration: config.task_reconfiguration.clone(),
+            override_policy: config.connector_client_config_override_policy,
             shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
             loggers: crate::telemetry::installed()
                 .unwrap_or_else(crate::telemetry::Loggers::for_tests),

@@ -551,6 +551,44 @@ async fn validate_says_what_start_would_say() {
     app.shutdown().await;
 }
 
+/// `connector.client.config.override.policy`: validate, create and update refuse the
+/// client overrides the worker's policy does not allow, with Kafka Connect's message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_override_policy_refuses_what_it_does_not_allow() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = Backing::embedded(&dir)
+        .start_with(&[("connector.client.config.override.policy", "Principal")])
+        .await;
+    let api = Api::new(&app);
+    let file = dir.path().join("out.txt");
+    let config = json!({"connector.class": "FileStreamSink", "topics": "t",
+        "file": file.to_str().unwrap(), "consumer.override.security.protocol": "PLAINTEXT",
+        "producer.override.acks": "all"});
+    let refused = "The 'Principal' policy does not allow 'acks' to be overridden in the connector configuration.";
+
+    let mut named = config.clone();
+    named["name"] = json!("p");
+    let path = "/connector-plugins/FileStreamSink/config/validate";
+    let (code, body) = api.call(Method::PUT, path, Some(named)).await;
+    assert_eq!(code, StatusCode::OK, "{body}");
+    assert_eq!(body["error_count"], 1, "{body}");
+    assert!(body.to_string().contains(refused), "{body}");
+
+    let (code, body) =
+        api.call(Method::POST, "/connectors", Some(json!({"name": "p", "config": config}))).await;
+    assert_eq!(code, StatusCode::BAD_REQUEST, "{body}");
+    assert!(body["message"].as_str().unwrap().contains("1 error"), "{body}");
+    let (code, _) = api.get("/connectors/p").await;
+    assert_eq!(code, StatusCode::NOT_FOUND, "nothing was created");
+
+    // What the policy allows is accepted.
+    let mut allowed = config.clone();
+    allowed.as_object_mut().unwrap().remove("producer.override.acks");
+    let (code, body) = api.call(Method::PUT, "/connectors/p/config", Some(allowed)).await;
+    assert_eq!(code, StatusCode::CREATED, "{body}");
+    app.shutdown().await;
+}
+
 async fn validate_answers_config_infos(b: Backing) {
     let app = b.start().await;
     let api = Api::new(&app);

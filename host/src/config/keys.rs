@@ -28,7 +28,6 @@ pub const IGNORED: &[&str] = &[
     "client.dns.lookup",
     "config.providers",
     "connections.max.idle.ms",
-    "connector.client.config.override.policy",
     "exactly.once.source.support",
     "header.converter",
     "metadata.max.age.ms",

@@ -14,7 +14,7 @@ use crate::config::listener::{self, Listener, Scheme};
 use crate::config::mode::{self, Mode, ModeConfig};
 use crate::config::properties;
 use crate::config::reader::Reader;
-use crate::model::{RECONFIGURATION_KEYS, RetryPolicy};
+use crate::model::{OverridePolicy, RECONFIGURATION_KEYS, RetryPolicy};
 
 /// Default `listeners`.
 pub const DEFAULT_LISTENERS: &str = "http://localhost:8083";
@@ -69,6 +69,9 @@ pub struct WorkerConfig {
     /// `rest.advertised.listener`: which listener's protocol to advertise, `http` or
     /// `https` (default: the first listener's).
     pub rest_advertised_listener: Option<Scheme>,
+    /// `connector.client.config.override.policy`: which `producer.override.*`,
+    /// `consumer.override.*` and `admin.override.*` keys connectors may set (default `All`).
+    pub connector_client_config_override_policy: OverridePolicy,
     /// `client.id`: prefix of the Kafka client ids this worker uses (default: derived
     /// from the worker id).
     pub client_id: Option<String>,
@@ -180,6 +183,11 @@ impl WorkerConfig {
                 "a port number (1-65535)",
                 |s| s.parse().ok().filter(|&p| p != 0 && !s.starts_with('+')),
             ),
+            connector_client_config_override_policy: r
+                .parsed("connector.client.config.override.policy", "None, Principal or All", |s| {
+                    s.parse().ok()
+                })
+                .unwrap_or_default(),
             rest_advertised_listener: r
                 .parsed("rest.advertised.listener", "http or https", |s| s.parse().ok()),
             client_id: r.string("client.id"),

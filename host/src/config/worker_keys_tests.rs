@@ -65,7 +65,6 @@ fn accepted_but_unsupported_keys_are_listed_in_file_order() {
         [
             "config.providers",
             "plugin.discovery",
-            "connector.client.config.override.policy",
             "topic.creation.enable",
             "exactly.once.source.support",
             "header.converter",
@@ -78,6 +77,20 @@ fn accepted_but_unsupported_keys_are_listed_in_file_order() {
         ]
     );
     assert!(c.admin_props.is_empty());
+    assert_eq!(c.connector_client_config_override_policy, OverridePolicy::All);
+}
+
+#[test]
+fn the_client_override_policy_is_read_and_a_bad_one_refused() {
+    let c = ok("plugin.path=p\nconnector.client.config.override.policy=None\n", Mode::Standalone);
+    assert_eq!(c.connector_client_config_override_policy, OverridePolicy::None);
+    let c = ok("plugin.path=p\n", Mode::Standalone);
+    assert_eq!(c.connector_client_config_override_policy, OverridePolicy::All);
+    let bad =
+        problems("plugin.path=p\nconnector.client.config.override.policy=Some\n", Mode::Standalone);
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert_eq!(bad[0].0, "connector.client.config.override.policy");
+    assert!(bad[0].1.contains("None, Principal or All"), "{bad:?}");
 }
 
 #[test]

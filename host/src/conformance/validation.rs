@@ -13,6 +13,7 @@
 use super::kit::Kit;
 use super::report::{Finding, one_line};
 use crate::herder::{RetryPolicy, validate_config};
+use crate::model::OverridePolicy;
 use crate::model::{ConfigDef, ConfigType, Properties};
 
 use crate::worker::PluginRegistry;
@@ -80,7 +81,7 @@ pub async fn check(kit: &Kit) -> Finding {
     let validate = |config: Properties| {
         let registry = &registry;
         let policy = &policy;
-        async move { validate_config(registry, &config, policy).await }
+        async move { validate_config(registry, &config, policy, OverridePolicy::All).await }
     };
     let mut failures = Vec::new();
     let good: Properties = kit.subject.config.iter().cloned().collect();

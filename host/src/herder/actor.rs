@@ -22,7 +22,7 @@ use super::snapshot::Publisher;
 use super::typed::Typed;
 use super::writes::Writes;
 use super::{Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
-use crate::model::{InstanceId, RetryPolicy};
+use crate::model::{InstanceId, OverridePolicy, RetryPolicy};
 use crate::store::{
     ConfigRecord, ConfigState, LogEntry, LogTopic, OffsetStore, StatusStore, StoreError,
 };
@@ -35,6 +35,8 @@ pub struct HerderSettings {
     /// How failed task reconfigurations are retried (KAFKA-14732's schedule by default),
     /// unless a connector's config overrides it.
     pub reconfiguration: RetryPolicy,
+    /// `connector.client.config.override.policy`: the client overrides connectors may set.
+    pub override_policy: OverridePolicy,
     /// How long shutdown waits for instances to stop.
     pub shutdown_timeout: Duration,
     /// This worker's log levels: the herder owns them, as Kafka Connect's herder owns its
@@ -47,6 +49,7 @@ impl Default for HerderSettings {
     fn default() -> Self {
         Self {
             reconfiguration: RetryPolicy::default(),
+            override_policy: OverridePolicy::default(),
             shutdown_timeout: Duration::from_secs(10),
             loggers: crate::telemetry::installed().unwrap_or_else(Loggers::for_tests),
         }
@@ -155,6 +158,7 @@ pub(super) async fn spawn_with(
     let (tx, rx) = mpsc::channel(256);
     let dirty = config.connectors().map(str::to_owned).collect();
     let policy_defaults = settings.reconfiguration.clone();
+    let override_policy = settings.override_policy;
     let loggers = settings.loggers.clone();
     let (member, group, peers) = match member {
         MemberSpec::Single { worker_id, url } => (Membership::single(worker_id, url), None, None),
@@ -198,7 +202,7 @@ pub(super) async fn spawn_with(
     herder.share_session_key();
     herder.publish_snapshot();
     tokio::spawn(herder.run(rx));
-    Ok(HerderHandle { tx, registry, status, policy_defaults, loggers, snapshots })
+    Ok(HerderHandle { tx, registry, status, policy_defaults, override_policy, loggers, snapshots })
 }
 
 /// The offset after the last of `entries`.

@@ -74,7 +74,7 @@ pub use sink_offsets::{EmbeddedSinkOffsets, KafkaSinkOffsets, SinkOffsets, SinkO
 pub use snapshot::{Entry, Read, Snapshot};
 pub use validate::validate as validate_config;
 
-use crate::model::{ConfigProblem, PluginKind, Properties, TargetState};
+use crate::model::{ConfigProblem, OverridePolicy, PluginKind, Properties, TargetState};
 use crate::store::{ConnectorStatuses, Status, StatusStore};
 use crate::telemetry::Loggers;
 use crate::worker::PluginRegistry;
@@ -170,6 +170,9 @@ pub struct HerderHandle {
     status: Arc<StatusStore>,
     /// The worker's reconfiguration policy, which connector configs override.
     policy_defaults: RetryPolicy,
+    /// The client overrides connectors may set, checked by validation (and so by every
+    /// create and update).
+    override_policy: OverridePolicy,
     /// This worker's log levels.
     loggers: Loggers,
     /// What the loop published last.
@@ -248,7 +251,8 @@ impl HerderHandle {
     /// Validates a config against its plugin (types, required keys, the plugin's own
     /// `validate`), off the herder loop. Returns every problem.
     pub async fn validate(&self, config: &Properties) -> Result<Vec<ConfigProblem>, HerderError> {
-        validate::validate(&self.registry, config, &self.policy_defaults).await
+        validate::validate(&self.registry, config, &self.policy_defaults, self.override_policy)
+            .await
     }
 
     /// Creates or replaces a connector after validating its config. `replace: false`

@@ -8,7 +8,7 @@
 //! it calls plugin code.
 
 use super::HerderError;
-use crate::model::{ConfigProblem, PluginKind, Properties, RetryPolicy};
+use crate::model::{ConfigProblem, OverridePolicy, PluginKind, Properties, RetryPolicy};
 use crate::worker::PluginRegistry;
 use crate::worker::connector_config::{RejectedReason, no_connector_type, parse};
 
@@ -39,11 +39,13 @@ pub fn check_name(name: &str, config: &mut Properties) -> Result<(), HerderError
     }
 }
 
-/// Every problem with `config`; `defaults` is the worker's reconfiguration policy.
+/// Every problem with `config`; `defaults` is the worker's reconfiguration policy and
+/// `overrides` its client override policy.
 pub async fn validate(
     registry: &PluginRegistry,
     config: &Properties,
     defaults: &RetryPolicy,
+    overrides: OverridePolicy,
 ) -> Result<Vec<ConfigProblem>, HerderError> {
     let problem = |key: &str, message: String| ConfigProblem { key: key.into(), message };
     let name = config.get("name").map(String::as_str).unwrap_or_default();
@@ -55,6 +57,7 @@ pub async fn validate(
     let plugin = &typed.plugin;
     let mut problems = Vec::new();
     problems.extend(typed.framework.tasks_max_problem.clone());
+    problems.extend(overrides.problems(config));
     let pairs: Vec<(String, String)> = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     match typed.kind() {
         PluginKind::Sink => {

@@ -9,6 +9,7 @@
 mod backoff;
 mod config_def;
 mod error;
+mod override_policy;
 mod plugin;
 mod policies;
 mod restart_request;
@@ -23,6 +24,7 @@ pub use backoff::{
 };
 pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
 pub use error::ConnectorError;
+pub use override_policy::OverridePolicy;
 pub use plugin::{Language, PluginInfo, PluginKind};
 pub use policies::{
     ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
