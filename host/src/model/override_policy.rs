@@ -30,15 +30,13 @@ pub enum OverridePolicy {
 impl FromStr for OverridePolicy {
     type Err = ();
 
-    /// Kafka Connect's aliases (`None`, `NonePolicy`, `NoneConnectorClientConfigOverridePolicy`)
-    /// and the full class names in `org.apache.kafka.connect.connector.policy`.
+    /// Kafka Connect's names: the alias (`None`), the simple class name
+    /// (`NoneConnectorClientConfigOverridePolicy`) and the full class name in
+    /// `org.apache.kafka.connect.connector.policy`.
     fn from_str(s: &str) -> Result<Self, ()> {
         let simple = s.trim().strip_prefix("org.apache.kafka.connect.connector.policy.");
         let simple = simple.unwrap_or(s.trim());
-        let base = simple
-            .strip_suffix("ConnectorClientConfigOverridePolicy")
-            .or_else(|| simple.strip_suffix("Policy"))
-            .unwrap_or(simple);
+        let base = simple.strip_suffix("ConnectorClientConfigOverridePolicy").unwrap_or(simple);
         match base {
             "None" => Ok(Self::None),
             "Principal" => Ok(Self::Principal),
@@ -100,7 +98,6 @@ mod tests {
             ("All", OverridePolicy::All),
             ("None", OverridePolicy::None),
             ("PrincipalConnectorClientConfigOverridePolicy", OverridePolicy::Principal),
-            ("NonePolicy", OverridePolicy::None),
             (
                 "org.apache.kafka.connect.connector.policy.AllConnectorClientConfigOverridePolicy",
                 OverridePolicy::All,
@@ -108,7 +105,9 @@ mod tests {
         ] {
             assert_eq!(text.parse(), Ok(policy), "{text}");
         }
-        assert_eq!("Some".parse::<OverridePolicy>(), Err(()));
+        for bad in ["Some", "NonePolicy", "org.example.AllConnectorClientConfigOverridePolicy"] {
+            assert_eq!(bad.parse::<OverridePolicy>(), Err(()), "{bad}");
+        }
         assert_eq!(OverridePolicy::default(), OverridePolicy::All);
     }
 
