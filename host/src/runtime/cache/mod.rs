@@ -76,7 +76,11 @@ impl ArtifactCache {
 
     /// The artifact path for a component digest on `engine`.
     pub fn path_for(&self, engine: &Engine, digest: &str) -> PathBuf {
-        self.dir.join(format!("{digest}-{:016x}.cwasm", engine_hash(engine)))
+        self.artifact_path(&Binding { digest, engine: engine_hash(engine) })
+    }
+
+    fn artifact_path(&self, binding: &Binding<'_>) -> PathBuf {
+        self.dir.join(format!("{}-{:016x}.cwasm", binding.digest, binding.engine))
     }
 
     /// Loads the artifact for `digest`, or compiles `bytes` and stores the artifact.
@@ -87,8 +91,8 @@ impl ArtifactCache {
         digest: &str,
         bytes: &[u8],
     ) -> wasmtime::Result<(Component, CacheOutcome)> {
-        let path = self.path_for(engine, digest);
         let binding = Binding { digest, engine: engine_hash(engine) };
+        let path = self.artifact_path(&binding);
         match std::fs::read(&path) {
             Ok(sealed) => match seal::open(&self.key, &binding, &sealed) {
                 Some(artifact) => match load_artifact(engine, artifact) {
