@@ -30,13 +30,23 @@ pub struct ClusterSettings {
     pub session_timeout_ms: u64,
     /// `wasm.cache.dir`: compiled plugins shared by every worker.
     pub cache_dir: PathBuf,
+    /// More worker properties, one `key=value` a line, appended to every worker's file
+    /// (the security settings of a secured broker listener, for example).
+    pub extra: String,
 }
 
 impl ClusterSettings {
     /// Settings for the broker at `bootstrap`: a 6 s session, the given delay for departed
     /// workers, an open REST API.
     pub fn new(bootstrap: String, max_delay_ms: u64, cache_dir: PathBuf) -> Self {
-        Self { bootstrap, max_delay_ms, credentials: None, session_timeout_ms: 6000, cache_dir }
+        Self {
+            bootstrap,
+            max_delay_ms,
+            credentials: None,
+            session_timeout_ms: 6000,
+            cache_dir,
+            extra: String::new(),
+        }
     }
 }
 
@@ -88,6 +98,13 @@ impl Cluster {
     pub async fn add_worker(&mut self) -> usize {
         let i = self.workers.len();
         let port = free_port();
+        self.write_worker(i, port);
+        self.restart(i).await;
+        i
+    }
+
+    /// Writes worker `i`'s config and log paths for `port` and adds its (stopped) slot.
+    fn write_worker(&mut self, i: usize, port: u16) {
         let config = self.dir.path().join(format!("worker-{i}.properties"));
         let plugin_path = format!(
             "{},{}",
@@ -117,6 +134,7 @@ impl Cluster {
             std::fs::write(&file, creds).unwrap();
             text.push_str(&format!("rest.basic.auth.credentials.file={}\n", file.display()));
         }
+        text.push_str(&self.settings.extra);
         std::fs::write(&config, text).unwrap();
         let log = self.dir.path().join(format!("worker-{i}.log"));
         self.workers.push(Worker {
@@ -126,8 +144,6 @@ impl Cluster {
             log,
             child: None,
         });
-        self.restart(i).await;
-        i
     }
 
     /// Starts worker `i` again (after a stop or a kill), on the same port and config.
@@ -154,6 +170,36 @@ impl Cluster {
                 "worker {i} did not answer REST\n{}",
                 self.logs()
             );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Adds a worker that is expected to fail at start: waits up to `secs` seconds for its
+    /// process to end and returns its exit status and whole log. Its slot stays, stopped.
+    pub async fn add_failing_worker(&mut self, secs: u64) -> (std::process::ExitStatus, String) {
+        let i = self.workers.len();
+        let port = free_port();
+        self.write_worker(i, port);
+        let w = &self.workers[i];
+        let log = std::fs::OpenOptions::new().create(true).append(true).open(&w.log).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
+            .arg("distributed")
+            .arg(&w.config)
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("the worker binary starts");
+        let deadline = std::time::Instant::now() + Duration::from_secs(secs);
+        loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                return (status, self.log(i));
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("worker {i} still runs after {secs} s\n{}", self.log(i));
+            }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }

@@ -28,6 +28,7 @@ mod python_plugins;
 mod rest;
 mod sandbox;
 mod scaffold;
+mod secured;
 mod standalone;
 mod storm;
 mod support;
