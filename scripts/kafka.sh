@@ -30,10 +30,11 @@
 # Secure listeners, all on 127.0.0.1 (inter-broker and controller traffic stay PLAINTEXT):
 #   SASL_SSL and SASL_PLAINTEXT accept PLAIN, SCRAM-SHA-256 and SCRAM-SHA-512, each with the one
 #   user `connect`, password `connect-secret` (PLAIN through the listeners' PlainLoginModule,
-#   SCRAM users written at format time by Kafka's StorageTool --add-scram, so a restart on kept
-#   data keeps them). SSL needs no login and requests, but does not require, a client certificate.
-# TLS files, made with openssl at each fresh start in $KAFKA_STATE_DIR/tls/ (EC P-256, valid 10
-# years; keys 0600, certificates 0644):
+#   SCRAM users written at format time by Kafka's StorageTool --add-scram, or by its
+#   ConfigCommand on a restart on data formatted without them). SSL needs no login and
+#   requests, but does not require, a client certificate.
+# TLS files, made with openssl at each fresh start (kept by restart) in $KAFKA_STATE_DIR/tls/
+# (EC P-256, valid 10 years; keys 0600, certificates 0644):
 #   ca.pem                 the test CA that signed the others: the clients' trust store
 #   ca.key                 its key
 #   broker.pem, broker.key the broker's certificate (CN=localhost, SAN IP:127.0.0.1 and
@@ -306,6 +307,19 @@ start_failed() {
     if [[ -n "$1" ]]; then touch "$KEEP_FILE"; else remove_data_dir; fi
 }
 
+# Writes the SCRAM users into a running broker's metadata with Kafka's ConfigCommand.
+add_scram_users() {
+    local mechanism
+    for mechanism in SCRAM-SHA-256 SCRAM-SHA-512; do
+        "$JAVA" "${TOOL_JVM_OPTS[@]}" -cp "$LIBS/*" org.apache.kafka.tools.ConfigCommand \
+            --bootstrap-server "$BOOTSTRAP" --command-config "$KAFKA_STATE_DIR/tools.properties" \
+            --alter --entity-type users --entity-name "$SASL_USER" \
+            --add-config "$mechanism=[password=$SASL_PASSWORD]" >>"$LOG_FILE" 2>&1 ||
+            die "could not add the $mechanism user $SASL_USER (log: $LOG_FILE)"
+    done
+    touch "$1/scram-users"
+}
+
 cmd_start() {
     local pid
     if pid="$(broker_pid)"; then
@@ -345,13 +359,14 @@ cmd_start() {
             --config "$CONFIG" --cluster-id "$(random_cluster_id)" --standalone \
             --add-scram "SCRAM-SHA-256=[name=$SASL_USER,password=$SASL_PASSWORD]" \
             --add-scram "SCRAM-SHA-512=[name=$SASL_USER,password=$SASL_PASSWORD]" \
-            >>"$LOG_FILE" 2>&1; then
+            >>"$LOG_FILE" 2>&1 && touch "$data/scram-users"; then
             tail -n 20 "$LOG_FILE" >&2
             start_failed ""
             die "formatting the storage in $data failed"
         fi
     else
         echo "=== kafka.sh: restart on kept data $data ===" >>"$LOG_FILE"
+        [[ -f "$TLS_DIR/broker-keystore.pem" ]] || make_tls
     fi
 
     # shellcheck disable=SC2086 # KAFKA_HEAP_OPTS is a list of JVM flags
@@ -384,6 +399,8 @@ cmd_start() {
         fi
         sleep 0.3
     done
+    # Kept data formatted by an older version of this script lacks the SCRAM users.
+    [[ -f "$data/scram-users" ]] || add_scram_users "$data"
     echo "kafka $KAFKA_VERSION started on $BOOTSTRAP (pid $pid, ${reused:+reused }data $data, log $LOG_FILE)"
     echo "$(ports)"
 }

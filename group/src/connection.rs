@@ -286,7 +286,7 @@ impl Connection {
             .with_client_software_name(StrBytes::from_static_str(env!("CARGO_PKG_NAME")))
             .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
         let versions = connection.send(&request, timeout).await?;
-        connection.check_versions(&versions, security.sasl.is_some())?;
+        check_versions(addr, &versions, security.sasl.is_some())?;
         if let Some(sasl) = &security.sasl {
             connection.authenticate(sasl, timeout).await?;
         }
@@ -408,36 +408,38 @@ impl Connection {
             reason,
         })
     }
+}
 
-    fn check_versions(
-        &self,
-        versions: &ApiVersionsResponse,
-        sasl: bool,
-    ) -> Result<(), ConnectionError> {
-        if versions.error_code != 0 {
-            return Err(ConnectionError::Decode {
-                addr: self.addr.clone(),
-                api: ApiKey::ApiVersions,
-                reason: format!("error code {}", versions.error_code),
+/// Checks the broker `addr` supports every version this crate sends, the SASL login's too
+/// when `sasl`.
+fn check_versions(
+    addr: &str,
+    versions: &ApiVersionsResponse,
+    sasl: bool,
+) -> Result<(), ConnectionError> {
+    if versions.error_code != 0 {
+        return Err(ConnectionError::Decode {
+            addr: addr.to_owned(),
+            api: ApiKey::ApiVersions,
+            reason: format!("error code {}", versions.error_code),
+        });
+    }
+    let sasl_apis = if sasl { &SASL_APIS[..] } else { &[] };
+    for &(api, version) in USED_APIS.iter().chain(sasl_apis) {
+        let range = versions.api_keys.iter().find(|v| v.api_key == api as i16);
+        if !range.is_some_and(|r| (r.min_version..=r.max_version).contains(&version)) {
+            return Err(ConnectionError::Unsupported {
+                addr: addr.to_owned(),
+                api,
+                version,
+                supported: range.map_or_else(
+                    || "none".to_owned(),
+                    |r| format!("{}..{}", r.min_version, r.max_version),
+                ),
             });
         }
-        let sasl_apis = if sasl { &SASL_APIS[..] } else { &[] };
-        for &(api, version) in USED_APIS.iter().chain(sasl_apis) {
-            let range = versions.api_keys.iter().find(|v| v.api_key == api as i16);
-            if !range.is_some_and(|r| (r.min_version..=r.max_version).contains(&version)) {
-                return Err(ConnectionError::Unsupported {
-                    addr: self.addr.clone(),
-                    api,
-                    version,
-                    supported: range.map_or_else(
-                        || "none".to_owned(),
-                        |r| format!("{}..{}", r.min_version, r.max_version),
-                    ),
-                });
-            }
-        }
-        Ok(())
     }
+    Ok(())
 }
 
 /// A response error code for a message: its name, or the bare code.
@@ -552,6 +554,32 @@ mod tests {
         let mut frame = heartbeat_response(1, 0).to_vec();
         frame.push(9);
         assert!(decode_response::<HeartbeatRequest>(Bytes::from(frame), 1).is_err());
+    }
+
+    #[test]
+    fn sasl_versions_are_checked_only_with_a_login() {
+        use kafka_protocol::messages::api_versions_response::ApiVersion;
+        let range = |api: ApiKey, min, max| {
+            ApiVersion::default()
+                .with_api_key(api as i16)
+                .with_min_version(min)
+                .with_max_version(max)
+        };
+        let mut keys: Vec<ApiVersion> =
+            USED_APIS.iter().map(|&(api, version)| range(api, 0, version)).collect();
+        keys.push(range(ApiKey::SaslHandshake, 0, 1));
+        // A broker whose SaslAuthenticate stops at v1.
+        keys.push(range(ApiKey::SaslAuthenticate, 0, 1));
+        let versions = ApiVersionsResponse::default().with_api_keys(keys);
+        assert!(check_versions("b:9092", &versions, false).is_ok());
+        let error = check_versions("b:9092", &versions, true).unwrap_err();
+        assert!(
+            matches!(
+                &error,
+                ConnectionError::Unsupported { api: ApiKey::SaslAuthenticate, version: 2, .. }
+            ),
+            "{error}"
+        );
     }
 
     #[tokio::test]
