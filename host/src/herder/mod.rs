@@ -32,6 +32,8 @@ mod events;
 mod gate;
 mod group;
 #[cfg(test)]
+mod group_tests;
+#[cfg(test)]
 mod harness;
 #[cfg(test)]
 mod herder_tests;
