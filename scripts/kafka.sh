@@ -242,36 +242,39 @@ EOF
 }
 
 # A fresh test CA, and the broker's and a client's certificates signed by it, in $TLS_DIR.
+# Fails (after showing openssl's output) if any step does.
 make_tls() {
     need openssl "needed to make the test certificates of the TLS listeners"
     rm -rf "$TLS_DIR"
     mkdir -p "$TLS_DIR"
+    # Each step is checked by hand: `set -e` does not apply inside a tested subshell.
     if ! (
-        set -e
-        cd "$TLS_DIR"
+        cd "$TLS_DIR" || exit 1
         umask 077
         key=(-newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes)
         days=3650
-        openssl req -x509 "${key[@]}" -keyout ca.key -out ca.pem -days "$days" \
-            -subj "/CN=wasm-connect test CA" \
-            -addext "basicConstraints=critical,CA:TRUE" -addext "keyUsage=critical,keyCertSign,cRLSign"
         sign() { # NAME SUBJECT EXTENSION...
             local name="$1" subject="$2"
             shift 2
-            openssl req "${key[@]}" -keyout "$name.key" -out "$name.csr" -subj "$subject"
-            printf '%s\n' "basicConstraints=CA:FALSE" "$@" >"$name.ext"
-            openssl x509 -req -in "$name.csr" -CA ca.pem -CAkey ca.key -CAcreateserial \
-                -days "$days" -extfile "$name.ext" -out "$name.pem"
-            rm -f "$name.csr" "$name.ext"
+            openssl req "${key[@]}" -keyout "$name.key" -out "$name.csr" -subj "$subject" &&
+                printf '%s\n' "basicConstraints=CA:FALSE" "$@" >"$name.ext" &&
+                openssl x509 -req -in "$name.csr" -CA ca.pem -CAkey ca.key -CAcreateserial \
+                    -days "$days" -extfile "$name.ext" -out "$name.pem" &&
+                rm -f "$name.csr" "$name.ext"
         }
-        sign broker /CN=localhost "subjectAltName=IP:127.0.0.1,DNS:localhost" "extendedKeyUsage=serverAuth"
-        sign client "/CN=$SASL_USER" "extendedKeyUsage=clientAuth"
-        cat broker.key broker.pem >broker-keystore.pem
-        rm -f ca.srl
-        chmod 0644 ca.pem broker.pem client.pem
+        openssl req -x509 "${key[@]}" -keyout ca.key -out ca.pem -days "$days" \
+            -subj "/CN=wasm-connect test CA" \
+            -addext "basicConstraints=critical,CA:TRUE" \
+            -addext "keyUsage=critical,keyCertSign,cRLSign" &&
+            sign broker /CN=localhost "subjectAltName=IP:127.0.0.1,DNS:localhost" \
+                "extendedKeyUsage=serverAuth" &&
+            sign client "/CN=$SASL_USER" "extendedKeyUsage=clientAuth" &&
+            cat broker.key broker.pem >broker-keystore.pem &&
+            rm -f ca.srl &&
+            chmod 0644 ca.pem broker.pem client.pem
     ) >>"$LOG_FILE" 2>&1; then
         tail -n 20 "$LOG_FILE" >&2
-        die "making the test certificates in $TLS_DIR failed"
+        return 1
     fi
 }
 
@@ -354,7 +357,10 @@ cmd_start() {
 
     if [[ -z "$reused" ]]; then
         : >"$LOG_FILE"
-        make_tls
+        if ! make_tls; then
+            start_failed ""
+            die "making the test certificates in $TLS_DIR failed"
+        fi
         if ! "$JAVA" "${TOOL_JVM_OPTS[@]}" -cp "$LIBS/*" kafka.tools.StorageTool format \
             --config "$CONFIG" --cluster-id "$(random_cluster_id)" --standalone \
             --add-scram "SCRAM-SHA-256=[name=$SASL_USER,password=$SASL_PASSWORD]" \
@@ -366,7 +372,10 @@ cmd_start() {
         fi
     else
         echo "=== kafka.sh: restart on kept data $data ===" >>"$LOG_FILE"
-        [[ -f "$TLS_DIR/broker-keystore.pem" ]] || make_tls
+        if [[ ! -f "$TLS_DIR/broker-keystore.pem" ]] && ! make_tls; then
+            start_failed "$reused"
+            die "making the test certificates in $TLS_DIR failed"
+        fi
     fi
 
     # shellcheck disable=SC2086 # KAFKA_HEAP_OPTS is a list of JVM flags
