@@ -41,14 +41,22 @@ step "tests (JavaScript SDK, node)"
 node --test plugins/sdk-js/test
 
 step "kafka broker"
-# The Kafka backend tests need a broker and fail without one. Use KAFKA_BOOTSTRAP when it is
-# set; otherwise start scripts/kafka.sh's broker (and stop it afterwards if we started it).
+# The Kafka backend tests need a broker and fail without one. Use KAFKA_BOOTSTRAP (and the
+# KAFKA_*_BOOTSTRAP and KAFKA_TLS_DIR of its secure listeners) when it is set; otherwise start
+# scripts/kafka.sh's broker (and stop it afterwards if we started it).
 if [[ -z "${KAFKA_BOOTSTRAP:-}" ]]; then
   if ! scripts/kafka.sh status >/dev/null; then
     trap 'scripts/kafka.sh stop >/dev/null' EXIT
   fi
   scripts/kafka.sh start
   export KAFKA_BOOTSTRAP="127.0.0.1:${KAFKA_PORT:-9092}"
+  # Its secure listeners and TLS files, with scripts/kafka.sh's defaults (login connect /
+  # connect-secret); the tests of TLS and SASL fail without them.
+  kafka_port="${KAFKA_PORT:-9092}"
+  export KAFKA_SASL_SSL_BOOTSTRAP="127.0.0.1:${KAFKA_SASL_SSL_PORT:-$((kafka_port + 2))}"
+  export KAFKA_SSL_BOOTSTRAP="127.0.0.1:${KAFKA_SSL_PORT:-$((kafka_port + 3))}"
+  export KAFKA_SASL_PLAINTEXT_BOOTSTRAP="127.0.0.1:${KAFKA_SASL_PLAINTEXT_PORT:-$((kafka_port + 4))}"
+  export KAFKA_TLS_DIR="${KAFKA_STATE_DIR:-/tmp/wasm-connect-kafka-$kafka_port}/tls"
 fi
 
 step "tests (host)"

@@ -1,4 +1,5 @@
-//! One TCP connection to one broker, carrying Kafka requests one at a time.
+//! One connection to one broker (TCP, or TLS over it), carrying Kafka requests one at a
+//! time.
 //!
 //! A request goes out as a frame: a big-endian `int32` length, the request header (API
 //! key, version, correlation id, client id) and the body encoded with kafka-protocol at
@@ -6,24 +7,36 @@
 //! correlation id. Header versions follow each message's flexible versions
 //! ([`HeaderVersion`]). Every [`Connection::connect`] first asks the broker for its
 //! supported versions (ApiVersions) and refuses a broker lacking any version this crate
-//! uses, so an old broker fails with a clear error instead of a dropped connection.
+//! uses, so an old broker fails with a clear error instead of a dropped connection. With
+//! SASL it then logs in: SaslHandshake names the mechanism, SaslAuthenticate carries the
+//! `sasl` exchange's messages until it is done. A broker that limits the login's lifetime
+//! (`connections.max.reauth.ms`) gets a new connection before it ends
+//! ([`Connection::is_expiring`]).
 //!
-//! Owns framing, versions and timeouts only: it knows nothing of groups or error codes
-//! in response bodies. After any error (including a timeout, or a request future being
-//! dropped) the stream's position is unknown: drop the connection and open a new one.
+//! A refused login or certificate is fatal ([`ConnectionError::is_fatal`]): retrying with
+//! the same settings cannot succeed. Owns framing, versions, the login and timeouts only:
+//! it knows nothing of groups or error codes in group responses. After any error
+//! (including a timeout, or a request future being dropped) the stream's position is
+//! unknown: drop the connection and open a new one.
 
 use std::time::Duration;
 
 use bytes::{Buf, Bytes};
+use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::{
     ApiKey, ApiVersionsRequest, ApiVersionsResponse, FindCoordinatorRequest,
     FindCoordinatorResponse, HeartbeatRequest, HeartbeatResponse, JoinGroupRequest,
     JoinGroupResponse, LeaveGroupRequest, LeaveGroupResponse, RequestHeader, ResponseHeader,
+    SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
     SyncGroupRequest, SyncGroupResponse,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, StrBytes};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::time::Instant;
+
+use crate::sasl::{Exchange, Step};
+use crate::security::{Sasl, SaslMechanism, Security};
+use crate::stream::{BrokerStream, OpenError};
 
 /// The largest response frame accepted. Kafka brokers cap requests at 100 MiB
 /// (`socket.request.max.bytes`); a JoinGroup response carrying every member's allocation
@@ -86,6 +99,32 @@ impl Api for LeaveGroupRequest {
     const VERSION: i16 = 5;
     type Response = LeaveGroupResponse;
 }
+
+/// SaslHandshake v1 (Kafka 1.0, KIP-152): the mechanism, then SaslAuthenticate requests
+/// (not raw tokens) carry the exchange.
+impl Api for SaslHandshakeRequest {
+    const KEY: ApiKey = ApiKey::SaslHandshake;
+    const VERSION: i16 = 1;
+    type Response = SaslHandshakeResponse;
+}
+
+/// SaslAuthenticate v2 (Kafka 2.4): the flexible version, with the login's lifetime
+/// (v1+, KIP-368).
+impl Api for SaslAuthenticateRequest {
+    const KEY: ApiKey = ApiKey::SaslAuthenticate;
+    const VERSION: i16 = 2;
+    type Response = SaslAuthenticateResponse;
+}
+
+/// The APIs of the SASL login, checked when one is configured.
+const SASL_APIS: [(ApiKey, i16); 2] = [
+    (ApiKey::SaslHandshake, SaslHandshakeRequest::VERSION),
+    (ApiKey::SaslAuthenticate, SaslAuthenticateRequest::VERSION),
+];
+
+/// How early a connection whose login has a lifetime is replaced: at 85% of it, as Kafka's
+/// clients re-authenticate between 85% and 95%.
+const EXPIRY_MARGIN_PERCENT: u32 = 85;
 
 /// The APIs checked against the broker's ApiVersions answer.
 const USED_APIS: [(ApiKey, i16); 5] = [
@@ -157,52 +196,176 @@ pub enum ConnectionError {
         /// The broker's range, `min..max`, or "none".
         supported: String,
     },
+    /// The TLS handshake failed otherwise than on a certificate (the broker dropped the
+    /// connection midway, say).
+    #[error("TLS handshake with {addr} failed: {source}")]
+    Handshake {
+        /// The broker address.
+        addr: String,
+        /// The I/O error (wrapping rustls's).
+        source: std::io::Error,
+    },
+    /// TLS refused the broker's certificate, or the broker refused this client's: fatal.
+    #[error("TLS with {addr} failed: {reason}")]
+    Certificate {
+        /// The broker address.
+        addr: String,
+        /// What was refused, and why.
+        reason: String,
+    },
+    /// The broker refused the SASL login: wrong credentials, a mechanism it does not
+    /// enable, a listener without SASL... Fatal.
+    #[error("SASL authentication failed on {addr} ({mechanism} as user {username:?}): {reason}")]
+    Authentication {
+        /// The broker address.
+        addr: String,
+        /// The mechanism tried.
+        mechanism: SaslMechanism,
+        /// The user name (the password is never shown).
+        username: String,
+        /// The broker's message, or what was wrong with its answer.
+        reason: String,
+    },
+}
+
+impl ConnectionError {
+    /// Whether retrying with the same settings cannot succeed: a refused login or
+    /// certificate. The member gives up on these rather than retry.
+    pub(crate) fn is_fatal(&self) -> bool {
+        matches!(self, Self::Certificate { .. } | Self::Authentication { .. })
+    }
 }
 
 /// One connection to one broker. Requests are sent one at a time.
 #[derive(Debug)]
 pub(crate) struct Connection {
-    stream: TcpStream,
+    stream: BrokerStream,
     addr: String,
     client_id: StrBytes,
     next_correlation_id: i32,
+    /// When to replace the connection, if the broker limits the login's lifetime.
+    expires: Option<Instant>,
 }
 
 impl Connection {
-    /// Opens a connection and checks the broker supports every version used, all within
-    /// `timeout`.
+    /// Opens a connection secured as `security` says (the TLS handshake, then the SASL
+    /// login after ApiVersions) and checks the broker supports every version used; each
+    /// step within `timeout`.
     pub(crate) async fn connect(
         addr: &str,
         client_id: &str,
+        security: &Security,
         timeout: Duration,
     ) -> Result<Self, ConnectionError> {
-        let stream = tokio::time::timeout(timeout, TcpStream::connect(addr))
-            .await
-            .map_err(|_| ConnectionError::Timeout {
-                addr: addr.to_owned(),
-                api: ApiKey::ApiVersions,
-                timeout,
-            })?
-            .map_err(|source| ConnectionError::Connect { addr: addr.to_owned(), source })?;
-        // Group requests are small and latency-bound.
-        let _ = stream.set_nodelay(true);
+        let stream =
+            tokio::time::timeout(timeout, crate::stream::open(addr, security.tls.as_ref()))
+                .await
+                .map_err(|_| ConnectionError::Timeout {
+                    addr: addr.to_owned(),
+                    api: ApiKey::ApiVersions,
+                    timeout,
+                })?
+                .map_err(|error| {
+                    let addr = addr.to_owned();
+                    match error {
+                        OpenError::Connect(source) => ConnectionError::Connect { addr, source },
+                        OpenError::Handshake(source) => ConnectionError::Handshake { addr, source },
+                        OpenError::Certificate(reason) => {
+                            ConnectionError::Certificate { addr, reason }
+                        }
+                    }
+                })?;
         let mut connection = Self {
             stream,
             addr: addr.to_owned(),
             client_id: StrBytes::from_string(client_id.to_owned()),
             next_correlation_id: 0,
+            expires: None,
         };
         let request = ApiVersionsRequest::default()
             .with_client_software_name(StrBytes::from_static_str(env!("CARGO_PKG_NAME")))
             .with_client_software_version(StrBytes::from_static_str(env!("CARGO_PKG_VERSION")));
         let versions = connection.send(&request, timeout).await?;
-        connection.check_versions(&versions)?;
+        check_versions(addr, &versions, security.sasl.is_some())?;
+        if let Some(sasl) = &security.sasl {
+            connection.authenticate(sasl, timeout).await?;
+        }
         Ok(connection)
     }
 
     /// The broker address this connection goes to.
     pub(crate) fn addr(&self) -> &str {
         &self.addr
+    }
+
+    /// Whether the broker will soon end this connection's login: open a new one instead.
+    pub(crate) fn is_expiring(&self) -> bool {
+        self.expires.is_some_and(|at| Instant::now() >= at)
+    }
+
+    /// The SASL login: SaslHandshake, then SaslAuthenticate rounds until the exchange is
+    /// done. Any refusal is [`ConnectionError::Authentication`].
+    async fn authenticate(
+        &mut self,
+        sasl: &Sasl,
+        timeout: Duration,
+    ) -> Result<(), ConnectionError> {
+        let failed = |addr: &str, reason: String| ConnectionError::Authentication {
+            addr: addr.to_owned(),
+            mechanism: sasl.mechanism,
+            username: sasl.username.clone(),
+            reason,
+        };
+        let handshake = SaslHandshakeRequest::default()
+            .with_mechanism(StrBytes::from_static_str(sasl.mechanism.name()));
+        let response = self.send(&handshake, timeout).await?;
+        if response.error_code != 0 {
+            let enabled: Vec<&str> = response.mechanisms.iter().map(|m| m.as_str()).collect();
+            let reason = match ResponseError::try_from_code(response.error_code) {
+                Some(ResponseError::UnsupportedSaslMechanism) => format!(
+                    "the broker does not enable {} on this listener (it enables {})",
+                    sasl.mechanism,
+                    if enabled.is_empty() { "none".to_owned() } else { enabled.join(", ") }
+                ),
+                Some(ResponseError::IllegalSaslState) => {
+                    "the listener does not expect a SASL login (is it a SASL listener?)".to_owned()
+                }
+                error => format!("SaslHandshake answered {}", describe(error, response.error_code)),
+            };
+            return Err(failed(&self.addr, reason));
+        }
+        let mut exchange = Exchange::start(sasl).map_err(|reason| failed(&self.addr, reason))?;
+        let mut received: Option<Bytes> = None;
+        let mut lifetime_ms = 0;
+        loop {
+            let step = exchange.step(received.as_deref());
+            let message = match step.map_err(|reason| failed(&self.addr, reason))? {
+                Step::Send(message) => message,
+                Step::Done => break,
+            };
+            let request = SaslAuthenticateRequest::default().with_auth_bytes(Bytes::from(message));
+            let response = self.send(&request, timeout).await?;
+            if response.error_code != 0 {
+                let reason = match &response.error_message {
+                    Some(message) if !message.is_empty() => message.as_str().to_owned(),
+                    _ => describe(
+                        ResponseError::try_from_code(response.error_code),
+                        response.error_code,
+                    ),
+                };
+                return Err(failed(&self.addr, reason));
+            }
+            lifetime_ms = response.session_lifetime_ms;
+            received = Some(response.auth_bytes);
+        }
+        if let Ok(lifetime_ms) = u64::try_from(lifetime_ms)
+            && lifetime_ms > 0
+        {
+            let lifetime = Duration::from_millis(lifetime_ms) * EXPIRY_MARGIN_PERCENT / 100;
+            self.expires = Some(Instant::now() + lifetime);
+        }
+        tracing::debug!(broker = %self.addr, mechanism = %sasl.mechanism, "SASL login succeeded");
+        Ok(())
     }
 
     /// Sends `request` and reads its response, within `timeout`.
@@ -245,30 +408,45 @@ impl Connection {
             reason,
         })
     }
+}
 
-    fn check_versions(&self, versions: &ApiVersionsResponse) -> Result<(), ConnectionError> {
-        if versions.error_code != 0 {
-            return Err(ConnectionError::Decode {
-                addr: self.addr.clone(),
-                api: ApiKey::ApiVersions,
-                reason: format!("error code {}", versions.error_code),
+/// Checks the broker `addr` supports every version this crate sends, the SASL login's too
+/// when `sasl`.
+fn check_versions(
+    addr: &str,
+    versions: &ApiVersionsResponse,
+    sasl: bool,
+) -> Result<(), ConnectionError> {
+    if versions.error_code != 0 {
+        return Err(ConnectionError::Decode {
+            addr: addr.to_owned(),
+            api: ApiKey::ApiVersions,
+            reason: format!("error code {}", versions.error_code),
+        });
+    }
+    let sasl_apis = if sasl { &SASL_APIS[..] } else { &[] };
+    for &(api, version) in USED_APIS.iter().chain(sasl_apis) {
+        let range = versions.api_keys.iter().find(|v| v.api_key == api as i16);
+        if !range.is_some_and(|r| (r.min_version..=r.max_version).contains(&version)) {
+            return Err(ConnectionError::Unsupported {
+                addr: addr.to_owned(),
+                api,
+                version,
+                supported: range.map_or_else(
+                    || "none".to_owned(),
+                    |r| format!("{}..{}", r.min_version, r.max_version),
+                ),
             });
         }
-        for (api, version) in USED_APIS {
-            let range = versions.api_keys.iter().find(|v| v.api_key == api as i16);
-            if !range.is_some_and(|r| (r.min_version..=r.max_version).contains(&version)) {
-                return Err(ConnectionError::Unsupported {
-                    addr: self.addr.clone(),
-                    api,
-                    version,
-                    supported: range.map_or_else(
-                        || "none".to_owned(),
-                        |r| format!("{}..{}", r.min_version, r.max_version),
-                    ),
-                });
-            }
-        }
-        Ok(())
+    }
+    Ok(())
+}
+
+/// A response error code for a message: its name, or the bare code.
+fn describe(error: Option<ResponseError>, code: i16) -> String {
+    match error {
+        Some(error) => format!("{error} (error code {code})"),
+        None => format!("error code {code}"),
     }
 }
 
@@ -378,10 +556,38 @@ mod tests {
         assert!(decode_response::<HeartbeatRequest>(Bytes::from(frame), 1).is_err());
     }
 
+    #[test]
+    fn sasl_versions_are_checked_only_with_a_login() {
+        use kafka_protocol::messages::api_versions_response::ApiVersion;
+        let range = |api: ApiKey, min, max| {
+            ApiVersion::default()
+                .with_api_key(api as i16)
+                .with_min_version(min)
+                .with_max_version(max)
+        };
+        let mut keys: Vec<ApiVersion> =
+            USED_APIS.iter().map(|&(api, version)| range(api, 0, version)).collect();
+        keys.push(range(ApiKey::SaslHandshake, 0, 1));
+        // A broker whose SaslAuthenticate stops at v1.
+        keys.push(range(ApiKey::SaslAuthenticate, 0, 1));
+        let versions = ApiVersionsResponse::default().with_api_keys(keys);
+        assert!(check_versions("b:9092", &versions, false).is_ok());
+        let error = check_versions("b:9092", &versions, true).unwrap_err();
+        assert!(
+            matches!(
+                &error,
+                ConnectionError::Unsupported { api: ApiKey::SaslAuthenticate, version: 2, .. }
+            ),
+            "{error}"
+        );
+    }
+
     #[tokio::test]
     async fn connect_to_nothing_fails_typed() {
         // Port 1 (tcpmux) is not served on test machines: the connection is refused.
-        let error = Connection::connect("127.0.0.1:1", "t", Duration::from_secs(2)).await;
+        let security = Security::default();
+        let error =
+            Connection::connect("127.0.0.1:1", "t", &security, Duration::from_secs(2)).await;
         assert!(matches!(
             error,
             Err(ConnectionError::Connect { .. } | ConnectionError::Timeout { .. })

@@ -7,6 +7,7 @@
 //! member state and never retries or sleeps: retries, back-offs and what a failure means
 //! for the member belong to the member loop. Dropping a request future midway is safe:
 //! the connection is dropped with it and the next request finds the coordinator anew.
+//! A refused login or certificate ends the search at once: every broker would refuse it.
 
 use std::time::Duration;
 
@@ -22,6 +23,7 @@ use kafka_protocol::protocol::StrBytes;
 
 use crate::connection::{Api, Connection};
 use crate::error::GroupError;
+use crate::security::Security;
 use crate::{PROTOCOL_NAME, PROTOCOL_TYPE};
 
 /// How much longer than the rebalance timeout a JoinGroup or SyncGroup may take: the
@@ -41,6 +43,8 @@ pub(crate) struct CoordinatorSettings {
     pub(crate) group_id: String,
     /// Sent in every request header.
     pub(crate) client_id: String,
+    /// TLS and SASL for every connection.
+    pub(crate) security: Security,
     /// Timeout for connecting and for requests that the broker answers at once
     /// (FindCoordinator, Heartbeat, LeaveGroup).
     pub(crate) request_timeout: Duration,
@@ -215,7 +219,14 @@ impl Coordinator {
         timeout: Duration,
     ) -> Result<R::Response, GroupError> {
         let mut connection = match self.connection.take() {
-            Some(connection) => connection,
+            Some(connection) if !connection.is_expiring() => connection,
+            Some(old) => {
+                // The broker is about to end the login: log in again on a new connection.
+                let timeout = self.settings.request_timeout;
+                let settings = &self.settings;
+                Connection::connect(old.addr(), &settings.client_id, &settings.security, timeout)
+                    .await?
+            }
             None => self.discover().await?,
         };
         let response = connection.send(request, timeout).await?;
@@ -245,8 +256,14 @@ impl Coordinator {
             match self.find_coordinator(&servers[index]).await {
                 Ok(addr) => {
                     let timeout = self.settings.request_timeout;
-                    let connection =
-                        Connection::connect(&addr, &self.settings.client_id, timeout).await?;
+                    let settings = &self.settings;
+                    let connection = Connection::connect(
+                        &addr,
+                        &settings.client_id,
+                        &settings.security,
+                        timeout,
+                    )
+                    .await?;
                     tracing::debug!(
                         group_id = %self.settings.group_id,
                         coordinator = %connection.addr(),
@@ -254,6 +271,7 @@ impl Coordinator {
                     );
                     return Ok(connection);
                 }
+                Err(error) if error.is_fatal() => return Err(error),
                 Err(error @ GroupError::Connection(_)) => {
                     tracing::debug!(
                         bootstrap = %servers[index],
@@ -275,8 +293,10 @@ impl Coordinator {
     /// FindCoordinator through one bootstrap server; returns the coordinator's address.
     async fn find_coordinator(&self, bootstrap: &str) -> Result<String, GroupError> {
         let timeout = self.settings.request_timeout;
+        let settings = &self.settings;
         let mut connection =
-            Connection::connect(bootstrap, &self.settings.client_id, timeout).await?;
+            Connection::connect(bootstrap, &settings.client_id, &settings.security, timeout)
+                .await?;
         let request = FindCoordinatorRequest::default()
             .with_key_type(KEY_TYPE_GROUP)
             .with_coordinator_keys(vec![self.group_id.0.clone()]);

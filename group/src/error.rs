@@ -71,6 +71,11 @@ impl GroupError {
         })
     }
 
+    /// Whether retrying cannot help: the brokers refused the login or a certificate.
+    pub(crate) fn is_fatal(&self) -> bool {
+        matches!(self, Self::Connection(error) if error.is_fatal())
+    }
+
     /// Whether the coordinator must be found again before the next request.
     pub(crate) fn needs_rediscovery(&self) -> bool {
         matches!(self, Self::CoordinatorUnavailable(_) | Self::Connection(_))
@@ -80,6 +85,58 @@ impl GroupError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::security::SaslMechanism;
+
+    #[test]
+    fn refused_logins_and_certificates_are_fatal_and_outages_not() {
+        let fatal = [
+            ConnectionError::Authentication {
+                addr: "b:9094".to_owned(),
+                mechanism: SaslMechanism::ScramSha256,
+                username: "connect".to_owned(),
+                reason: "invalid credentials".to_owned(),
+            },
+            ConnectionError::Certificate {
+                addr: "b:9094".to_owned(),
+                reason: "unknown issuer".to_owned(),
+            },
+        ];
+        for error in fatal {
+            let error = GroupError::from(error);
+            assert!(error.is_fatal(), "{error}");
+        }
+        let io = || std::io::Error::from(std::io::ErrorKind::ConnectionRefused);
+        let passing = [
+            ConnectionError::Connect { addr: "b:9092".to_owned(), source: io() },
+            ConnectionError::Handshake { addr: "b:9092".to_owned(), source: io() },
+            ConnectionError::Io { addr: "b:9092".to_owned(), api: ApiKey::Heartbeat, source: io() },
+            ConnectionError::Timeout {
+                addr: "b:9092".to_owned(),
+                api: ApiKey::Heartbeat,
+                timeout: std::time::Duration::from_secs(1),
+            },
+        ];
+        for error in passing {
+            let error = GroupError::from(error);
+            assert!(!error.is_fatal(), "{error}");
+        }
+        assert!(!GroupError::RebalanceInProgress.is_fatal());
+    }
+
+    #[test]
+    fn an_authentication_failure_names_the_user_and_mechanism_only() {
+        let error = ConnectionError::Authentication {
+            addr: "127.0.0.1:9094".to_owned(),
+            mechanism: SaslMechanism::Plain,
+            username: "connect".to_owned(),
+            reason: "Authentication failed: Invalid username or password".to_owned(),
+        };
+        assert_eq!(
+            error.to_string(),
+            "SASL authentication failed on 127.0.0.1:9094 (PLAIN as user \"connect\"): \
+             Authentication failed: Invalid username or password"
+        );
+    }
 
     fn map(code: i16) -> Option<GroupError> {
         GroupError::from_code(ApiKey::Heartbeat, code)
@@ -115,6 +172,7 @@ mod tests {
             }
         ));
         assert!(!error.needs_rediscovery());
+        assert!(!error.is_fatal());
         assert!(matches!(
             map(9999),
             Some(GroupError::Broker { error: ResponseError::Unknown(9999), .. })

@@ -10,7 +10,11 @@
 //! - `protocol`: the member metadata and assignment wire formats (Kafka Connect's
 //!   `sessioned` schemas);
 //! - `assignor`: the leader's incremental cooperative assignment, pure;
-//! - `connection`: one TCP connection to a broker, framed requests with kafka-protocol;
+//! - `security`: TLS and SASL settings ([`Security`]), filled in by the host;
+//! - `stream`: the TCP or TLS stream under a connection;
+//! - `sasl`: the messages of a SASL login (PLAIN, SCRAM-SHA-256/512), without I/O;
+//! - `connection`: one connection to a broker, framed requests with kafka-protocol, the
+//!   SASL login;
 //! - `coordinator`: the group requests (find coordinator, join, sync, heartbeat, leave);
 //! - `error`: their error codes, mapped to what the member does about them;
 //! - `member`: the task that keeps this worker in the group and reports assignments.
@@ -21,12 +25,16 @@ mod coordinator;
 mod error;
 pub mod member;
 pub mod protocol;
+mod sasl;
+pub mod security;
+mod stream;
 
 pub use assignor::{AssignorState, MemberPlan, Plan};
 pub use member::{Assigned, ConfigView, GroupEvent, GroupMember, MemberHandle, MemberSettings};
 pub use protocol::{
     Allocation, Assignment, AssignmentError, MemberMetadata, ProtocolError, TaskId,
 };
+pub use security::{Sasl, SaslMechanism, Security, Tls};
 
 /// The protocol type our workers join with: only wasm-connect workers share a group.
 pub const PROTOCOL_TYPE: &str = "wasm-connect";

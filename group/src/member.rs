@@ -24,11 +24,15 @@
 //! - rejoins by itself when an assignment carries a positive delay, once it has passed,
 //!   and on [`MemberHandle::rejoin`];
 //! - on [`MemberHandle::leave`], or when the events receiver is dropped, sends LeaveGroup
-//!   (best effort, bounded) and ends.
+//!   (best effort, bounded) and ends;
+//! - when the brokers refuse its SASL login or a TLS certificate (its own or theirs),
+//!   sends [`GroupEvent::Fatal`] and ends at once, without retrying or leaving: the same
+//!   settings cannot succeed, and a retry loop would only hide the cause.
 //!
 //! Events, in order: [`GroupEvent::Rebalancing`] once before each rebalance's JoinGroup
 //! (not again for its retries), then [`GroupEvent::Assigned`] when it completes.
 //! [`GroupEvent::Lost`] may come at any point, at most once between two `Assigned`.
+//! [`GroupEvent::Fatal`] comes at most once, last: the events end after it.
 //! The task never starts a second rebalance by itself after revocations: the herder stops
 //! the revoked work, then calls [`MemberHandle::rejoin`], so no one else is assigned work
 //! still running here.
@@ -44,6 +48,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::protocol::{Allocation, AssignmentError};
+use crate::security::Security;
 
 /// How to reach the group and how to behave in it.
 #[derive(Clone, Debug)]
@@ -67,6 +72,9 @@ pub struct MemberSettings {
     /// `worker.sync.timeout.ms`: how long a leader whose config view is behind a member's
     /// waits for it to catch up before answering CONFIG_MISMATCH.
     pub worker_sync_timeout: Duration,
+    /// TLS and SASL for every connection to the brokers (`security.protocol`,
+    /// `sasl.*`, `ssl.*`); the default is PLAINTEXT.
+    pub security: Security,
 }
 
 /// The herder's view of the config topic, which the leader assigns from.
@@ -116,6 +124,13 @@ pub enum GroupEvent {
     /// everything now, so no zombie keeps working. The loop keeps trying to rejoin.
     Lost {
         /// Why, for the log.
+        reason: String,
+    },
+    /// The brokers refused this member's SASL login or a TLS certificate: retrying with
+    /// the same settings cannot succeed. Stop everything, as after [`GroupEvent::Lost`];
+    /// the loop has ended, and no event follows.
+    Fatal {
+        /// One line saying what was refused, for the log (never the password).
         reason: String,
     },
 }

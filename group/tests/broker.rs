@@ -1,7 +1,9 @@
 //! The member loop against the real broker (`KAFKA_BOOTSTRAP`, default 127.0.0.1:9092):
 //! joining, leading, cooperative rounds between several members, departures with and
-//! without a scheduled delay, new work, and losing the coordinator. Each test uses its
-//! own group; none skips when the broker is missing.
+//! without a scheduled delay, new work, and losing the coordinator; joining over its
+//! secure listeners (SASL_SSL with each mechanism, SSL, SASL_PLAINTEXT), and giving up
+//! once on a wrong password or an untrusted certificate. Each test uses its own group;
+//! none skips when the broker or a secure listener is missing.
 
 mod support;
 
@@ -11,11 +13,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use support::proxy::Proxy;
+use support::secure;
 use support::{
     Worker, bootstrap, describe, everything, require_broker, settings, settled, unique_group, view,
     wait_for,
 };
-use wasm_connect_group::{Allocation, AssignmentError, GroupEvent};
+use wasm_connect_group::{Allocation, AssignmentError, GroupEvent, SaslMechanism, Security};
 
 #[tokio::test]
 async fn one_member_leads_and_runs_everything() {
@@ -244,6 +247,106 @@ async fn leave_does_not_wait_for_a_join_the_broker_holds() {
     let left = tokio::time::timeout(Duration::from_secs(3), w2.handle.leave()).await;
     assert!(left.is_ok(), "leave waited for the held JoinGroup");
     wait_for("w2's events to end", || w2.seen.lock().unwrap().ended).await;
+}
+
+#[tokio::test]
+async fn members_join_over_sasl_ssl_with_each_mechanism() {
+    require_broker().await;
+    let addr = secure::sasl_ssl_bootstrap();
+    for mechanism in SaslMechanism::ALL {
+        joins_and_leaves(&addr, secure::sasl_ssl(secure::login(mechanism)), mechanism.name()).await;
+    }
+}
+
+#[tokio::test]
+async fn a_member_joins_over_ssl_with_and_without_a_client_certificate() {
+    require_broker().await;
+    let addr = secure::ssl_bootstrap();
+    let tls = Security { tls: Some(secure::tls()), sasl: None };
+    joins_and_leaves(&addr, tls, "ssl").await;
+    let mutual = Security { tls: Some(secure::tls_with_client_certificate()), sasl: None };
+    joins_and_leaves(&addr, mutual, "ssl-client-cert").await;
+}
+
+#[tokio::test]
+async fn members_join_over_sasl_plaintext_with_each_mechanism() {
+    require_broker().await;
+    let addr = secure::sasl_plaintext_bootstrap();
+    for mechanism in SaslMechanism::ALL {
+        let security = Security { tls: None, sasl: Some(secure::login(mechanism)) };
+        joins_and_leaves(&addr, security, mechanism.name()).await;
+    }
+}
+
+#[tokio::test]
+async fn a_wrong_password_is_one_fatal_event_and_the_end() {
+    require_broker().await;
+    let addr = secure::sasl_ssl_bootstrap();
+    for mechanism in [SaslMechanism::Plain, SaslMechanism::ScramSha512] {
+        let mut sasl = secure::login(mechanism);
+        sasl.password = "not-the-password".to_owned();
+        let reason = gives_up(&addr, secure::sasl_ssl(sasl), "wrong-password").await;
+        assert!(reason.contains("SASL authentication failed"), "{reason}");
+        assert!(reason.contains(mechanism.name()), "{reason}");
+        assert!(!reason.contains("not-the-password"), "{reason}");
+    }
+}
+
+#[tokio::test]
+async fn a_login_on_a_listener_without_sasl_is_fatal() {
+    require_broker().await;
+    // The SSL listener has no SASL: the login is refused, not retried.
+    let security = Security {
+        tls: Some(secure::tls()),
+        sasl: Some(secure::login(SaslMechanism::ScramSha256)),
+    };
+    let reason = gives_up(&secure::ssl_bootstrap(), security, "no-sasl").await;
+    assert!(reason.contains("SASL authentication failed"), "{reason}");
+}
+
+#[tokio::test]
+async fn an_untrusted_broker_certificate_is_one_fatal_event_and_the_end() {
+    require_broker().await;
+    let security = Security {
+        tls: Some(secure::tls_trusting_a_stranger()),
+        sasl: Some(secure::login(SaslMechanism::ScramSha256)),
+    };
+    let reason = gives_up(&secure::sasl_ssl_bootstrap(), security, "stranger-ca").await;
+    assert!(reason.contains("certificate"), "{reason}");
+    assert!(reason.contains("UnknownIssuer"), "{reason}");
+}
+
+/// One member joins through `addr` secured by `security`, runs everything and leaves.
+async fn joins_and_leaves(addr: &str, security: Security, name: &str) {
+    let group = unique_group(&format!("secure-{name}"));
+    let config = view(1, &[("a", 2)]);
+    let mut settings = settings(addr, &group, "http://w1", Duration::ZERO);
+    settings.security = security;
+    let w1 = Worker::start(settings, config.clone());
+    wait_for(&format!("the member to run everything ({name})"), || {
+        w1.running() == everything(&config)
+    })
+    .await;
+    {
+        let seen = w1.seen.lock().unwrap();
+        assert!(seen.lost.is_empty() && seen.fatal.is_empty(), "{name}: {:?}", seen.events);
+    }
+    w1.handle.leave().await;
+    wait_for("the events to end after leave", || w1.seen.lock().unwrap().ended).await;
+}
+
+/// A member through `addr` secured by `security` gives up: exactly one Fatal, nothing
+/// assigned or lost, and the events end. Returns the Fatal's reason.
+async fn gives_up(addr: &str, security: Security, name: &str) -> String {
+    let mut settings = settings(addr, &unique_group(name), "http://w1", Duration::ZERO);
+    settings.security = security;
+    let w1 = Worker::start(settings, view(1, &[("a", 1)]));
+    wait_for("the events to end", || w1.seen.lock().unwrap().ended).await;
+    let seen = w1.seen.lock().unwrap();
+    assert_eq!(seen.fatal.len(), 1, "{:?}", seen.events);
+    assert!(seen.assigned.is_empty() && seen.lost.is_empty(), "{:?}", seen.events);
+    assert!(matches!(seen.events.last(), Some(GroupEvent::Fatal { .. })), "{:?}", seen.events);
+    seen.fatal[0].clone()
 }
 
 /// Starts `count` members in `group`; the first leads (it joins alone first).

@@ -235,6 +235,7 @@ fn member_spec(
                 heartbeat_interval: d.heartbeat_interval,
                 scheduled_rebalance_max_delay: d.scheduled_rebalance_max_delay,
                 worker_sync_timeout: d.worker_sync_timeout,
+                security: Default::default(),
             },
         },
     })

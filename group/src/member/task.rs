@@ -32,6 +32,8 @@ enum Phase {
     Join(String),
     /// In a generation: heartbeat, wait for a rejoin.
     Stable,
+    /// The brokers refused the login or a certificate: report it and end.
+    Fatal(String),
 }
 
 /// The member's state, owned by the loop task.
@@ -89,6 +91,7 @@ impl MemberTask {
             bootstrap_servers: settings.bootstrap_servers.clone(),
             group_id: settings.group_id.clone(),
             client_id: settings.client_id.clone(),
+            security: settings.security.clone(),
             request_timeout,
             rebalance_timeout: settings.rebalance_timeout,
             session_timeout: settings.session_timeout,
@@ -114,13 +117,21 @@ impl MemberTask {
         }
     }
 
-    /// Runs until a leave or the events receiver is dropped, then leaves the group.
+    /// Runs until a leave or the events receiver is dropped, then leaves the group; or
+    /// until a fatal error, reported as [`GroupEvent::Fatal`].
     pub(super) async fn run(mut self, mut control: Control) {
         let mut phase = Phase::Join("starting".to_owned());
         loop {
             let next = match phase {
                 Phase::Join(reason) => self.join_step(&mut control, reason).await,
                 Phase::Stable => self.stable_step(&mut control).await,
+                Phase::Fatal(reason) => {
+                    // Nothing can reach the group any more, not even a LeaveGroup: the
+                    // session timeout drops this member.
+                    tracing::debug!(group_id = %self.settings.group_id, reason, "Giving up on the group");
+                    self.send(GroupEvent::Fatal { reason });
+                    return;
+                }
             };
             match next {
                 Some(next) => phase = next,
@@ -161,6 +172,7 @@ impl MemberTask {
                 self.lose_to_coordinator(error);
                 Some(Phase::Join(reason))
             }
+            Err(error) if error.is_fatal() => Some(Phase::Fatal(error.to_string())),
             Err(error) => {
                 self.on_failure(&error, started);
                 let delay = self.backoff.next_delay();
@@ -207,6 +219,7 @@ impl MemberTask {
                 self.lose_to_coordinator(error);
                 Some(Phase::Join("membership lost".to_owned()))
             }
+            Err(error) if error.is_fatal() => Some(Phase::Fatal(error.to_string())),
             Err(error) => {
                 tracing::debug!(generation = self.generation, error = %error, "Heartbeat failed");
                 let started = now;

@@ -1,9 +1,11 @@
 //! Shared by the broker tests: settings with short timings, a stand-in herder per worker
-//! ([`Worker`]) and a Kafka-aware TCP proxy that can be cut ([`proxy::Proxy`]).
+//! ([`Worker`]), a Kafka-aware TCP proxy that can be cut ([`proxy::Proxy`]) and the secure
+//! listeners' addresses and logins ([`secure`]).
 
 #![allow(dead_code)] // each test binary uses part of it
 
 pub mod proxy;
+pub mod secure;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex};
@@ -12,7 +14,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio::sync::watch;
 use wasm_connect_group::{
     Allocation, Assigned, AssignmentError, ConfigView, GroupEvent, GroupMember, MemberHandle,
-    MemberSettings, TaskId,
+    MemberSettings, Security, TaskId,
 };
 
 /// How long any awaited condition may take before the test fails. Generous: each
@@ -57,6 +59,7 @@ pub fn settings(bootstrap: &str, group_id: &str, url: &str, max_delay: Duration)
         heartbeat_interval: Duration::from_millis(500),
         scheduled_rebalance_max_delay: max_delay,
         worker_sync_timeout: Duration::from_secs(2),
+        security: Security::default(),
     }
 }
 
@@ -89,6 +92,8 @@ pub struct Seen {
     pub assigned: Vec<Assigned>,
     /// Every Lost reason, in order.
     pub lost: Vec<String>,
+    /// Every Fatal reason, in order.
+    pub fatal: Vec<String>,
     /// How many Rebalancing.
     pub rebalancing: usize,
     /// Every event, in order.
@@ -124,6 +129,10 @@ impl Worker {
                     GroupEvent::Lost { reason } => {
                         seen.running = Allocation::default();
                         seen.lost.push(reason);
+                    }
+                    GroupEvent::Fatal { reason } => {
+                        seen.running = Allocation::default();
+                        seen.fatal.push(reason);
                     }
                     GroupEvent::Assigned(assigned) => {
                         seen.running.apply(&assigned.revoked, &assigned.assigned);

@@ -1,6 +1,7 @@
 //! `wasm-connect standalone|distributed WORKER.properties [CONNECTOR ...]`: runs a worker
 //! until SIGTERM or Ctrl-C, then shuts it down gracefully (tasks stopped within their
-//! timeout, statuses written, stores flushed).
+//! timeout, statuses written, stores flushed). A distributed worker whose brokers refuse
+//! its login or a certificate shuts down the same way and exits with status 1.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,10 +40,22 @@ pub async fn run(
         app.shutdown().await;
         return Err(e);
     }
-    wait_for_signal().await.context("waiting for a signal")?;
+    let fatal = tokio::select! {
+        signal = wait_for_signal() => {
+            signal.context("waiting for a signal")?;
+            None
+        }
+        reason = app.herder.fatal() => Some(reason),
+    };
     tracing::info!("Shutting down");
     app.shutdown().await;
-    Ok(ExitCode::SUCCESS)
+    match fatal {
+        None => Ok(ExitCode::SUCCESS),
+        Some(reason) => {
+            eprintln!("error: cannot stay in the group: {reason}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
 }
 
 async fn wait_for_signal() -> std::io::Result<()> {

@@ -160,11 +160,13 @@ pub(super) async fn spawn_with(
     let policy_defaults = settings.reconfiguration.clone();
     let override_policy = settings.override_policy;
     let loggers = settings.loggers.clone();
+    let (fatal_tx, fatal) = tokio::sync::watch::channel(None);
     let (member, group, peers) = match member {
         MemberSpec::Single { worker_id, url } => (Membership::single(worker_id, url), None, None),
         MemberSpec::Group { worker_id, settings, peers } => {
             let member = Membership::group(worker_id);
-            let link = GroupLink::start(settings, config_view(&config, config_offset));
+            let view = config_view(&config, config_offset);
+            let link = GroupLink::start(settings, view, fatal_tx);
             (member, Some(link), Some(peers))
         }
     };
@@ -202,7 +204,16 @@ pub(super) async fn spawn_with(
     herder.share_session_key();
     herder.publish_snapshot();
     tokio::spawn(herder.run(rx));
-    Ok(HerderHandle { tx, registry, status, policy_defaults, override_policy, loggers, snapshots })
+    Ok(HerderHandle {
+        tx,
+        registry,
+        status,
+        policy_defaults,
+        override_policy,
+        loggers,
+        snapshots,
+        fatal,
+    })
 }
 
 /// The offset after the last of `entries`.

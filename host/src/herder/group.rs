@@ -4,8 +4,12 @@
 //!
 //! A completed rebalance is accepted only once the config topic has been read at least as
 //! far as the assignment's offset; revoked work is stopped before the second cooperative
-//! round is requested; a lost membership stops everything, so no zombie keeps working.
+//! round is requested; a lost membership stops everything, so no zombie keeps working. A
+//! fatal report (the brokers refused the login or a certificate) stops everything too,
+//! ends the link and is published for the process to exit ([`HerderHandle::fatal`]).
 //! Owns no connection: [`GroupLink`] only holds the member loop's handle and channels.
+//!
+//! [`HerderHandle::fatal`]: super::HerderHandle::fatal
 
 use std::collections::BTreeMap;
 
@@ -22,6 +26,8 @@ use crate::model::TargetState;
 use crate::store::ConfigState;
 
 /// How this worker takes part in the cluster.
+// Built once per process and moved into the herder: the group variant's size is no cost.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum MemberSpec {
     /// A group of one (standalone mode): leads and runs everything.
@@ -52,14 +58,21 @@ pub(super) struct GroupLink {
     pub pending: bool,
     /// Revoked work still stopping; the next round is requested once it has stopped.
     revoking: Option<Allocation>,
+    /// Where a fatal report's reason goes, for the process to exit.
+    fatal: watch::Sender<Option<String>>,
 }
 
 impl GroupLink {
-    /// Starts the member loop with the config read so far.
-    pub fn start(settings: MemberSettings, view: ConfigView) -> Self {
+    /// Starts the member loop with the config read so far; a fatal report's reason will
+    /// be sent to `fatal`.
+    pub fn start(
+        settings: MemberSettings,
+        view: ConfigView,
+        fatal: watch::Sender<Option<String>>,
+    ) -> Self {
         let (view_tx, view_rx) = watch::channel(view);
         let (handle, events) = GroupMember::spawn(settings, view_rx);
-        Self { handle, events, view: view_tx, pending: true, revoking: None }
+        Self { handle, events, view: view_tx, pending: true, revoking: None, fatal }
     }
 }
 
@@ -122,17 +135,30 @@ impl Herder {
             }
             GroupEvent::Lost { reason } => {
                 tracing::warn!(reason = %reason, "Lost group membership; stopping every connector and task here");
-                self.member.lost();
-                if let Some(link) = self.group.as_mut() {
-                    link.pending = true;
-                    link.revoking = None;
+                self.lose_membership();
+            }
+            GroupEvent::Fatal { reason } => {
+                tracing::error!(reason = %reason, "Cannot stay in the group; stopping every connector and task here");
+                self.lose_membership();
+                // The member loop has ended: no more events, and no second report of it.
+                if let Some(link) = self.group.take() {
+                    link.fatal.send_replace(Some(reason));
                 }
-                // Whatever is assigned here next starts afresh, failed instances included.
-                self.forget_failures(|_| true);
-                self.mark_all_dirty();
             }
             GroupEvent::Assigned(a) => self.assigned(a),
         }
+    }
+
+    /// Nothing runs here as far as the group is concerned: stops everything.
+    fn lose_membership(&mut self) {
+        self.member.lost();
+        if let Some(link) = self.group.as_mut() {
+            link.pending = true;
+            link.revoking = None;
+        }
+        // Whatever is assigned here next starts afresh, failed instances included.
+        self.forget_failures(|_| true);
+        self.mark_all_dirty();
     }
 
     fn assigned(&mut self, a: Assigned) {

@@ -83,6 +83,12 @@ async fn topic(backend: &MemoryBackend, name: &str) -> Arc<dyn LogTopic> {
 
 impl Harness {
     pub async fn start() -> Self {
+        Self::start_with(MemberSpec::Single { worker_id: "w:1".into(), url: "http://w:1/".into() })
+            .await
+    }
+
+    /// A herder taking part in the cluster as `member` says.
+    pub async fn start_with(member: MemberSpec) -> Self {
         let backend = MemoryBackend::new();
         let (stall, stalled) = watch::channel(false);
         let config: Arc<dyn LogTopic> =
@@ -94,7 +100,6 @@ impl Harness {
         let script = runner.script.clone();
         let parts =
             Parts { runner: Box::new(runner), registry: PluginRegistry::default(), offsets };
-        let member = MemberSpec::Single { worker_id: "w:1".into(), url: "http://w:1/".into() };
         let settings = HerderSettings::default();
         let handle = spawn_with(
             config,

@@ -32,6 +32,8 @@ mod events;
 mod gate;
 mod group;
 #[cfg(test)]
+mod group_tests;
+#[cfg(test)]
 mod harness;
 #[cfg(test)]
 mod herder_tests;
@@ -177,6 +179,8 @@ pub struct HerderHandle {
     loggers: Loggers,
     /// What the loop published last.
     snapshots: watch::Receiver<Arc<Snapshot>>,
+    /// Why this worker cannot stay in its group, once the member loop gave up.
+    fatal: watch::Receiver<Option<String>>,
 }
 
 impl HerderHandle {
@@ -209,6 +213,17 @@ impl HerderHandle {
         level: &str,
     ) -> Result<(), HerderError> {
         self.ask(|r| Command::ClusterLoggerLevel(namespace.to_owned(), level.to_owned(), r)).await
+    }
+
+    /// Resolves once the worker cannot stay in its group (the brokers refused its SASL
+    /// login or a TLS certificate), with the reason; never in standalone mode. Everything
+    /// here has been stopped by then; the process should shut down and exit.
+    pub async fn fatal(&self) -> String {
+        let mut fatal = self.fatal.clone();
+        match fatal.wait_for(Option::is_some).await {
+            Ok(reason) => reason.clone().unwrap_or_default(),
+            Err(_) => std::future::pending().await,
+        }
     }
 
     /// What the loop published last: answers only the reads [`Snapshot::answers`] says,
