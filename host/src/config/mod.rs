@@ -21,6 +21,7 @@ mod mode;
 mod ordered_json;
 pub mod properties;
 mod reader;
+pub mod security;
 mod worker;
 
 pub use connector_file::{
