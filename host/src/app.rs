@@ -55,7 +55,6 @@ impl App {
     /// Starts everything `config` describes. `cache_dir` is the CLI's default artifact
     /// cache, used when the config names none.
     pub async fn start(config: &WorkerConfig, cache_dir: Option<PathBuf>) -> anyhow::Result<Self> {
-        check_group_security(config)?;
         let runtime = Runtime::new(RuntimeOptions {
             cache_dir: config.wasm_cache_dir.clone().or(cache_dir),
             pool: (config.wasm_pool_instances > 0)
@@ -195,18 +194,42 @@ impl App {
     }
 }
 
-/// Refuses a distributed worker whose brokers need TLS or SASL: the group client speaks
-/// PLAINTEXT only. Checked before anything connects.
-fn check_group_security(config: &WorkerConfig) -> anyhow::Result<()> {
-    if let ModeConfig::Distributed(_) = &config.mode
-        && let Some(protocol) = config.client_props.get("security.protocol")
-        && !protocol.trim().eq_ignore_ascii_case("PLAINTEXT")
-    {
-        anyhow::bail!(
-            "security.protocol={protocol}: distributed mode's group membership speaks PLAINTEXT only"
-        );
-    }
-    Ok(())
+/// The group client's security from the worker's `security.protocol`, `sasl.mechanism`,
+/// `sasl.jaas.config` (or librdkafka's `sasl.username`/`sasl.password`) and `ssl.*`: the
+/// settings Kafka Connect's group member takes from the worker config. They were checked
+/// when the config was read; a trust or key store that cannot be loaded now fails start-up.
+fn group_security(config: &WorkerConfig) -> anyhow::Result<wasm_connect_group::Security> {
+    use crate::config::security::{ClientSecurity, Sasl, SaslMechanism};
+    use wasm_connect_group::{Sasl as Login, SaslMechanism as Mechanism, Tls};
+
+    let security = ClientSecurity::from_props(&config.client_props)
+        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let tls = match &security.ssl {
+        Some(ssl) => Some(Tls::new(ssl.client_config().map_err(|e| anyhow::anyhow!("{e}"))?)),
+        None => None,
+    };
+    let mechanism = |m: SaslMechanism| match m {
+        SaslMechanism::Plain => Mechanism::Plain,
+        SaslMechanism::ScramSha256 => Mechanism::ScramSha256,
+        SaslMechanism::ScramSha512 => Mechanism::ScramSha512,
+    };
+    let sasl = match security.sasl {
+        None => None,
+        Some(Sasl::Jaas(m, credentials)) => Some(Login {
+            mechanism: mechanism(m),
+            username: credentials.username,
+            password: credentials.password.expose().to_owned(),
+        }),
+        Some(Sasl::Native(m)) => {
+            let get = |key: &str| config.client_props.get(key).cloned().unwrap_or_default();
+            Some(Login {
+                mechanism: mechanism(m),
+                username: get("sasl.username"),
+                password: get("sasl.password"),
+            })
+        }
+    };
+    Ok(wasm_connect_group::Security { tls, sasl })
 }
 
 /// How this worker takes part in the cluster: alone in standalone mode, as a member of the
@@ -235,7 +258,7 @@ fn member_spec(
                 heartbeat_interval: d.heartbeat_interval,
                 scheduled_rebalance_max_delay: d.scheduled_rebalance_max_delay,
                 worker_sync_timeout: d.worker_sync_timeout,
-                security: Default::default(),
+                security: group_security(config)?,
             },
         },
     })

@@ -542,27 +542,3 @@ async fn a_worker_that_loses_the_broker_stops_its_tasks_and_keeps_answering() {
     broker.kafka(&["start"]);
     cluster.wait_running(0, "lost", 4, 120).await;
 }
-
-#[test]
-fn a_distributed_worker_refuses_brokers_it_cannot_join_over_plaintext() {
-    let dir = tempfile::tempdir().unwrap();
-    let worker = dir.path().join("worker.properties");
-    std::fs::write(
-        &worker,
-        format!(
-            "bootstrap.servers={}\ngroup.id=tls\nconfig.storage.topic=c\noffset.storage.topic=o\n\
-             status.storage.topic=s\nplugin.path=/tmp\nsecurity.protocol=SSL\n",
-            bootstrap()
-        ),
-    )
-    .unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
-        .arg("distributed")
-        .arg(&worker)
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("security.protocol=SSL"), "{stderr}");
-    assert!(stderr.contains("PLAINTEXT only"), "{stderr}");
-}
