@@ -123,7 +123,10 @@ impl Secrets {
     }
 
     /// `text` with every value a reference was replaced by put back as that reference
-    /// (the longest value first, in one pass), for errors and traces.
+    /// (the longest value first), and every other run of at least [`FRAGMENT`] bytes that
+    /// also occurs in one of the values (the directory of a resolved path, in "directory
+    /// … does not exist") replaced by `[hidden]`. One pass: what is put in is not scanned
+    /// again. For errors and traces.
     pub fn scrub(&self, text: &str) -> String {
         let mut values: Vec<&(String, String)> =
             self.replaced.iter().filter(|(v, _)| !v.is_empty()).collect();
@@ -132,20 +135,46 @@ impl Secrets {
         }
         values.sort_by_key(|(v, _)| std::cmp::Reverse(v.len()));
         let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        'scan: while let Some(c) = rest.chars().next() {
+        let mut at = 0;
+        'scan: while let Some(c) = text[at..].chars().next() {
             for (value, reference) in &values {
-                if let Some(after) = rest.strip_prefix(value.as_str()) {
+                if text[at..].starts_with(value.as_str()) {
                     out.push_str(reference);
-                    rest = after;
+                    at += value.len();
                     continue 'scan;
                 }
             }
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
+            let mut shared = values.iter().map(|(v, _)| shared_run(&text[at..], v)).max();
+            while let Some(n) = shared.filter(|&n| n > 0 && !text.is_char_boundary(at + n)) {
+                shared = Some(n - 1);
+            }
+            match shared {
+                Some(n) if n >= FRAGMENT => {
+                    out.push_str("[hidden]");
+                    at += n;
+                }
+                _ => {
+                    out.push(c);
+                    at += c.len_utf8();
+                }
+            }
         }
         out
     }
+}
+
+/// The shortest run of a resolved value's bytes that [`Secrets::scrub`] hides when it
+/// shows up on its own: long enough that ordinary words and short paths (`/tmp/`) in a
+/// message stay readable, short enough for any useful piece of a password or path.
+pub const FRAGMENT: usize = 8;
+
+/// The length of the longest prefix of `text` that occurs somewhere in `value`.
+fn shared_run(text: &str, value: &str) -> usize {
+    let (t, v) = (text.as_bytes(), value.as_bytes());
+    (0..v.len())
+        .map(|start| t.iter().zip(&v[start..]).take_while(|(a, b)| a == b).count())
+        .max()
+        .unwrap_or(0)
 }
 
 /// The references only.

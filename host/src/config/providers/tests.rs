@@ -13,7 +13,7 @@ fn pairs(p: &[(&str, &str)]) -> Vec<(String, String)> {
 fn fixture() -> (tempfile::TempDir, String, ConfigProviders) {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("secrets.properties");
-    std::fs::write(&file, "password=hunter2\nuser=admin\n").unwrap();
+    std::fs::write(&file, "password=hunter2\nuser=admin\nout=/secret-dir-x1/out.txt\n").unwrap();
     let env =
         EnvProvider::new(Some("DB_.*")).unwrap().with_vars(&[("DB_HOST", "db1"), ("HOME", "/h")]);
     let providers = ConfigProviders::new([
@@ -57,6 +57,15 @@ fn scrub_puts_the_references_back() {
         resolved.scrub("login failed for hunter2 on db1"),
         format!("login failed for {reference} on ${{env:DB_HOST}}")
     );
+    // A piece of a value, such as the directory of a resolved path, is hidden; short
+    // runs a value happens to share with the text stay.
+    let path = providers.resolve(&pairs(&[("f", &format!("${{file:{file}:out}}"))])).unwrap();
+    assert!(path.changed());
+    assert_eq!(
+        path.scrub("directory /secret-dir-x1 does not exist; wrote /secret-dir-x1/out.txt"),
+        format!("directory [hidden] does not exist; wrote ${{file:{file}:out}}")
+    );
+    assert_eq!(path.scrub("/secret is fine"), "/secret is fine");
     let plain = providers.resolve(&pairs(&[("p", "x")])).unwrap();
     assert!(!plain.changed());
     assert_eq!(plain.scrub("x hunter2"), "x hunter2");
