@@ -102,6 +102,7 @@ impl App {
             offsets,
             WorkerSettings {
                 task_shutdown_timeout: config.task_shutdown_graceful_timeout,
+                providers: config.config_providers.clone(),
                 ..WorkerSettings::default()
             },
             data,
@@ -111,6 +112,7 @@ impl App {
         let settings = HerderSettings {
             reconfiguration: config.task_reconfiguration.clone(),
             override_policy: config.connector_client_config_override_policy,
+            providers: config.config_providers.clone(),
             shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
             loggers: crate::telemetry::installed()
                 .unwrap_or_else(crate::telemetry::Loggers::for_tests),

@@ -24,6 +24,7 @@ mod herder;
 mod js_plugins;
 mod loggers;
 mod offsets;
+mod providers;
 mod python_plugins;
 mod rest;
 mod sandbox;

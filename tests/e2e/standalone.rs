@@ -114,11 +114,16 @@ pub(crate) struct Worker {
 
 impl Worker {
     pub(crate) fn start(dir: &std::path::Path) -> Self {
+        Self::start_with(dir, "")
+    }
+
+    /// [`Worker::start`] with more worker config lines (`extra`, newline-terminated).
+    pub(crate) fn start_with(dir: &std::path::Path, extra: &str) -> Self {
         std::fs::write(
             dir.join("worker.properties"),
             format!(
                 "plugin.path={}\nlisteners=http://127.0.0.1:0\noffset.storage.file.filename={}\n\
-                 offset.flush.interval.ms=200\n",
+                 offset.flush.interval.ms=200\n{extra}",
                 root().join("build/plugins").display(),
                 dir.join("worker.db").display()
             ),
@@ -157,7 +162,8 @@ impl Worker {
         format!("http://{addr}")
     }
 
-    fn log(&self) -> Vec<String> {
+    /// Every line the worker logged so far.
+    pub(crate) fn log(&self) -> Vec<String> {
         self.log.lock().unwrap().clone()
     }
 

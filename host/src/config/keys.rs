@@ -26,7 +26,6 @@ pub const IGNORED: &[&str] = &[
     "admin.listeners",
     "auto.include.jmx.reporter",
     "client.dns.lookup",
-    "config.providers",
     "connections.max.idle.ms",
     "exactly.once.source.support",
     "header.converter",
@@ -55,7 +54,6 @@ pub const IGNORED: &[&str] = &[
 const IGNORED_PREFIXES: &[&str] = &[
     "access.control.",
     "admin.listeners.https.",
-    "config.providers.",
     "header.converter.",
     "internal.key.converter",
     "internal.value.converter",
@@ -168,7 +166,7 @@ fn edit_distance(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
 
-    const KNOWN: &[&str] = &["group.id", "config.storage.topic", "plugin.path"];
+    const KNOWN: &[&str] = &["group.id", "config.storage.topic", "plugin.path", "config.providers"];
 
     #[test]
     fn pass_through_strips_the_prefix() {
@@ -194,7 +192,6 @@ mod tests {
     #[test]
     fn ignored_exact_and_prefixed_before_pass_through() {
         for key in [
-            "config.providers",
             "admin.listeners",
             "admin.listeners.https.ssl.key.password",
             "metrics.num.samples",

@@ -4,7 +4,8 @@
 //!
 //! This module owns parsing and checking. It reads files but opens no connection, binds no
 //! port and creates no directory; every error names the file, line or key at fault.
-//! Connector configs submitted through REST do not pass through here.
+//! Connector configs submitted through REST do not pass through here, except to have
+//! their config provider references resolved ([`providers`]) by the worker and validation.
 //!
 //! The task reconfiguration keys (`task.reconfiguration.backoff.*`,
 //! `task.reconfiguration.retries.max`, see [`WorkerConfig::task_reconfiguration`]) are the
@@ -20,6 +21,7 @@ mod listener;
 mod mode;
 mod ordered_json;
 pub mod properties;
+pub mod providers;
 mod reader;
 pub mod security;
 mod worker;

@@ -131,6 +131,15 @@ impl<'a> Reader<'a> {
         Some(out)
     }
 
+    /// Every key starting with `prefix`, with its trimmed value, in key order; marks them
+    /// used (`known` names the prefix's owner key for suggestions).
+    pub fn prefixed(&mut self, prefix: &str, known: &'static str) -> Vec<(&'a str, &'a str)> {
+        self.known.insert(known);
+        let keys: Vec<&'a str> =
+            self.values.keys().copied().filter(|k| k.starts_with(prefix)).collect();
+        keys.into_iter().filter_map(|k| self.values.remove(k).map(|v| (k, v.trim()))).collect()
+    }
+
     /// Whether a problem was already recorded for `key`.
     pub fn has_problem(&self, key: &str) -> bool {
         self.problems.iter().any(|p| p.key == key)

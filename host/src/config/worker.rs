@@ -3,6 +3,11 @@
 //!
 //! This module owns the key names, defaults and checks. It opens no connection and binds
 //! no port; an invalid config yields every problem at once, each naming its key.
+//!
+//! As in Kafka (`AbstractConfig`), the worker file's own values may refer to the config
+//! providers it declares (`sasl.jaas.config=${file:/etc/kafka/jaas.properties:client}`):
+//! they are resolved before any key is read, and a problem found in a resolved value is
+//! reported with the reference, not the value.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -13,9 +18,10 @@ use crate::config::keys::{self, KeyClass, PassThrough};
 use crate::config::listener::{self, Listener, Scheme};
 use crate::config::mode::{self, Mode, ModeConfig};
 use crate::config::properties;
+use crate::config::providers::ConfigProviders;
 use crate::config::reader::Reader;
 use crate::config::security::{ClientSecurity, RedactedProps};
-use crate::model::{OverridePolicy, RECONFIGURATION_KEYS, RetryPolicy};
+use crate::model::{ConfigProblem, OverridePolicy, RECONFIGURATION_KEYS, RetryPolicy};
 
 /// Default `listeners`.
 pub const DEFAULT_LISTENERS: &str = "http://localhost:8083";
@@ -73,6 +79,10 @@ pub struct WorkerConfig {
     /// `connector.client.config.override.policy`: which `producer.override.*`,
     /// `consumer.override.*` and `admin.override.*` keys connectors may set (default `All`).
     pub connector_client_config_override_policy: OverridePolicy,
+    /// `config.providers`, `config.providers.<name>.class` and
+    /// `config.providers.<name>.param.*`: the providers connector configs (and this file)
+    /// may refer to (default: none).
+    pub config_providers: ConfigProviders,
     /// `client.id`: prefix of the Kafka client ids this worker uses (default: derived
     /// from the worker id).
     pub client_id: Option<String>,
@@ -148,6 +158,26 @@ impl WorkerConfig {
         props: &[(String, String)],
         mode: Mode,
     ) -> Result<Self, WorkerConfigError> {
+        // The providers first, to resolve the file's own references (their problems are
+        // reported by the second reading below).
+        let providers = ConfigProviders::read(&mut Reader::new(props));
+        let resolved = match providers.resolve(props) {
+            Ok(resolved) => resolved,
+            Err(e) => {
+                let problem = ConfigProblem { key: e.key.clone(), message: e.to_string() };
+                return Err(WorkerConfigError::Invalid { file: None, problems: vec![problem] });
+            }
+        };
+        let mut config = Self::read(resolved.values(), mode);
+        if let Err(WorkerConfigError::Invalid { problems, .. }) = &mut config {
+            for p in problems {
+                p.message = resolved.scrub(&p.message);
+            }
+        }
+        config
+    }
+
+    fn read(props: &[(String, String)], mode: Mode) -> Result<Self, WorkerConfigError> {
         let mut r = Reader::new(props);
         let bootstrap_servers = r.list("bootstrap.servers", BROKERS, |e| {
             listener::check_broker_address(e).map(|()| e.to_owned())
@@ -191,6 +221,7 @@ impl WorkerConfig {
                 .unwrap_or_default(),
             rest_advertised_listener: r
                 .parsed("rest.advertised.listener", "http or https", |s| s.parse().ok()),
+            config_providers: ConfigProviders::read(&mut r),
             client_id: r.string("client.id"),
             key_converter: converter(&mut r, "key.converter"),
             value_converter: converter(&mut r, "value.converter"),
@@ -317,6 +348,7 @@ impl std::fmt::Debug for WorkerConfig {
             rest_advertised_port,
             rest_advertised_listener,
             connector_client_config_override_policy,
+            config_providers,
             client_id,
             key_converter,
             value_converter,
@@ -354,6 +386,7 @@ impl std::fmt::Debug for WorkerConfig {
                 "connector_client_config_override_policy",
                 connector_client_config_override_policy,
             )
+            .field("config_providers", config_providers)
             .field("client_id", client_id)
             .field("key_converter", key_converter)
             .field("value_converter", value_converter)

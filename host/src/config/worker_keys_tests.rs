@@ -60,17 +60,16 @@ fn pass_through_maps_and_client_props() {
 #[test]
 fn accepted_but_unsupported_keys_are_listed_in_file_order() {
     let c = ok(
-        "config.providers=file\nplugin.path=p\nplugin.discovery=only_scan\n\
+        "plugin.path=p\nplugin.discovery=only_scan\n\
          connector.client.config.override.policy=All\ntopic.creation.enable=false\n\
          exactly.once.source.support=enabled\nheader.converter=H\nmetrics.num.samples=3\n\
          access.control.allow.origin=*\nadmin.listeners=\nrest.extension.classes=X\n\
-         inter.worker.key.ttl.ms=1\nconfig.providers.file.class=F\n",
+         inter.worker.key.ttl.ms=1\n",
         Mode::Standalone,
     );
     assert_eq!(
         c.ignored_keys,
         [
-            "config.providers",
             "plugin.discovery",
             "topic.creation.enable",
             "exactly.once.source.support",
@@ -80,7 +79,6 @@ fn accepted_but_unsupported_keys_are_listed_in_file_order() {
             "admin.listeners",
             "rest.extension.classes",
             "inter.worker.key.ttl.ms",
-            "config.providers.file.class",
         ]
     );
     assert!(c.admin_props.is_empty());

@@ -12,7 +12,8 @@
 
 use super::kit::Kit;
 use super::report::{Finding, one_line};
-use crate::herder::{RetryPolicy, validate_config};
+use crate::config::providers::ConfigProviders;
+use crate::herder::{RetryPolicy, ValidationRules, validate_config};
 use crate::model::OverridePolicy;
 use crate::model::{ConfigDef, ConfigType, Properties};
 
@@ -78,11 +79,14 @@ pub fn bad_configs(def: &ConfigDef, good: &[(String, String)]) -> Vec<BadConfig>
 pub async fn check(kit: &Kit) -> Finding {
     let registry = PluginRegistry::new(vec![kit.plugin.clone()]);
     let policy = RetryPolicy::default();
-    let validate = |config: Properties| {
-        let registry = &registry;
-        let policy = &policy;
-        async move { validate_config(registry, &config, policy, OverridePolicy::All).await }
+    let providers = ConfigProviders::default();
+    let rules = ValidationRules {
+        registry: &registry,
+        defaults: &policy,
+        overrides: OverridePolicy::All,
+        providers: &providers,
     };
+    let validate = |config: Properties| async move { validate_config(rules, &config).await };
     let mut failures = Vec::new();
     let good: Properties = kit.subject.config.iter().cloned().collect();
     match kit.subject.runnable() {

@@ -22,6 +22,7 @@ use super::snapshot::Publisher;
 use super::typed::Typed;
 use super::writes::Writes;
 use super::{Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
+use crate::config::providers::ConfigProviders;
 use crate::model::{InstanceId, OverridePolicy, RetryPolicy};
 use crate::store::{
     ConfigRecord, ConfigState, LogEntry, LogTopic, OffsetStore, StatusStore, StoreError,
@@ -37,6 +38,9 @@ pub struct HerderSettings {
     pub reconfiguration: RetryPolicy,
     /// `connector.client.config.override.policy`: the client overrides connectors may set.
     pub override_policy: OverridePolicy,
+    /// The config providers validation resolves references with (the worker has its own
+    /// copy, for the configs it hands to plugins).
+    pub providers: ConfigProviders,
     /// How long shutdown waits for instances to stop.
     pub shutdown_timeout: Duration,
     /// This worker's log levels: the herder owns them, as Kafka Connect's herder owns its
@@ -50,6 +54,7 @@ impl Default for HerderSettings {
         Self {
             reconfiguration: RetryPolicy::default(),
             override_policy: OverridePolicy::default(),
+            providers: ConfigProviders::default(),
             shutdown_timeout: Duration::from_secs(10),
             loggers: crate::telemetry::installed().unwrap_or_else(Loggers::for_tests),
         }
@@ -159,6 +164,7 @@ pub(super) async fn spawn_with(
     let dirty = config.connectors().map(str::to_owned).collect();
     let policy_defaults = settings.reconfiguration.clone();
     let override_policy = settings.override_policy;
+    let providers = settings.providers.clone();
     let loggers = settings.loggers.clone();
     let (fatal_tx, fatal) = tokio::sync::watch::channel(None);
     let (member, group, peers) = match member {
@@ -210,6 +216,7 @@ pub(super) async fn spawn_with(
         status,
         policy_defaults,
         override_policy,
+        providers,
         loggers,
         snapshots,
         fatal,

@@ -74,8 +74,9 @@ pub use peers::Peers;
 pub use restart::RestartPlan;
 pub use sink_offsets::{EmbeddedSinkOffsets, KafkaSinkOffsets, SinkOffsets, SinkOffsetsError};
 pub use snapshot::{Entry, Read, Snapshot};
-pub use validate::validate as validate_config;
+pub use validate::{Rules as ValidationRules, validate as validate_config};
 
+use crate::config::providers::ConfigProviders;
 use crate::model::{ConfigProblem, OverridePolicy, PluginKind, Properties, TargetState};
 use crate::store::{ConnectorStatuses, Status, StatusStore};
 use crate::telemetry::Loggers;
@@ -175,6 +176,8 @@ pub struct HerderHandle {
     /// The client overrides connectors may set, checked by validation (and so by every
     /// create and update).
     override_policy: OverridePolicy,
+    /// The config providers validation resolves references with.
+    providers: ConfigProviders,
     /// This worker's log levels.
     loggers: Loggers,
     /// What the loop published last.
@@ -266,8 +269,13 @@ impl HerderHandle {
     /// Validates a config against its plugin (types, required keys, the plugin's own
     /// `validate`), off the herder loop. Returns every problem.
     pub async fn validate(&self, config: &Properties) -> Result<Vec<ConfigProblem>, HerderError> {
-        validate::validate(&self.registry, config, &self.policy_defaults, self.override_policy)
-            .await
+        let rules = validate::Rules {
+            registry: &self.registry,
+            defaults: &self.policy_defaults,
+            overrides: self.override_policy,
+            providers: &self.providers,
+        };
+        validate::validate(rules, config).await
     }
 
     /// Creates or replaces a connector after validating its config. `replace: false`

@@ -6,6 +6,11 @@
 //! connector's RUNNING status carries a `reconfiguration` object: the last error, the
 //! retry's number and when it runs.
 //!
+//! The connector computed its task configs from its config with the config provider
+//! references resolved: before they are compared and written, every key whose value
+//! holds a reference in the connector's config as written gets that value back
+//! (Kafka Connect's reverse transform), so no resolved secret reaches the config topic.
+//!
 //! [`RetryChains`]: super::retry_chain::RetryChains
 
 use tokio::time::Instant;
@@ -16,6 +21,7 @@ use super::instances::Phase;
 use super::reconcile::Action;
 use super::retry_chain::AfterFailure;
 use super::writes::{Then, Write};
+use crate::config::providers::reverse_transform;
 use crate::model::{
     ConnectorPolicies, InstanceId, PluginKind, Properties, State, TargetState, random_unit,
 };
@@ -172,6 +178,8 @@ impl Herder {
         let parsed = self.typed.get(name)?;
         let new: Vec<Properties> =
             configs.into_iter().map(|c| self.task_config(parsed, c)).collect();
+        // Values the worker resolved for the connector go back to their references.
+        let new = reverse_transform(&current, new);
         if !task_configs_changed(
             self.config.task_configs(name),
             &new,

@@ -6,9 +6,17 @@
 //! running it is checked here too, so that a config validate accepts does not fail at
 //! start for a reason known up front. Runs in the caller's task, never on the herder loop, because
 //! it calls plugin code.
+//!
+//! As in Kafka Connect, the config checked is the one the plugin would get: its config
+//! provider references resolved. The problems and errors answered have the resolved values
+//! put back as references; a reference that cannot be resolved is a problem on its key.
 
 use super::HerderError;
-use crate::model::{ConfigProblem, OverridePolicy, PluginKind, Properties, RetryPolicy};
+use crate::config::providers::ConfigProviders;
+use crate::model::{
+    ConfigProblem, OverridePolicy, PluginKind, Properties, RELOAD_ACTION, RetryPolicy,
+    reload_action_problem,
+};
 use crate::worker::PluginRegistry;
 use crate::worker::connector_config::{RejectedReason, no_connector_type, parse};
 
@@ -39,14 +47,47 @@ pub fn check_name(name: &str, config: &mut Properties) -> Result<(), HerderError
     }
 }
 
-/// Every problem with `config`; `defaults` is the worker's reconfiguration policy and
-/// `overrides` its client override policy.
+/// What validation needs besides the config: the installed plugins and the worker's
+/// policies and providers.
+#[derive(Clone, Copy)]
+pub struct Rules<'a> {
+    /// The installed plugins.
+    pub registry: &'a PluginRegistry,
+    /// The worker's reconfiguration policy.
+    pub defaults: &'a RetryPolicy,
+    /// The worker's client override policy.
+    pub overrides: OverridePolicy,
+    /// The worker's config providers.
+    pub providers: &'a ConfigProviders,
+}
+
+/// Every problem with `config`, checked with its references resolved.
 pub async fn validate(
-    registry: &PluginRegistry,
+    rules: Rules<'_>,
     config: &Properties,
-    defaults: &RetryPolicy,
-    overrides: OverridePolicy,
 ) -> Result<Vec<ConfigProblem>, HerderError> {
+    let resolved = match rules.providers.resolve_properties(config) {
+        Ok(resolved) => resolved,
+        Err(e) => return Ok(vec![ConfigProblem { key: e.key.clone(), message: e.to_string() }]),
+    };
+    if !resolved.changed() {
+        return check(rules, config).await;
+    }
+    let scrub = |text: &str| resolved.scrub(text);
+    match check(rules, &resolved.properties()).await {
+        Ok(problems) => Ok(problems
+            .into_iter()
+            .map(|p| ConfigProblem { message: scrub(&p.message), key: p.key })
+            .collect()),
+        Err(HerderError::Failed(m)) => Err(HerderError::Failed(scrub(&m))),
+        Err(HerderError::BadRequest(m)) => Err(HerderError::BadRequest(scrub(&m))),
+        Err(other) => Err(other),
+    }
+}
+
+/// Every problem with `config` as given.
+async fn check(rules: Rules<'_>, config: &Properties) -> Result<Vec<ConfigProblem>, HerderError> {
+    let Rules { registry, defaults, overrides, .. } = rules;
     let problem = |key: &str, message: String| ConfigProblem { key: key.into(), message };
     let name = config.get("name").map(String::as_str).unwrap_or_default();
     let typed =
@@ -57,6 +98,7 @@ pub async fn validate(
     let plugin = &typed.plugin;
     let mut problems = Vec::new();
     problems.extend(typed.framework.tasks_max_problem.clone());
+    problems.extend(reload_action_problem(config.get(RELOAD_ACTION).map(String::as_str)));
     problems.extend(overrides.problems(config));
     let pairs: Vec<(String, String)> = config.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     match typed.kind() {

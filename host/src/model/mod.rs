@@ -12,6 +12,7 @@ mod error;
 mod override_policy;
 mod plugin;
 mod policies;
+mod reload_action;
 mod restart_request;
 mod retry_keys;
 mod session_key;
@@ -30,6 +31,7 @@ pub use policies::{
     ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
     RestartPolicy,
 };
+pub use reload_action::{RELOAD_ACTION, reload_action_problem};
 pub use restart_request::RestartRequest;
 pub use retry_keys::{RECONFIGURATION_KEYS, RESTART_KEYS, RetryKeys};
 pub use session_key::{HMAC_SHA256, SessionKey};

@@ -4,7 +4,7 @@
 //! retry and restart keys), each placed in Kafka Connect's group with its order in the
 //! group, width and display name. It only describes keys; validation is the herder's.
 
-use crate::model::{ConfigKey, ConfigType, Importance, PluginInfo, PluginKind};
+use crate::model::{ConfigKey, ConfigType, Importance, PluginInfo, PluginKind, RELOAD_ACTION};
 
 /// A key with where Kafka Connect's `ConfigKeyInfo` places it.
 #[derive(Clone, Debug)]
@@ -111,6 +111,7 @@ fn layout(name: &str) -> (&'static str, &'static str, Option<&'static str>) {
         "errors.deadletterqueue.context.headers.enable" => {
             (ERRORS, "MEDIUM", Some("Enable Error Context Headers"))
         }
+        "config.action.reload" => (COMMON, "MEDIUM", Some("Reload Action")),
         "topic.creation.groups" => (TOPIC_CREATION, "LONG", Some("Topic Creation Groups")),
         n if n.starts_with("task.reconfiguration.") => (RECONFIGURATION, "SHORT", None),
         n if n.starts_with("restart.") => (RESTARTS, "SHORT", None),
@@ -193,6 +194,15 @@ fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
             Some(""),
             Importance::Low,
             "Aliases for the predicates used by transformations.",
+        ),
+        key(
+            RELOAD_ACTION,
+            ConfigType::String,
+            Some("restart"),
+            Importance::Low,
+            "The action to take on the connector when a config provider reports that a value \
+             it gave expires: none or restart. Kafka's file, directory and environment \
+             providers give no expiry, so neither happens.",
         ),
     ];
     keys.extend([

@@ -1,11 +1,15 @@
 //! The supervisor of one connector instance: creates it, starts it, answers task-config
-//! requests and stops it, reporting each outcome as a [`WorkerEvent`].
+//! requests and stops it, reporting each outcome as a [`WorkerEvent`]. The instance gets
+//! its config with the config provider references resolved; the traces reported and the
+//! config logged at start show the references, never the values.
 
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
+use super::connector_config::ConnectorConfig;
 use super::{Parsed, Shared, TaskConfigsError, WorkerEvent};
+use crate::config::providers::{Resolved, Secrets, has_variables};
 use crate::runtime::{ConnectorInstance, Identity, InstanceError};
 
 enum Cmd {
@@ -46,8 +50,8 @@ async fn supervise(
     };
     let failed =
         |trace: String| WorkerEvent::ConnectorFailed { connector: name.clone(), run, trace };
-    let instance = match start(&shared, &name, config).await {
-        Ok(i) => i,
+    let (instance, secrets) = match start(&shared, &name, config).await {
+        Ok(started) => started,
         Err(trace) => return emit(failed(trace)),
     };
     emit(WorkerEvent::ConnectorStarted { connector: name.clone(), run });
@@ -55,7 +59,7 @@ async fn supervise(
         match cmd {
             Cmd::TaskConfigs(max) => {
                 let result = instance.task_configs(max).await.map_err(|e| TaskConfigsError {
-                    trace: e.trace(),
+                    trace: secrets.scrub(&e.trace()),
                     retriable: matches!(&e, InstanceError::Connector(c) if c.is_retriable()),
                     instance_lost: e.is_fatal_to_instance(),
                 });
@@ -81,18 +85,45 @@ async fn supervise(
     let _ = tokio::time::timeout(shared.settings.connector_shutdown_timeout, instance.stop()).await;
 }
 
-/// Creates the instance in its sandbox and calls `start`.
-async fn start(shared: &Shared, name: &str, config: Parsed) -> Result<ConnectorInstance, String> {
+/// Creates the instance in its sandbox and calls `start` with its config, references
+/// resolved; the values put in come back with the instance, to scrub later traces.
+async fn start(
+    shared: &Shared,
+    name: &str,
+    config: Parsed,
+) -> Result<(ConnectorInstance, Secrets), String> {
     let config = config.map_err(|rejected| rejected.trace.clone())?;
+    let resolved =
+        shared.settings.providers.resolve_properties(config.raw()).map_err(|e| e.to_string())?;
+    let secrets = resolved.secrets().clone();
+    match create(shared, name, &config, &resolved).await {
+        Ok(instance) => Ok((instance, secrets)),
+        Err(trace) => Err(secrets.scrub(&trace)),
+    }
+}
+
+async fn create(
+    shared: &Shared,
+    name: &str,
+    config: &ConnectorConfig,
+    resolved: &Resolved,
+) -> Result<ConnectorInstance, String> {
     let plugin = &config.plugin;
-    let sandbox = config.sandbox()?;
+    let sandbox = config.sandbox(resolved)?;
     let def = &plugin.info().config_def;
     let shown: Vec<String> = sandbox
         .config
         .iter()
         .map(|(k, v)| {
             let secret = def.key(k).is_some_and(|key| key.is_secret());
-            format!("{k}={}", if secret { "[hidden]" } else { v.as_str() })
+            // A value with references is logged as written, never resolved.
+            let written = config.raw().get(k).filter(|w| has_variables(w));
+            let value = match written {
+                _ if secret => "[hidden]",
+                Some(w) => w.as_str(),
+                None => v.as_str(),
+            };
+            format!("{k}={value}")
         })
         .collect();
     tracing::info!(connector = %name, plugin = %plugin.info().name, config = %shown.join(", "), "Starting connector");

@@ -5,6 +5,11 @@
 //! keeps in its registry (the worker keeps no map of instances); outcomes come back as
 //! [`WorkerEvent`]s, tagged with the run number the herder gave, so the herder loop never
 //! waits on plugin code. The worker never decides restarts or writes statuses: it reports.
+//!
+//! Config provider references (`${file:/path:key}`) are resolved here, at each start,
+//! in the configs handed to the plugin and in the settings its clients, converters and
+//! transforms are built with; the traces reported have the resolved values put back as
+//! references.
 
 mod connector;
 pub mod connector_config;
@@ -35,6 +40,7 @@ pub use plugins::PluginRegistry;
 pub use task::Handle as TaskHandle;
 use topics::DataTopics;
 
+use crate::config::providers::ConfigProviders;
 use crate::model::{Config, ConnectorError, TargetState};
 use crate::store::OffsetStore;
 
@@ -143,6 +149,9 @@ pub struct WorkerSettings {
     pub task_shutdown_timeout: Duration,
     /// How long stopping a connector may take (Kafka Connect: 5 s).
     pub connector_shutdown_timeout: Duration,
+    /// The config providers: a connector's config and its tasks' configs are resolved
+    /// when an instance starts, and only in what is handed to it.
+    pub providers: ConfigProviders,
 }
 
 impl Default for WorkerSettings {
@@ -150,6 +159,7 @@ impl Default for WorkerSettings {
         Self {
             task_shutdown_timeout: Duration::from_secs(5),
             connector_shutdown_timeout: Duration::from_secs(5),
+            providers: ConfigProviders::default(),
         }
     }
 }
@@ -228,7 +238,8 @@ impl Worker {
 /// What a task needs to start.
 #[derive(Clone, Debug)]
 pub struct TaskSpec {
-    /// The task config the connector generated.
+    /// The task config the connector generated, as written (its references are resolved
+    /// when the task starts).
     pub task_config: Config,
     /// The connector's parsed config (its plugin and framework keys).
     pub connector: Parsed,

@@ -1,13 +1,15 @@
 //! The supervisor of one task instance: creates it and its clients (producer or consumer,
 //! converters, error reporter), starts it, runs its data path (`source_task.rs` or
 //! `sink_task.rs`) until it is stopped or fails, and reports each outcome as a
-//! [`WorkerEvent`].
+//! [`WorkerEvent`]. The task's config and its connector's settings have their config
+//! provider references resolved at each start; the traces reported show the references.
 
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
+use super::connector_config::{ConnectorConfig, TaskSettings};
 use super::convert::{self, ConvertError, Converter};
 use super::errors::ErrorReporter;
 use super::sink_task::SinkTask;
@@ -16,6 +18,7 @@ use super::task_control::{Cmd, Exit};
 use super::topics::Subscription;
 use super::transforms::Chain;
 use super::{DataPlane, Shared, TaskSpec, WorkerEvent};
+use crate::config::providers::Secrets;
 use crate::model::{PluginKind, TargetState};
 use crate::runtime::Identity;
 use crate::telemetry::data::TaskLifecycle;
@@ -59,8 +62,8 @@ async fn supervise(
     let emit = |e| {
         let _ = shared.events.send(e);
     };
-    let running = match start(&shared, &connector, task, &spec).await {
-        Ok(r) => r,
+    let (running, secrets) = match start(&shared, &connector, task, &spec).await {
+        Ok(started) => started,
         Err(trace) => return emit(WorkerEvent::TaskFailed { connector, task, run, trace }),
     };
     TaskLifecycle { connector: &connector, task, failed: false }.emit();
@@ -75,6 +78,7 @@ async fn supervise(
         // The herder logs the failure with its trace.
         Exit::Failed(trace) => {
             TaskLifecycle { connector: &connector, task, failed: true }.emit();
+            let trace = secrets.scrub(&trace);
             emit(WorkerEvent::TaskFailed { connector, task, run, trace })
         }
     }
@@ -85,22 +89,45 @@ enum Running {
     Sink(Box<SinkTask>),
 }
 
-/// Creates and starts the instance and its clients. The parsed config's problems fail the
-/// start in the order the settings are needed, each with the trace it always had.
+/// Resolves the config provider references of the task's config and of its connector's
+/// (whose settings build the clients, converters and transforms), then creates and starts
+/// the task. The values put in come back with it, to scrub later traces; a failed start's
+/// trace is scrubbed already.
 async fn start(
     shared: &Shared,
     connector: &str,
     task: u32,
     spec: &TaskSpec,
-) -> Result<Running, String> {
+) -> Result<(Running, Secrets), String> {
     let typed = spec.connector.as_ref().map_err(|rejected| rejected.trace.clone())?;
+    let providers = &shared.settings.providers;
+    let own = providers.resolve_properties(typed.raw()).map_err(|e| e.to_string())?;
+    let task_config = providers.resolve(&spec.task_config).map_err(|e| e.to_string())?;
+    let secrets = own.secrets().clone().join(task_config.secrets());
+    let settings = typed.resolved_settings(&own, &shared.registry);
+    match create(shared, connector, task, spec, typed, &settings, task_config.values()).await {
+        Ok(running) => Ok((running, secrets)),
+        Err(trace) => Err(secrets.scrub(&trace)),
+    }
+}
+
+/// Creates and starts the instance and its clients. The parsed config's problems fail the
+/// start in the order the settings are needed, each with the trace it always had.
+async fn create(
+    shared: &Shared,
+    connector: &str,
+    task: u32,
+    spec: &TaskSpec,
+    typed: &ConnectorConfig,
+    settings: &TaskSettings,
+    task_config: &[(String, String)],
+) -> Result<Running, String> {
     let plugin = &typed.plugin;
     let data = &shared.data;
     let ident = Identity::task(connector, task);
     let host = shared.host.clone();
     // Relative file paths become absolute here, before the grant and before the guest.
-    let config = plugin.resolve_paths(&spec.task_config)?;
-    let settings = &typed.settings;
+    let config = plugin.resolve_paths(task_config)?;
     let key_converter = converter(convert::Side::Key, &settings.key_converter, data)?;
     let value_converter = converter(convert::Side::Value, &settings.value_converter, data)?;
     let sink = plugin.info().kind == PluginKind::Sink;
@@ -142,7 +169,7 @@ async fn start(
             unreachable!("connector.class never resolves to a transform plugin")
         }
         PluginKind::Sink => {
-            let subscription = subscription(&spec.task_config)
+            let subscription = subscription(task_config)
                 .or_else(|| settings.subscription.clone())
                 .ok_or("Must configure one of topics or topics.regex")?;
             let dlq = match &policy.dlq {

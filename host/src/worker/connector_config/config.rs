@@ -1,11 +1,14 @@
 //! [`ConnectorConfig`]: a connector config whose plugin is installed, every framework key
 //! read.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::{Framework, Rejected, TaskSettings};
-use crate::model::{Config, ConfigProblem, PluginKind, Properties};
+use crate::config::providers::Resolved;
+use crate::model::{ConfigProblem, PluginKind, Properties};
 use crate::runtime::{Plugin, Sandbox};
+use crate::worker::PluginRegistry;
 
 /// What parsing a connector config gives: the typed config, or why no plugin runs it.
 /// Both are shared (`Arc`): the herder keeps one per connector and hands it to every
@@ -47,13 +50,27 @@ impl ConnectorConfig {
         &self.framework.raw
     }
 
-    /// The connector instance's sandbox: its config with absolute paths, its grants and
-    /// limits; `Err` with the trace when a path cannot be resolved. Computed when asked,
-    /// at each start, never kept: paths resolve against the file system as it is then
-    /// (a directory created after the config was accepted is granted).
-    pub fn sandbox(&self) -> Result<Sandbox, String> {
-        let pairs: Config = self.raw().iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-        self.plugin.connector_sandbox(&pairs)
+    /// The connector instance's sandbox for its config with the references resolved
+    /// (`resolved`): the config with absolute paths, its grants and limits; `Err` with the
+    /// trace when a path cannot be resolved. Computed when asked, at each start, never
+    /// kept: paths resolve against the file system as it is then (a directory created
+    /// after the config was accepted is granted).
+    pub fn sandbox(&self, resolved: &Resolved) -> Result<Sandbox, String> {
+        self.plugin.connector_sandbox(resolved.values())
+    }
+
+    /// The task settings for the config with the references resolved: these when nothing
+    /// was resolved, else read again from the resolved values.
+    pub fn resolved_settings(
+        &self,
+        resolved: &Resolved,
+        registry: &PluginRegistry,
+    ) -> Cow<'_, TaskSettings> {
+        if !resolved.changed() {
+            return Cow::Borrowed(&self.settings);
+        }
+        let values = resolved.properties();
+        Cow::Owned(TaskSettings::read(self.name(), &values, self.kind(), registry))
     }
 }
 
