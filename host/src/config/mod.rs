@@ -23,6 +23,7 @@ mod ordered_json;
 pub mod properties;
 pub mod providers;
 mod reader;
+pub mod security;
 mod worker;
 
 pub use connector_file::{
