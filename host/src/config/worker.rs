@@ -128,8 +128,10 @@ pub struct WorkerConfig {
     pub key_converter_props: BTreeMap<String, String>,
     /// `value.converter.*`: settings of the value converter, prefix stripped.
     pub value_converter_props: BTreeMap<String, String>,
-    /// `security.protocol`, `ssl.*`, `sasl.*`: given to every Kafka client, full names.
-    /// Values are kept untrimmed (a password may end in a space).
+    /// `security.protocol`, `ssl.*`, `sasl.*`: given to every Kafka client, full names
+    /// (Kafka's, checked at load by [`ClientSecurity`]; each client maps them to librdkafka's
+    /// with [`librdkafka_props`](crate::config::security::librdkafka_props)). Values are kept
+    /// untrimmed (a password may end in a space). `Debug` hides the secret ones.
     pub client_props: BTreeMap<String, String>,
     /// Keys accepted but not acted on (Kafka Connect keys not supported yet, and the
     /// other mode's keys), in file order: the caller should log a warning for each.

@@ -187,3 +187,47 @@ impl DataTopics for KafkaTopics {
         .map_err(|e| TopicError::Consume(e.to_string()))?
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    fn jaas(user: &str, password: &str) -> String {
+        format!(
+            "org.apache.kafka.common.security.scram.ScramLoginModule required \
+             username=\"{user}\" password=\"{password}\";"
+        )
+    }
+
+    #[test]
+    fn security_is_mapped_after_the_connector_overrides() {
+        let settings = KafkaClientSettings {
+            bootstrap_servers: "b:9092".into(),
+            common: map(&[
+                ("security.protocol", "SASL_PLAINTEXT"),
+                ("sasl.mechanism", "SCRAM-SHA-256"),
+                ("sasl.jaas.config", &jaas("worker", "worker-pw")),
+            ]),
+            producer: map(&[("sasl.mechanism", "SCRAM-SHA-512")]),
+            ..Default::default()
+        };
+        let overrides = [("sasl.jaas.config".to_owned(), jaas("connector", "connector-pw"))];
+        let config = client_config(&settings, &settings.producer, &overrides).unwrap();
+        assert_eq!(config.get("sasl.mechanisms"), Some("SCRAM-SHA-512"));
+        assert_eq!(config.get("sasl.username"), Some("connector"));
+        assert_eq!(config.get("sasl.password"), Some("connector-pw"));
+        assert_eq!(config.get("sasl.jaas.config"), None);
+        let worker = client_config(&settings, &settings.consumer, &[]).unwrap();
+        assert_eq!(worker.get("sasl.username"), Some("worker"));
+
+        let bad = [("sasl.jaas.config".to_owned(), "nonsense secret".to_owned())];
+        let err = client_config(&settings, &settings.producer, &bad).err().unwrap().to_string();
+        assert!(err.contains("sasl.jaas.config") && !err.contains("secret"), "{err}");
+        let shown = format!("{settings:?}");
+        assert!(!shown.contains("worker-pw"), "{shown}");
+    }
+}
