@@ -56,7 +56,7 @@ fn standalone_minimal_takes_every_default() {
     assert_eq!(c.wasm_store_delivery_timeout, Duration::from_secs(30));
     assert_eq!((c.wasm_cache_dir, c.client_id, c.rest_advertised_port), (None, None, None));
     assert_eq!(c.rest_basic_auth_credentials_file, None);
-    assert_eq!(c.listeners_https_ssl_certificate_location, None);
+    assert!(c.listeners_https_props.is_empty());
     assert!(c.ignored_keys.is_empty());
 }
 
@@ -119,8 +119,8 @@ fn every_typed_field_is_read() {
          status.storage.replication.factor=2\noffset.storage.partitions=-1\n\
          status.storage.partitions=7\nworker.sync.timeout.ms=5\n\
          scheduled.rebalance.max.delay.ms=0\nsession.timeout.ms=60\nheartbeat.interval.ms=6\n\
-         rebalance.timeout.ms=8\nlisteners.https.ssl.certificate.location=/tls/cert.pem\n\
-         listeners.https.ssl.key.location=/tls/key.pem\n\
+         rebalance.timeout.ms=8\nlisteners.https.ssl.keystore.type=PEM\n\
+         listeners.https.ssl.keystore.location=/tls/worker.pem\n\
          rest.basic.auth.credentials.file=/etc/credentials.properties\n"
     );
     let c = ok(&text, Mode::Distributed);
@@ -131,8 +131,13 @@ fn every_typed_field_is_read() {
         ["http://:8083", "https://[::1]:8443"]
     );
     assert_eq!(
-        (&c.listeners_https_ssl_certificate_location, &c.listeners_https_ssl_key_location),
-        (&Some(PathBuf::from("/tls/cert.pem")), &Some(PathBuf::from("/tls/key.pem")))
+        c.listeners_https_props,
+        [
+            ("listeners.https.ssl.keystore.location", "/tls/worker.pem"),
+            ("listeners.https.ssl.keystore.type", "PEM")
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .into()
     );
     assert_eq!(
         c.rest_basic_auth_credentials_file,
