@@ -18,6 +18,9 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: {e:#}");
+            // A request still blocked in a client library (a Kafka metadata request waiting
+            // for a cluster that refused the credentials) must not hold the exit.
+            rt.shutdown_background();
             ExitCode::FAILURE
         }
     }

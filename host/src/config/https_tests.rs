@@ -1,6 +1,6 @@
 //! Tests of the HTTPS settings: which keys apply (Kafka's all-or-nothing rule), the checks
 //! made when the config is read, the keys this worker used to read, the advertised
-//! listener, and passwords kept out of problems.
+//! listener, and passwords kept out of problems and `Debug`.
 
 use std::path::Path;
 
@@ -127,10 +127,12 @@ fn the_advertised_listener_must_exist() {
 }
 
 #[test]
-fn passwords_stay_out_of_problems() {
+fn passwords_stay_out_of_problems_and_debug() {
     let dir = tempfile::tempdir().unwrap();
     let mut lines = pairs(&[("listeners.https.ssl.keystore.password", "hunter2-secret")]);
     lines.extend(pki(dir.path()).props(LISTENER_PREFIX));
+    let c = read(&lines).unwrap();
+    assert!(!format!("{c:?}").contains("hunter2-secret"), "{c:?}");
     lines.push(("listeners.https.ssl.keystore.type".to_owned(), "PKCS12".to_owned()));
     let problems = read(&lines).unwrap_err();
     assert!(!format!("{problems:?}").contains("hunter2-secret"), "{problems:?}");

@@ -14,6 +14,7 @@ use crate::config::listener::{self, Listener, Scheme};
 use crate::config::mode::{self, Mode, ModeConfig};
 use crate::config::properties;
 use crate::config::reader::Reader;
+use crate::config::security::{ClientSecurity, RedactedProps};
 use crate::model::{OverridePolicy, RECONFIGURATION_KEYS, RetryPolicy};
 
 /// Default `listeners`.
@@ -37,7 +38,7 @@ pub const DEFAULT_WASM_STORE_DELIVERY_TIMEOUT: Duration = Duration::from_millis(
 
 /// The worker's configuration. Build it with [`WorkerConfig::load`] or
 /// [`WorkerConfig::from_properties`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct WorkerConfig {
     /// The mode and the settings only that mode uses.
     pub mode: ModeConfig,
@@ -117,8 +118,10 @@ pub struct WorkerConfig {
     pub key_converter_props: BTreeMap<String, String>,
     /// `value.converter.*`: settings of the value converter, prefix stripped.
     pub value_converter_props: BTreeMap<String, String>,
-    /// `security.protocol`, `ssl.*`, `sasl.*`: given to every Kafka client, full names.
-    /// Values are kept untrimmed (a password may end in a space).
+    /// `security.protocol`, `ssl.*`, `sasl.*`: given to every Kafka client, full names
+    /// (Kafka's, checked at load by [`ClientSecurity`]; each client maps them to librdkafka's
+    /// with [`librdkafka_props`](crate::config::security::librdkafka_props)). Values are kept
+    /// untrimmed (a password may end in a space). `Debug` hides the secret ones.
     pub client_props: BTreeMap<String, String>,
     /// Keys accepted but not acted on (Kafka Connect keys not supported yet, and the
     /// other mode's keys), in file order: the caller should log a warning for each.
@@ -217,6 +220,7 @@ impl WorkerConfig {
             r.problem("rest.advertised.listener", format!("no {scheme}:// listener in listeners"));
         }
         config.sort_leftovers(&mut r);
+        config.check_client_security(&mut r);
         for problem in config.https_problems() {
             if !r.problems.contains(&problem) {
                 r.problem(&problem.key, problem.message);
@@ -265,9 +269,112 @@ impl WorkerConfig {
         listener::advertised(&self.listeners, self.rest_advertised_listener)
     }
 
+    /// Checks the Kafka clients' security settings (`security.protocol`, `sasl.*`, `ssl.*`,
+    /// stores included): the worker-level ones, then each role's (`producer.` …) over them,
+    /// one problem per bad key.
+    fn check_client_security(&self, r: &mut Reader<'_>) {
+        let mut reported = Vec::new();
+        for e in ClientSecurity::problems(&self.client_props) {
+            r.problem(e.key(), e.message());
+            reported.push(e.key().to_owned());
+        }
+        let roles = [
+            ("producer.", &self.producer_props),
+            ("consumer.", &self.consumer_props),
+            ("admin.", &self.admin_props),
+        ];
+        for (prefix, role) in roles {
+            let security = |k: &String| {
+                k == "security.protocol" || k.starts_with("ssl.") || k.starts_with("sasl.")
+            };
+            if !role.keys().any(security) {
+                continue;
+            }
+            let mut merged = self.client_props.clone();
+            merged.extend(
+                role.iter().filter(|(k, _)| security(k)).map(|(k, v)| (k.clone(), v.clone())),
+            );
+            for e in ClientSecurity::problems(&merged) {
+                if role.contains_key(e.key()) || !reported.iter().any(|k| k == e.key()) {
+                    r.problem(&format!("{prefix}{}", e.key()), e.message());
+                }
+            }
+        }
+    }
+
     /// Whether standalone topics live in the embedded database (no `bootstrap.servers`).
     pub fn uses_embedded_topics(&self) -> bool {
         self.bootstrap_servers.is_empty()
+    }
+}
+
+/// Every field, with the values of secret client settings (`sasl.jaas.config`,
+/// `*.password`, `ssl.keystore.key` …) hidden.
+impl std::fmt::Debug for WorkerConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Self {
+            mode,
+            bootstrap_servers,
+            plugin_path,
+            listeners,
+            listeners_https_props,
+            rest_basic_auth_credentials_file,
+            rest_advertised_host_name,
+            rest_advertised_port,
+            rest_advertised_listener,
+            connector_client_config_override_policy,
+            client_id,
+            key_converter,
+            value_converter,
+            task_shutdown_graceful_timeout,
+            rest_request_timeout,
+            offset_flush_interval,
+            offset_flush_timeout,
+            wasm_cache_dir,
+            wasm_pool_instances,
+            wasm_store_delivery_timeout,
+            task_reconfiguration,
+            producer_props,
+            consumer_props,
+            admin_props,
+            key_converter_props,
+            value_converter_props,
+            client_props,
+            ignored_keys,
+        } = self;
+        f.debug_struct("WorkerConfig")
+            .field("mode", mode)
+            .field("bootstrap_servers", bootstrap_servers)
+            .field("plugin_path", plugin_path)
+            .field("listeners", listeners)
+            .field("listeners_https_props", &RedactedProps(listeners_https_props))
+            .field("rest_basic_auth_credentials_file", rest_basic_auth_credentials_file)
+            .field("rest_advertised_host_name", rest_advertised_host_name)
+            .field("rest_advertised_port", rest_advertised_port)
+            .field("rest_advertised_listener", rest_advertised_listener)
+            .field(
+                "connector_client_config_override_policy",
+                connector_client_config_override_policy,
+            )
+            .field("client_id", client_id)
+            .field("key_converter", key_converter)
+            .field("value_converter", value_converter)
+            .field("task_shutdown_graceful_timeout", task_shutdown_graceful_timeout)
+            .field("rest_request_timeout", rest_request_timeout)
+            .field("offset_flush_interval", offset_flush_interval)
+            .field("offset_flush_timeout", offset_flush_timeout)
+            .field("wasm_cache_dir", wasm_cache_dir)
+            .field("wasm_pool_instances", wasm_pool_instances)
+            .field("wasm_store_delivery_timeout", wasm_store_delivery_timeout)
+            .field("task_reconfiguration", task_reconfiguration)
+            .field("producer_props", &RedactedProps(producer_props))
+            .field("consumer_props", &RedactedProps(consumer_props))
+            .field("admin_props", &RedactedProps(admin_props))
+            .field("key_converter_props", &RedactedProps(key_converter_props))
+            .field("value_converter_props", &RedactedProps(value_converter_props))
+            .field("client_props", &RedactedProps(client_props))
+            .field("ignored_keys", ignored_keys)
+            .finish()
     }
 }
 

@@ -29,7 +29,9 @@ fn pass_through_maps_and_client_props() {
     let c = ok(
         "plugin.path=p\nproducer.acks=all\nconsumer.max.poll.records=10\nadmin.retries=2\n\
          key.converter.schemas.enable=false\nvalue.converter.schemas.enable=true\n\
-         security.protocol=SASL_SSL\nsasl.mechanism=PLAIN\nssl.key.password=secret \n",
+         security.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\nssl.key.password=secret \n\
+         sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \
+         username=u password=p;\n",
         Mode::Standalone,
     );
     let map = |pairs: &[(&str, &str)]| {
@@ -43,8 +45,13 @@ fn pass_through_maps_and_client_props() {
     assert_eq!(
         c.client_props,
         map(&[
+            (
+                "sasl.jaas.config",
+                "org.apache.kafka.common.security.plain.PlainLoginModule required username=u \
+                 password=p;"
+            ),
             ("sasl.mechanism", "PLAIN"),
-            ("security.protocol", "SASL_SSL"),
+            ("security.protocol", "SASL_PLAINTEXT"),
             ("ssl.key.password", "secret "),
         ])
     );
@@ -159,4 +166,52 @@ fn example_distributed_config_parses() {
     assert_eq!(d.status_storage_replication_factor, TopicCount::Exactly(1));
     assert_eq!(c.task_reconfiguration, crate::model::RetryPolicy::default());
     assert!(c.ignored_keys.is_empty(), "{:?}", c.ignored_keys);
+}
+
+#[test]
+fn client_security_problems_one_line_per_key() {
+    let got = problems(
+        "plugin.path=p\nsecurity.protocol=SASL_SSL\nsasl.mechanism=GSSAPI\n\
+         ssl.truststore.location=/nonexistent/ca.p12\nproducer.sasl.mechanism=OAUTHBEARER\n",
+        Mode::Standalone,
+    );
+    let keys: Vec<&str> = got.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(
+        keys,
+        [
+            "sasl.mechanism",
+            "sasl.jaas.config",
+            "ssl.truststore.location",
+            "producer.sasl.mechanism"
+        ]
+    );
+    assert!(got[0].1.contains("GSSAPI is not supported"), "{got:?}");
+    assert!(got[1].1.starts_with("missing: required with security.protocol=SASL_SSL"), "{got:?}");
+    assert!(got[2].1.contains("cannot read /nonexistent/ca.p12"), "{got:?}");
+
+    let got = problems(
+        "plugin.path=p\nsecurity.protocol=SSL\nssl.truststore.type=JKS\n",
+        Mode::Standalone,
+    );
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].0, "ssl.truststore.type");
+    assert!(got[0].1.contains("convert it to PKCS12 or PEM"));
+    let got = problems("plugin.path=p\nsecurity.protocol=TLS\n", Mode::Standalone);
+    assert_eq!(got[0].0, "security.protocol");
+}
+
+#[test]
+fn debug_hides_client_secrets() {
+    let c = ok(
+        "plugin.path=p\nsecurity.protocol=SASL_PLAINTEXT\nsasl.mechanism=PLAIN\n\
+         sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required \
+         username=u password=hunter2;\nssl.truststore.password=trustpw\n\
+         producer.ssl.key.password=keypw\n",
+        Mode::Standalone,
+    );
+    let shown = format!("{c:?}");
+    for secret in ["hunter2", "trustpw", "keypw"] {
+        assert!(!shown.contains(secret), "{shown}");
+    }
+    assert!(shown.contains("SASL_PLAINTEXT") && shown.contains("[hidden]"), "{shown}");
 }

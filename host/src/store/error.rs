@@ -14,6 +14,10 @@ pub enum StoreError {
     /// refuses, for instance).
     #[error("invalid store configuration: {0}")]
     Config(String),
+    /// The Kafka cluster refused the client's credentials or certificate (a wrong password,
+    /// an untrusted certificate): retrying cannot help.
+    #[error("Authentication failed against the Kafka cluster: {0}")]
+    Authentication(String),
     /// The embedded database failed.
     #[error("embedded store error: {0}")]
     Embedded(String),

@@ -55,7 +55,7 @@ impl fmt::Debug for SaslCredentials {
 pub fn parse(key: &str, value: &str) -> Result<SaslCredentials, SecurityError> {
     let err = |message: &str| SecurityError::invalid(key, message);
     let mut tokens = Tokens { rest: value };
-    let module = match tokens.next().map_err(|m| err(m))? {
+    let module = match tokens.next().map_err(&err)? {
         Some(Token::Word(w)) => w,
         _ => return Err(err("expected a login module class name")),
     };
@@ -69,7 +69,7 @@ pub fn parse(key: &str, value: &str) -> Result<SaslCredentials, SecurityError> {
         }
         _ => return Err(err("expected a login module class name")),
     };
-    match tokens.next().map_err(|m| err(m))? {
+    match tokens.next().map_err(&err)? {
         Some(Token::Word(flag))
             if ["required", "requisite", "sufficient", "optional"]
                 .iter()
@@ -83,16 +83,16 @@ pub fn parse(key: &str, value: &str) -> Result<SaslCredentials, SecurityError> {
     }
     let (mut username, mut password) = (None, None);
     loop {
-        let name = match tokens.next().map_err(|m| err(m))? {
+        let name = match tokens.next().map_err(&err)? {
             Some(Token::Semicolon) => break,
             Some(Token::Word(name)) => name,
             Some(_) => return Err(err("expected an option name or ';'")),
             None => return Err(err("expected ';' at the end of the login module")),
         };
-        if tokens.next().map_err(|m| err(m))? != Some(Token::Equals) {
+        if tokens.next().map_err(&err)? != Some(Token::Equals) {
             return Err(err("expected '=' after an option name"));
         }
-        let value = match tokens.next().map_err(|m| err(m))? {
+        let value = match tokens.next().map_err(&err)? {
             Some(Token::Word(v) | Token::Quoted(v)) => v,
             _ => return Err(err("expected a value after '='")),
         };
@@ -102,7 +102,7 @@ pub fn parse(key: &str, value: &str) -> Result<SaslCredentials, SecurityError> {
             _ => {}
         }
     }
-    if tokens.next().map_err(|m| err(m))?.is_some() {
+    if tokens.next().map_err(&err)?.is_some() {
         return Err(err("expected exactly one login module"));
     }
     Ok(SaslCredentials {

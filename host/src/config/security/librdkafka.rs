@@ -62,9 +62,9 @@ pub fn librdkafka_props(
         if key == SECURITY_PROTOCOL || key == SASL_MECHANISM || key == SASL_JAAS_CONFIG {
             continue;
         }
-        if !security_key {
-            out.push((key.clone(), value.clone()));
-        } else if LIBRDKAFKA_KEYS.contains(&key.as_str()) && !SSL_KEYS.contains(&key.as_str()) {
+        let librdkafka_own =
+            LIBRDKAFKA_KEYS.contains(&key.as_str()) && !SSL_KEYS.contains(&key.as_str());
+        if !security_key || librdkafka_own {
             out.push((key.clone(), value.clone()));
         } else if !SSL_KEYS.contains(&key.as_str()) {
             tracing::debug!(key = %key, "Ignored a Kafka client setting librdkafka does not have");

@@ -125,7 +125,8 @@ fn empty_endpoint_algorithm_skips_the_name_but_not_the_chain() {
     )
     .unwrap();
     let refused = handshake(&untrusting, &server, "broker.internal").unwrap_err();
-    assert!(refused.contains("UnknownIssuer") || refused.contains("unknown issuer"), "{refused}");
+    // Both test CAs have the same (empty) name: the chain is refused by its signature.
+    assert!(refused.starts_with("client: invalid peer certificate"), "{refused}");
     let bad =
         SslSettings::from_props(&props(&[("ssl.endpoint.identification.algorithm", "http")]), "");
     assert!(bad.unwrap_err().to_string().starts_with("ssl.endpoint.identification.algorithm:"));

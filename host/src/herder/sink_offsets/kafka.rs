@@ -28,6 +28,7 @@ use rdkafka::types::RDKafkaErrorCode;
 use rdkafka::{ClientConfig, Offset, TopicPartitionList};
 
 use super::{SinkOffsets, SinkOffsetsError};
+use crate::config::security::librdkafka_props;
 use crate::model::TopicPartition;
 
 /// Cap on librdkafka's reconnect backoff (default 10 s), as for the store's clients.
@@ -42,7 +43,7 @@ pub struct KafkaSinkOffsets {
 
 impl KafkaSinkOffsets {
     /// Clients for the cluster at `bootstrap_servers` with the worker's client properties
-    /// (security, ...). `timeout` bounds each request to the cluster. Connects lazily.
+    /// (security with Kafka's names, mapped to librdkafka's; ...). `timeout` bounds each request to the cluster. Connects lazily.
     pub fn new(
         bootstrap_servers: &str,
         client_props: &[(String, String)],
@@ -50,7 +51,10 @@ impl KafkaSinkOffsets {
     ) -> Result<Self, SinkOffsetsError> {
         let mut config = ClientConfig::new();
         config.set("reconnect.backoff.max.ms", RECONNECT_BACKOFF_MAX_MS);
-        for (key, value) in client_props {
+        let kafka = client_props.iter().cloned().collect();
+        let mapped =
+            librdkafka_props(&kafka).map_err(|e| SinkOffsetsError::Kafka(e.to_string()))?;
+        for (key, value) in mapped {
             config.set(key, value);
         }
         config.set("bootstrap.servers", bootstrap_servers).set("allow.auto.create.topics", "false");

@@ -10,11 +10,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic, ResourceSpecifier, TopicReplication};
-use rdkafka::client::DefaultClientContext;
 use rdkafka::error::KafkaError;
 use rdkafka::types::{RDKafkaErrorCode, RDKafkaRespErr};
 use tokio::time::Instant;
 
+use super::context::BackendContext;
 use super::settings::ClientSettings;
 use crate::store::requirements::{check_cleanup_policy, check_partitions};
 use crate::store::{StoreError, TopicSpec};
@@ -30,16 +30,17 @@ const MIN_REQUEST_TIMEOUT: Duration = Duration::from_millis(500);
 /// Creates and checks topics.
 #[derive(Clone)]
 pub(super) struct TopicAdmin {
-    client: Arc<AdminClient<DefaultClientContext>>,
+    client: Arc<AdminClient<BackendContext>>,
     timeout: Duration,
 }
 
 impl TopicAdmin {
     /// An admin client for `settings`.
     pub(super) fn new(settings: &ClientSettings) -> Result<Self, StoreError> {
-        let client = settings.admin().create().map_err(|e| {
-            StoreError::Config(format!("cannot create the Kafka admin client: {e}"))
-        })?;
+        let client =
+            settings.admin().create_with_context(settings.context.clone()).map_err(|e| {
+                StoreError::Config(format!("cannot create the Kafka admin client: {e}"))
+            })?;
         Ok(Self { client: Arc::new(client), timeout: settings.timeout })
     }
 

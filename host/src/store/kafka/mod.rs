@@ -12,11 +12,13 @@
 //! Blocking librdkafka calls (metadata, end offsets, consumer creation) run on tokio's
 //! blocking pool, never on an async thread.
 //!
-//! Layout: `settings.rs` (client properties), `admin.rs` (create and check topics),
+//! Layout: `settings.rs` (client properties), `context.rs` (the clients' callbacks:
+//! authentication failures end requests at once, repeated logs are dropped), `admin.rs` (create and check topics),
 //! `producer.rs`, `topic.rs` (the [`LogTopic`] handle), `reader.rs` (the
 //! [`LogReader`](super::LogReader)), `watermarks.rs` (where a reader must read to).
 
 mod admin;
+mod context;
 mod producer;
 mod reader;
 mod settings;
@@ -32,11 +34,13 @@ use std::time::Duration;
 use async_trait::async_trait;
 
 use self::admin::TopicAdmin;
+use self::context::BackendContext;
 use self::producer::Producer;
 use self::settings::ClientSettings;
 use self::topic::KafkaTopic;
 use self::watermarks::Watermarks;
 use super::{LogBackend, LogTopic, StoreError, TopicSpec};
+use crate::config::security::librdkafka_props;
 
 /// Log topics in a Kafka cluster. Clones share the clients.
 #[derive(Clone)]
@@ -48,21 +52,27 @@ pub struct KafkaBackend {
 }
 
 impl KafkaBackend {
-    /// Clients for the cluster at `bootstrap_servers`. `extra_client_props` (security,
-    /// client id, ...) apply to every client, but cannot weaken the log's guarantees:
+    /// Clients for the cluster at `bootstrap_servers`. `extra_client_props` (security with
+    /// Kafka's names, mapped to librdkafka's; client id, ...) apply to every client, but
+    /// cannot weaken the log's guarantees:
     /// idempotence, `acks=all`, the partitioner, the timeouts and the consumers' settings
     /// are forced. `delivery_timeout` bounds how long a `send` waits for acknowledgements,
     /// and how long any other request waits for the cluster, before
-    /// [`StoreError::Unavailable`]. Connects lazily: nothing here waits for the cluster.
+    /// [`StoreError::Unavailable`]; an authentication or TLS failure ends a request at once
+    /// with [`StoreError::Authentication`]. Connects lazily: nothing here waits for the
+    /// cluster.
     pub fn new(
         bootstrap_servers: &str,
         extra_client_props: &[(String, String)],
         delivery_timeout: Duration,
     ) -> Result<Self, StoreError> {
+        let kafka = extra_client_props.iter().cloned().collect();
+        let extra = librdkafka_props(&kafka).map_err(|e| StoreError::Config(e.to_string()))?;
         let settings = Arc::new(ClientSettings {
             bootstrap_servers: bootstrap_servers.to_owned(),
-            extra: extra_client_props.to_vec(),
+            extra,
             timeout: delivery_timeout,
+            context: BackendContext::new(),
         });
         Ok(Self {
             admin: TopicAdmin::new(&settings)?,
@@ -76,7 +86,7 @@ impl KafkaBackend {
 #[async_trait]
 impl LogBackend for KafkaBackend {
     async fn topic(&self, spec: &TopicSpec) -> Result<Arc<dyn LogTopic>, StoreError> {
-        let partitions = self.admin.ensure(spec).await?;
+        let partitions = self.settings.context.guard(self.admin.ensure(spec)).await?;
         Ok(Arc::new(KafkaTopic {
             name: spec.name.clone(),
             partitions,
@@ -87,6 +97,6 @@ impl LogBackend for KafkaBackend {
     }
 
     async fn cluster_id(&self) -> Result<Option<String>, StoreError> {
-        self.admin.cluster_id().await.map(Some)
+        self.settings.context.guard(self.admin.cluster_id()).await.map(Some)
     }
 }

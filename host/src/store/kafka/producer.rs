@@ -14,6 +14,7 @@ use rdkafka::producer::{FutureProducer, FutureRecord, Producer as _};
 use rdkafka::types::RDKafkaErrorCode;
 use tokio::time::Instant;
 
+use super::context::BackendContext;
 use super::settings::ClientSettings;
 use crate::store::{LogRecord, StoreError};
 
@@ -23,7 +24,7 @@ const QUEUE_FULL_BACKOFF: Duration = Duration::from_millis(10);
 /// The backend's producer.
 pub(super) struct Producer {
     settings: Arc<ClientSettings>,
-    current: Mutex<Arc<FutureProducer>>,
+    current: Mutex<Arc<FutureProducer<BackendContext>>>,
 }
 
 impl Producer {
@@ -38,7 +39,8 @@ impl Producer {
     /// [`StoreError::Unavailable`].
     pub(super) async fn send(&self, topic: &str, records: &[LogRecord]) -> Result<(), StoreError> {
         let producer = self.current.lock().unwrap_or_else(PoisonError::into_inner).clone();
-        let result = send_all(&producer, topic, records, self.settings.timeout).await;
+        let send = send_all(&producer, topic, records, self.settings.timeout);
+        let result = self.settings.context.guard(send).await;
         if result.is_err() {
             self.replace_if_fatal(&producer);
         }
@@ -46,7 +48,7 @@ impl Producer {
     }
 
     /// Replaces `failed` with a new producer if it is in a fatal state.
-    fn replace_if_fatal(&self, failed: &Arc<FutureProducer>) {
+    fn replace_if_fatal(&self, failed: &Arc<FutureProducer<BackendContext>>) {
         let Some((code, reason)) = failed.client().fatal_error() else {
             return;
         };
@@ -69,16 +71,16 @@ impl Producer {
     }
 }
 
-fn create(settings: &ClientSettings) -> Result<FutureProducer, StoreError> {
+fn create(settings: &ClientSettings) -> Result<FutureProducer<BackendContext>, StoreError> {
     settings
         .producer()
-        .create()
+        .create_with_context(settings.context.clone())
         .map_err(|e| StoreError::Config(format!("cannot create the Kafka producer: {e}")))
 }
 
 /// Enqueues every record, then awaits every delivery report, all within `timeout`.
 async fn send_all(
-    producer: &FutureProducer,
+    producer: &FutureProducer<BackendContext>,
     topic: &str,
     records: &[LogRecord],
     timeout: Duration,

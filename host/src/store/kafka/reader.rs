@@ -22,6 +22,7 @@ use rdkafka::message::{BorrowedMessage, Message};
 use rdkafka::{Offset, TopicPartitionList};
 use tokio::time::Instant;
 
+use super::context::BackendContext;
 use super::settings::ClientSettings;
 use super::watermarks::Watermarks;
 use crate::store::{LogEntry, LogReader, StoreError};
@@ -37,7 +38,7 @@ const POLL_BATCH_MAX: usize = 10_000;
 pub(super) struct KafkaReader {
     topic: String,
     /// Always `Some` until the reader is dropped; then closed on the blocking pool.
-    consumer: Option<Arc<StreamConsumer>>,
+    consumer: Option<Arc<StreamConsumer<BackendContext>>>,
     watermarks: Watermarks,
     /// Next offset to read, per partition.
     next: Vec<i64>,
@@ -45,6 +46,8 @@ pub(super) struct KafkaReader {
     pending: Vec<LogEntry>,
     /// How long to wait for the cluster without progress.
     timeout: Duration,
+    /// The clients' callbacks: an authentication failure ends a read at once.
+    context: BackendContext,
 }
 
 impl KafkaReader {
@@ -59,11 +62,13 @@ impl KafkaReader {
         let config = settings.consumer(&group_id(topic));
         let name = topic.to_owned();
         let assigned = starts.clone();
+        let context = settings.context.clone();
         // Creating the consumer and assigning wait for librdkafka's threads: blocking pool.
         let consumer = tokio::task::spawn_blocking(move || {
-            let consumer: StreamConsumer = config.create().map_err(|e| {
-                StoreError::Config(format!("cannot create a Kafka consumer for '{name}': {e}"))
-            })?;
+            let consumer: StreamConsumer<BackendContext> =
+                config.create_with_context(context).map_err(|e| {
+                    StoreError::Config(format!("cannot create a Kafka consumer for '{name}': {e}"))
+                })?;
             let mut assignment = TopicPartitionList::new();
             for (partition, start) in assigned.into_iter().enumerate() {
                 assignment
@@ -82,11 +87,12 @@ impl KafkaReader {
             next: starts,
             pending: Vec::new(),
             timeout: settings.timeout,
+            context: settings.context.clone(),
         })
     }
 
     /// The consumer.
-    fn consumer(&self) -> Result<Arc<StreamConsumer>, StoreError> {
+    fn consumer(&self) -> Result<Arc<StreamConsumer<BackendContext>>, StoreError> {
         self.consumer.clone().ok_or(StoreError::Closed)
     }
 
@@ -139,6 +145,18 @@ impl KafkaReader {
 #[async_trait]
 impl LogReader for KafkaReader {
     async fn read_to_end(&mut self) -> Result<Vec<LogEntry>, StoreError> {
+        let context = self.context.clone();
+        context.guard(self.read_until_end()).await
+    }
+
+    async fn poll(&mut self, timeout: Duration) -> Result<Vec<LogEntry>, StoreError> {
+        self.poll_for(timeout).await
+    }
+}
+
+impl KafkaReader {
+    /// Reads until the end offsets listed at the start.
+    async fn read_until_end(&mut self) -> Result<Vec<LogEntry>, StoreError> {
         let consumer = self.consumer()?;
         let starts = self.watermarks.starts(&self.topic, self.next.len()).await?;
         let ends = self.watermarks.ends(&self.topic, self.next.len()).await?;
@@ -173,7 +191,7 @@ impl LogReader for KafkaReader {
         }
     }
 
-    async fn poll(&mut self, timeout: Duration) -> Result<Vec<LogEntry>, StoreError> {
+    async fn poll_for(&mut self, timeout: Duration) -> Result<Vec<LogEntry>, StoreError> {
         if !self.pending.is_empty() {
             return Ok(std::mem::take(&mut self.pending));
         }

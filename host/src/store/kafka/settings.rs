@@ -4,23 +4,40 @@
 //!
 //! Configuration only: it creates no client and opens no connection.
 
+use std::fmt;
 use std::time::Duration;
 
 use rdkafka::ClientConfig;
+
+use super::context::BackendContext;
+use crate::config::security::RedactedProps;
 
 /// Cap on librdkafka's reconnect backoff (default 10 s), so clients reconnect within a
 /// second of a broker coming back instead of idling up to ten.
 const RECONNECT_BACKOFF_MAX_MS: &str = "1000";
 
 /// How the backend's clients reach the cluster.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(super) struct ClientSettings {
     /// `bootstrap.servers`.
     pub(super) bootstrap_servers: String,
-    /// Extra client properties (security, client id, ...), applied to every client.
+    /// Extra client properties (security, client id, ...) with librdkafka's names, applied
+    /// to every client. Secrets among them are hidden from `Debug`.
     pub(super) extra: Vec<(String, String)>,
     /// How long a send waits for its acknowledgements, and any other request for its answer.
     pub(super) timeout: Duration,
+    /// The clients' shared callbacks (authentication failures, logs).
+    pub(super) context: BackendContext,
+}
+
+impl fmt::Debug for ClientSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ClientSettings")
+            .field("bootstrap_servers", &self.bootstrap_servers)
+            .field("extra", &RedactedProps(&self.extra))
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
 }
 
 impl ClientSettings {

@@ -4,9 +4,11 @@
 //! They need the broker at `KAFKA_BOOTSTRAP` (`scripts/kafka.sh start`, then
 //! `KAFKA_BOOTSTRAP=127.0.0.1:9092`) and fail without it: a Kafka test that skips itself
 //! cannot fail. Every test uses topics of its own, so they run in parallel on one broker.
-//! The restart test starts, restarts and stops a private broker on another port.
+//! The restart test starts, restarts and stops a private broker on another port;
+//! `tests/secure.rs` uses the broker's SASL_SSL listener.
 
 mod broker;
+mod secure;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};

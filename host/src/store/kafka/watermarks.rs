@@ -15,6 +15,7 @@ use rdkafka::error::KafkaError;
 use rdkafka::types::RDKafkaErrorCode;
 use rdkafka::{Offset, TopicPartitionList};
 
+use super::context::BackendContext;
 use super::settings::ClientSettings;
 use crate::store::StoreError;
 
@@ -24,17 +25,23 @@ const RETRY_BACKOFF: Duration = Duration::from_millis(200);
 /// Where each partition of a topic starts and ends.
 #[derive(Clone)]
 pub(super) struct Watermarks {
-    client: Arc<BaseConsumer>,
+    client: Arc<BaseConsumer<BackendContext>>,
+    context: BackendContext,
     timeout: Duration,
 }
 
 impl Watermarks {
     /// A client for `settings`.
     pub(super) fn new(settings: &ClientSettings) -> Result<Self, StoreError> {
-        let client = settings.offsets().create().map_err(|e| {
-            StoreError::Config(format!("cannot create the Kafka offsets client: {e}"))
-        })?;
-        Ok(Self { client: Arc::new(client), timeout: settings.timeout })
+        let client =
+            settings.offsets().create_with_context(settings.context.clone()).map_err(|e| {
+                StoreError::Config(format!("cannot create the Kafka offsets client: {e}"))
+            })?;
+        Ok(Self {
+            client: Arc::new(client),
+            context: settings.context.clone(),
+            timeout: settings.timeout,
+        })
     }
 
     /// The log start offsets of partitions `0..partitions` of `topic`: where a reader
@@ -64,7 +71,7 @@ impl Watermarks {
         which: Offset,
     ) -> Result<Vec<i64>, StoreError> {
         let (client, timeout, name) = (self.client.clone(), self.timeout, topic.to_owned());
-        tokio::task::spawn_blocking(move || {
+        let listed = tokio::task::spawn_blocking(move || {
             // Serve the client's queued events (errors while a broker is away): nothing
             // else polls this client.
             while client.poll(Duration::ZERO).is_some() {}
@@ -81,16 +88,21 @@ impl Watermarks {
                     Err(_) => std::thread::sleep(RETRY_BACKOFF),
                 }
             }
-        })
-        .await
-        .map_err(|e| StoreError::Unavailable(format!("list offsets task failed: {e}")))?
+        });
+        self.context
+            .guard(async move {
+                listed.await.map_err(|e| {
+                    StoreError::Unavailable(format!("list offsets task failed: {e}"))
+                })?
+            })
+            .await
     }
 }
 
 /// One `ListOffsets` round for every partition: `which` is `Offset::Beginning` (log start
 /// offsets) or `Offset::End` (end offsets).
 fn list(
-    client: &BaseConsumer,
+    client: &BaseConsumer<BackendContext>,
     topic: &str,
     partitions: usize,
     which: Offset,

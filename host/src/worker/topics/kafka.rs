@@ -1,12 +1,14 @@
 //! [`KafkaTopics`]: data topics in a Kafka cluster. Builds each client's configuration
 //! (the worker's `bootstrap.servers` and security settings, then its `producer.*`,
-//! `consumer.*` or `admin.*` settings, then the connector's overrides) and creates topics
-//! with the admin client.
+//! `consumer.*` or `admin.*` settings, then the connector's overrides), maps Kafka's
+//! security names to librdkafka's on the merged map (so a connector's
+//! `producer.override.sasl.jaas.config` counts), and creates topics with the admin client.
 //!
 //! It owns client configuration and topic creation; the clients themselves live in
 //! `kafka_producer.rs` and `kafka_consumer.rs`.
 
 use std::collections::BTreeMap;
+use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -19,6 +21,7 @@ use rdkafka::types::RDKafkaErrorCode;
 use super::kafka_consumer::KafkaConsumer;
 use super::kafka_producer::KafkaProducer;
 use super::{DataTopics, NewTopic, RecordConsumer, RecordProducer, Subscription, TopicError};
+use crate::config::security::{RedactedProps, librdkafka_props};
 
 /// How long topic creation and metadata requests may take.
 const ADMIN_TIMEOUT: Duration = Duration::from_secs(30);
@@ -27,8 +30,9 @@ const ADMIN_TIMEOUT: Duration = Duration::from_secs(30);
 /// (Kafka's default).
 const DEFAULT_MAX_POLL_RECORDS: usize = 500;
 
-/// The worker's settings for the clients of its tasks.
-#[derive(Clone, Debug, Default)]
+/// The worker's settings for the clients of its tasks. `Debug` hides secrets
+/// (`sasl.jaas.config`, passwords, keys).
+#[derive(Clone, Default)]
 pub struct KafkaClientSettings {
     /// `bootstrap.servers`.
     pub bootstrap_servers: String,
@@ -42,6 +46,18 @@ pub struct KafkaClientSettings {
     pub admin: BTreeMap<String, String>,
 }
 
+impl fmt::Debug for KafkaClientSettings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("KafkaClientSettings")
+            .field("bootstrap_servers", &self.bootstrap_servers)
+            .field("common", &RedactedProps(&self.common))
+            .field("producer", &RedactedProps(&self.producer))
+            .field("consumer", &RedactedProps(&self.consumer))
+            .field("admin", &RedactedProps(&self.admin))
+            .finish()
+    }
+}
+
 /// Data topics in a Kafka cluster.
 pub struct KafkaTopics {
     settings: KafkaClientSettings,
@@ -51,7 +67,7 @@ pub struct KafkaTopics {
 impl KafkaTopics {
     /// Data topics reached with `settings`.
     pub fn new(settings: KafkaClientSettings) -> Result<Self, TopicError> {
-        let mut config = client_config(&settings, &settings.admin, &[]);
+        let mut config = client_config(&settings, &settings.admin, &[])?;
         // Its metadata requests for a missing topic must not create it with broker defaults.
         config.set("allow.auto.create.topics", "false");
         let admin = config.create().map_err(|e| {
@@ -61,26 +77,29 @@ impl KafkaTopics {
     }
 }
 
-/// Common settings, then the role's, then the connector's overrides. Kafka's Java-only
-/// keys that librdkafka does not know are dropped with a debug line rather than failing
-/// the client.
+/// Common settings, then the role's, then the connector's overrides (a later one wins),
+/// with Kafka's security names mapped to librdkafka's. Kafka's Java-only keys that
+/// librdkafka does not know are dropped with a debug line rather than failing the client.
 fn client_config(
     settings: &KafkaClientSettings,
     role: &BTreeMap<String, String>,
     overrides: &[(String, String)],
-) -> ClientConfig {
+) -> Result<ClientConfig, TopicError> {
+    let mut merged = settings.common.clone();
+    merged.extend(role.iter().map(|(k, v)| (k.clone(), v.clone())));
+    merged.extend(overrides.iter().cloned());
+    let mapped = librdkafka_props(&merged).map_err(|e| TopicError::Config(e.to_string()))?;
     let mut config = ClientConfig::new();
     config.set("reconnect.backoff.max.ms", "1000");
-    let all = settings.common.iter().chain(role.iter()).map(|(k, v)| (k.as_str(), v.as_str()));
-    for (key, value) in all.chain(overrides.iter().map(|(k, v)| (k.as_str(), v.as_str()))) {
-        if JAVA_ONLY.contains(&key) {
-            tracing::debug!(key, "Ignored a Java client setting librdkafka does not have");
+    for (key, value) in mapped {
+        if JAVA_ONLY.contains(&key.as_str()) {
+            tracing::debug!(key = %key, "Ignored a Java client setting librdkafka does not have");
             continue;
         }
         config.set(key, value);
     }
     config.set("bootstrap.servers", &settings.bootstrap_servers);
-    config
+    Ok(config)
 }
 
 /// Java client keys with no librdkafka equivalent (serializers are the converters' job).
@@ -102,7 +121,7 @@ impl DataTopics for KafkaTopics {
         client_id: &str,
         overrides: &[(String, String)],
     ) -> Result<Arc<dyn RecordProducer>, TopicError> {
-        let mut config = client_config(&self.settings, &self.settings.producer, overrides);
+        let mut config = client_config(&self.settings, &self.settings.producer, overrides)?;
         config.set("client.id", client_id);
         Ok(Arc::new(KafkaProducer::new(config)?))
     }
@@ -124,7 +143,7 @@ impl DataTopics for KafkaTopics {
             .transpose()
             .map_err(|_| TopicError::Config("max.poll.records: not a positive integer".into()))?
             .unwrap_or(DEFAULT_MAX_POLL_RECORDS);
-        let mut config = client_config(&self.settings, &self.settings.consumer, overrides);
+        let mut config = client_config(&self.settings, &self.settings.consumer, overrides)?;
         config.set("client.id", client_id);
         Ok(Box::new(KafkaConsumer::new(config, group, subscription, max_records)?))
     }
@@ -166,5 +185,49 @@ impl DataTopics for KafkaTopics {
         })
         .await
         .map_err(|e| TopicError::Consume(e.to_string()))?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
+    }
+
+    fn jaas(user: &str, password: &str) -> String {
+        format!(
+            "org.apache.kafka.common.security.scram.ScramLoginModule required \
+             username=\"{user}\" password=\"{password}\";"
+        )
+    }
+
+    #[test]
+    fn security_is_mapped_after_the_connector_overrides() {
+        let settings = KafkaClientSettings {
+            bootstrap_servers: "b:9092".into(),
+            common: map(&[
+                ("security.protocol", "SASL_PLAINTEXT"),
+                ("sasl.mechanism", "SCRAM-SHA-256"),
+                ("sasl.jaas.config", &jaas("worker", "worker-pw")),
+            ]),
+            producer: map(&[("sasl.mechanism", "SCRAM-SHA-512")]),
+            ..Default::default()
+        };
+        let overrides = [("sasl.jaas.config".to_owned(), jaas("connector", "connector-pw"))];
+        let config = client_config(&settings, &settings.producer, &overrides).unwrap();
+        assert_eq!(config.get("sasl.mechanisms"), Some("SCRAM-SHA-512"));
+        assert_eq!(config.get("sasl.username"), Some("connector"));
+        assert_eq!(config.get("sasl.password"), Some("connector-pw"));
+        assert_eq!(config.get("sasl.jaas.config"), None);
+        let worker = client_config(&settings, &settings.consumer, &[]).unwrap();
+        assert_eq!(worker.get("sasl.username"), Some("worker"));
+
+        let bad = [("sasl.jaas.config".to_owned(), "nonsense secret".to_owned())];
+        let err = client_config(&settings, &settings.producer, &bad).err().unwrap().to_string();
+        assert!(err.contains("sasl.jaas.config") && !err.contains("secret"), "{err}");
+        let shown = format!("{settings:?}");
+        assert!(!shown.contains("worker-pw"), "{shown}");
     }
 }

@@ -1,0 +1,193 @@
+//! [`BackendContext`]: the librdkafka callbacks of the backend's clients. It records an
+//! authentication or TLS failure (a wrong password, an untrusted certificate) reported by
+//! any client, so that a waiting request ends at once with one clear error
+//! ([`StoreError::Authentication`]) instead of retrying until its timeout; and it logs each
+//! distinct librdkafka message once, not at every reconnection.
+//!
+//! It owns that record and the set of messages seen; it never retries or reconnects.
+
+use std::collections::HashSet;
+use std::future::Future;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use rdkafka::client::ClientContext;
+use rdkafka::config::RDKafkaLogLevel;
+use rdkafka::consumer::ConsumerContext;
+use rdkafka::error::KafkaError;
+use rdkafka::types::RDKafkaErrorCode;
+use tokio::sync::watch;
+
+use crate::store::StoreError;
+
+/// How long a recorded failure ends new requests at once. librdkafka reports an identical
+/// error of the same broker at most every 30 s, so a request started within that time after
+/// a failure would not hear of it again; a little more than that.
+const FAILURE_WINDOW: Duration = Duration::from_secs(35);
+
+/// Most distinct messages remembered; past it, the set starts over (a message may then be
+/// logged once more).
+const MAX_REMEMBERED: usize = 256;
+
+/// The callbacks shared by the backend's clients. Clones share the record.
+#[derive(Clone)]
+pub(super) struct BackendContext {
+    shared: Arc<Shared>,
+}
+
+struct Shared {
+    /// The last authentication or TLS failure not yet followed by a success, and when.
+    failure: watch::Sender<Option<(Instant, String)>>,
+    /// librdkafka messages already logged, digits removed (they carry timings).
+    seen: Mutex<HashSet<String>>,
+}
+
+impl BackendContext {
+    pub(super) fn new() -> Self {
+        Self {
+            shared: Arc::new(Shared {
+                failure: watch::Sender::new(None),
+                seen: Mutex::new(HashSet::new()),
+            }),
+        }
+    }
+
+    /// Runs `request`; ends it early when a client reports an authentication or TLS
+    /// failure meanwhile, or reported one within [`FAILURE_WINDOW`] and no request has
+    /// succeeded since. A success clears the record.
+    pub(super) async fn guard<T>(
+        &self,
+        request: impl Future<Output = Result<T, StoreError>>,
+    ) -> Result<T, StoreError> {
+        let mut failure = self.shared.failure.subscribe();
+        if let Some((at, reason)) = failure.borrow_and_update().clone()
+            && at.elapsed() < FAILURE_WINDOW
+        {
+            return Err(StoreError::Authentication(reason));
+        }
+        let failed = async {
+            match failure.changed().await {
+                Ok(()) => failure.borrow().clone().map(|(_, reason)| reason),
+                Err(_) => std::future::pending().await,
+            }
+        };
+        let result = tokio::select! {
+            result = request => result,
+            Some(reason) = failed => return Err(StoreError::Authentication(reason)),
+        };
+        if result.is_ok() {
+            self.shared.failure.send_if_modified(|f| f.take().is_some());
+        }
+        result
+    }
+
+    /// Records `reason` when `error` is an authentication or TLS failure.
+    fn record(&self, error: &KafkaError, reason: &str) {
+        let code = error.rdkafka_error_code();
+        let fatal = matches!(
+            code,
+            Some(
+                RDKafkaErrorCode::Authentication
+                    | RDKafkaErrorCode::SSL
+                    | RDKafkaErrorCode::SaslAuthenticationFailed
+            )
+        );
+        if fatal {
+            self.shared.failure.send_replace(Some((Instant::now(), reason.to_owned())));
+        }
+    }
+
+    /// Whether `message` is logged for the first time.
+    fn first_time(&self, message: &str) -> bool {
+        let key: String = message.chars().filter(|c| !c.is_ascii_digit()).collect();
+        let mut seen = self.shared.seen.lock().unwrap_or_else(PoisonError::into_inner);
+        if seen.len() >= MAX_REMEMBERED {
+            seen.clear();
+        }
+        seen.insert(key)
+    }
+}
+
+impl ClientContext for BackendContext {
+    fn log(&self, level: RDKafkaLogLevel, fac: &str, log_message: &str) {
+        if !self.first_time(log_message) {
+            return;
+        }
+        match level {
+            RDKafkaLogLevel::Emerg
+            | RDKafkaLogLevel::Alert
+            | RDKafkaLogLevel::Critical
+            | RDKafkaLogLevel::Error => {
+                tracing::error!(facility = fac, "librdkafka: {log_message}")
+            }
+            RDKafkaLogLevel::Warning => tracing::warn!(facility = fac, "librdkafka: {log_message}"),
+            RDKafkaLogLevel::Notice | RDKafkaLogLevel::Info => {
+                tracing::info!(facility = fac, "librdkafka: {log_message}")
+            }
+            RDKafkaLogLevel::Debug => tracing::debug!(facility = fac, "librdkafka: {log_message}"),
+        }
+    }
+
+    fn error(&self, error: KafkaError, reason: &str) {
+        self.record(&error, reason);
+        if self.first_time(reason) {
+            tracing::error!(error = %error, "Kafka client error: {reason}");
+        }
+    }
+}
+
+impl ConsumerContext for BackendContext {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn an_authentication_failure_ends_the_waiting_request() {
+        let context = BackendContext::new();
+        let waiting = {
+            let context = context.clone();
+            tokio::spawn(async move {
+                context
+                    .guard(async {
+                        tokio::time::sleep(Duration::from_secs(3600)).await;
+                        Ok(())
+                    })
+                    .await
+            })
+        };
+        tokio::task::yield_now().await;
+        context
+            .error(KafkaError::ClientCreation("x".into()), "ignored: not an authentication error");
+        let auth = KafkaError::Global(RDKafkaErrorCode::Authentication);
+        context.error(auth, "SASL authentication error: invalid credentials");
+        let got = waiting.await.unwrap().unwrap_err();
+        assert_eq!(
+            got.to_string(),
+            "Authentication failed against the Kafka cluster: SASL authentication error: \
+             invalid credentials"
+        );
+        // Recorded until a request succeeds.
+        assert!(context.guard(async { Ok(()) }).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn an_old_failure_lets_requests_run_and_a_success_clears_it() {
+        let context = BackendContext::new();
+        context.error(KafkaError::Global(RDKafkaErrorCode::SSL), "certificate verify failed");
+        let e = context.guard(async { Ok(()) }).await.unwrap_err();
+        assert!(e.to_string().ends_with("certificate verify failed"), "{e}");
+        let old = Instant::now().checked_sub(FAILURE_WINDOW * 2).unwrap();
+        context.shared.failure.send_replace(Some((old, "old".into())));
+        assert!(context.guard(async { Ok(1) }).await.is_ok());
+        assert!(context.shared.failure.borrow().is_none(), "a success clears the record");
+    }
+
+    #[test]
+    fn repeated_messages_are_logged_once() {
+        let context = BackendContext::new();
+        assert!(context.first_time("sasl_ssl://b:9094/1: failed (after 5ms in state AUTH_REQ)"));
+        assert!(!context.first_time("sasl_ssl://b:9094/1: failed (after 17ms in state AUTH_REQ)"));
+        assert!(context.first_time("another message"));
+    }
+}
