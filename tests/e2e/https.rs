@@ -111,11 +111,22 @@ async fn three_workers_on_https_only_forward_balance_and_fail_over() {
     let dir = tempfile::tempdir().unwrap();
     let mut cluster = Cluster::start(3, https_settings(pki(dir.path(), "a"))).await;
     let leader = wait_leader(&cluster).await;
+    // Every worker learns the leader's https:// URL from the group.
     let leader_url = format!("leader_url=https://{}", worker_id(&cluster, leader));
+    let deadline = Instant::now() + Duration::from_secs(60);
     for i in 0..3 {
-        let log = cluster.log(i);
-        let last = log.lines().rev().find(|l| l.contains("Rebalance completed")).unwrap_or("");
-        assert!(last.contains(&leader_url), "worker {i}: {last}");
+        while !cluster
+            .log(i)
+            .lines()
+            .any(|l| l.contains("Rebalance completed") && l.contains(&leader_url))
+        {
+            assert!(
+                Instant::now() < deadline,
+                "worker {i} has no {leader_url}\n{}",
+                cluster.logs()
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
     }
 
     // Creates through each follower are forwarded to the leader over HTTPS.
@@ -158,8 +169,9 @@ async fn a_worker_that_does_not_trust_the_leaders_ca_cannot_forward_to_it() {
     let mut cluster = Cluster::start(1, https_settings(trusted.clone())).await;
     assert_eq!(wait_leader(&cluster).await, 0);
     // Worker 1 shows a certificate from CA a (so the leader and the test's client accept
-    // it) but trusts CA b only.
-    let distrustful = ClusterTls { truststore: other.truststore, ..trusted };
+    // it) but trusts CA b only; it asks callers for no certificate, so that the test's
+    // client (CA a) can reach it.
+    let distrustful = ClusterTls { truststore: other.truststore, client_auth: false, ..trusted };
     let i = cluster.add_worker_with(Some(distrustful)).await;
     let url = format!("leader_url=https://{}", worker_id(&cluster, 0));
     let deadline = Instant::now() + Duration::from_secs(60);

@@ -53,9 +53,8 @@ impl WorkerConfig {
             .filter(|key| self.listeners_https_props.contains_key(**key))
             .map(|key| problem(key, USE_KEYSTORE))
             .collect();
-        if !problems.is_empty()
-            || !(self.has_https_listener() || !self.listeners_https_props.is_empty())
-        {
+        let checked = self.has_https_listener() || !self.listeners_https_props.is_empty();
+        if !problems.is_empty() || !checked {
             return problems;
         }
         if let Err(e) = self.https_ssl() {
