@@ -55,6 +55,7 @@ impl App {
     /// Starts everything `config` describes. `cache_dir` is the CLI's default artifact
     /// cache, used when the config names none.
     pub async fn start(config: &WorkerConfig, cache_dir: Option<PathBuf>) -> anyhow::Result<Self> {
+        let (server_tls, client_tls) = https_tls(config)?;
         let runtime = Runtime::new(RuntimeOptions {
             cache_dir: config.wasm_cache_dir.clone().or(cache_dir),
             pool: (config.wasm_pool_instances > 0)
@@ -88,7 +89,7 @@ impl App {
         let offsets =
             Arc::new(OffsetStore::open(offsets_topic).await.context("reading the offsets topic")?);
 
-        let listener = config.listeners.first().context("no listener configured")?;
+        let listener = config.advertised_listener().context("no listener to advertise")?;
         let host =
             config.rest_advertised_host_name.clone().unwrap_or_else(|| listener.host.clone());
         let port = config.rest_advertised_port.unwrap_or(listener.port);
@@ -118,8 +119,9 @@ impl App {
                 .unwrap_or_else(crate::telemetry::Loggers::for_tests),
         };
         let sink_offsets = sink_offsets(config, embedded_topics)?;
-        let client = crate::cluster::InterWorkerClient::new(config.rest_request_timeout)
-            .context("creating the HTTP client for other workers")?;
+        let client =
+            crate::cluster::InterWorkerClient::new(config.rest_request_timeout, client_tls)
+                .context("creating the HTTP client for other workers")?;
         let keyring = crate::cluster::KeyRing::new();
         let peers = herder::Peers {
             client: client.clone(),
@@ -146,7 +148,6 @@ impl App {
                 .context("loading the REST credentials")?
                 .protect(router);
         }
-        let tls = rest::tls::TlsFiles::from_config(config);
         let (rest_stop, stopped) = tokio::sync::watch::channel(false);
         let mut rest_tasks = Vec::new();
         let mut rest_addr = None;
@@ -155,7 +156,7 @@ impl App {
             let shutdown = async move {
                 let _ = stopped.wait_for(|s| *s).await;
             };
-            let (addr, task) = rest::tls::serve(l, router.clone(), tls.as_ref(), shutdown)
+            let (addr, task) = rest::tls::serve(l, router.clone(), server_tls.as_deref(), shutdown)
                 .await
                 .with_context(|| format!("starting the REST listener {l}"))?;
             tracing::info!(listener = %l, address = %addr, "REST API listening");
@@ -232,6 +233,44 @@ fn group_security(config: &WorkerConfig) -> anyhow::Result<wasm_connect_group::S
         }
     };
     Ok(wasm_connect_group::Security { tls, sasl })
+}
+
+/// The REST listeners' TLS server config and the client config of requests to other
+/// workers.
+type HttpsTls = (Option<Arc<rustls::ServerConfig>>, Option<Arc<rustls::ClientConfig>>);
+
+/// The TLS configs of the REST API over HTTPS, from the worker's HTTPS settings
+/// (`listeners.https.ssl.*`, else `ssl.*`): the listeners' server config when one is
+/// `https://`, and in distributed mode the client config of requests to other workers. A
+/// worker with neither an `https://` listener nor `listeners.https.ssl.*` keys still starts
+/// when those settings give no client config (no trust store, and none in the system): its
+/// requests to `https://` workers then fail.
+fn https_tls(config: &WorkerConfig) -> anyhow::Result<HttpsTls> {
+    let required = config.has_https_listener() || !config.listeners_https_props.is_empty();
+    let distributed = matches!(config.mode, ModeConfig::Distributed(_));
+    if !required && !distributed {
+        return Ok((None, None));
+    }
+    let optional = |e: crate::config::security::SecurityError| {
+        if required {
+            return Err(anyhow::anyhow!("HTTPS settings: {e}"));
+        }
+        tracing::warn!(error = %e, "No TLS client for other workers: requests to https:// workers will fail");
+        Ok(None)
+    };
+    let ssl = match config.https_ssl() {
+        Ok(ssl) => ssl,
+        Err(e) => return optional(e).map(|_| (None, None)),
+    };
+    let server = match config.has_https_listener() {
+        true => Some(ssl.server_config().map_err(|e| anyhow::anyhow!("HTTPS listener: {e}"))?),
+        false => None,
+    };
+    let client = match distributed {
+        true => ssl.client_config().map(Some).or_else(optional)?,
+        false => None,
+    };
+    Ok((server, client))
 }
 
 /// How this worker takes part in the cluster: alone in standalone mode, as a member of the

@@ -30,6 +30,9 @@ pub struct ClusterSettings {
     pub session_timeout_ms: u64,
     /// `wasm.cache.dir`: compiled plugins shared by every worker.
     pub cache_dir: PathBuf,
+    /// HTTPS only, when set: every worker listens on `https://` alone with these files, and
+    /// the test's client trusts this trust store and shows this keystore.
+    pub tls: Option<ClusterTls>,
     /// More worker properties, one `key=value` a line, appended to every worker's file
     /// (the security settings of a secured broker listener, for example).
     pub extra: String,
@@ -37,7 +40,7 @@ pub struct ClusterSettings {
 
 impl ClusterSettings {
     /// Settings for the broker at `bootstrap`: a 6 s session, the given delay for departed
-    /// workers, an open REST API.
+    /// workers, an open REST API over plain HTTP.
     pub fn new(bootstrap: String, max_delay_ms: u64, cache_dir: PathBuf) -> Self {
         Self {
             bootstrap,
@@ -45,14 +48,64 @@ impl ClusterSettings {
             credentials: None,
             session_timeout_ms: 6000,
             cache_dir,
+            tls: None,
             extra: String::new(),
         }
     }
 }
 
+/// One worker's HTTPS settings, Kafka Connect's `listeners.https.ssl.*` keys with PEM files.
+#[derive(Clone, Debug)]
+pub struct ClusterTls {
+    /// `listeners.https.ssl.keystore.location` (type PEM): the worker's private key and
+    /// certificate chain in one PEM file.
+    pub keystore: PathBuf,
+    /// `listeners.https.ssl.truststore.location` (type PEM): the CA certificates the
+    /// worker trusts, for the workers it calls and for the clients that call it.
+    pub truststore: PathBuf,
+    /// `listeners.https.ssl.client.auth=required`: callers must show a trusted certificate.
+    pub client_auth: bool,
+}
+
+impl ClusterTls {
+    /// The worker config lines: an `https://` listener only, advertised as such.
+    fn properties(&self, port: u16) -> String {
+        let mut text = format!(
+            "listeners=https://127.0.0.1:{port}
+rest.advertised.listener=https
+             listeners.https.ssl.keystore.type=PEM
+listeners.https.ssl.keystore.location={}
+             listeners.https.ssl.truststore.type=PEM
+listeners.https.ssl.truststore.location={}
+",
+            self.keystore.display(),
+            self.truststore.display(),
+        );
+        if self.client_auth {
+            text.push_str(
+                "listeners.https.ssl.client.auth=required
+",
+            );
+        }
+        text
+    }
+
+    /// The test's REST client: trusts the trust store's CAs (and nothing else) and shows
+    /// the keystore's certificate.
+    fn client(&self) -> reqwest::Client {
+        let roots = std::fs::read(&self.truststore).unwrap();
+        let mut builder = reqwest::Client::builder().tls_built_in_root_certs(false);
+        for root in reqwest::Certificate::from_pem_bundle(&roots).unwrap() {
+            builder = builder.add_root_certificate(root);
+        }
+        let identity = reqwest::Identity::from_pem(&std::fs::read(&self.keystore).unwrap());
+        builder.identity(identity.unwrap()).build().unwrap()
+    }
+}
+
 /// One worker process.
 pub struct Worker {
-    /// Its REST URL (`http://127.0.0.1:port`).
+    /// Its REST URL (`http://127.0.0.1:port`, or `https://`).
     pub url: String,
     /// Its port.
     pub port: u16,
@@ -84,9 +137,9 @@ impl Cluster {
         let mut cluster = Self {
             workers: Vec::new(),
             dir: tempfile::tempdir().unwrap(),
-            settings,
             prefix: format!("wc-cluster-{nanos}"),
-            http: reqwest::Client::new(),
+            http: settings.tls.as_ref().map_or_else(reqwest::Client::new, ClusterTls::client),
+            settings,
         };
         for _ in 0..n {
             cluster.add_worker().await;
@@ -96,15 +149,22 @@ impl Cluster {
 
     /// Writes a new worker's config, starts it and waits until it answers.
     pub async fn add_worker(&mut self) -> usize {
+        let tls = self.settings.tls.clone();
+        self.add_worker_with(tls).await
+    }
+
+    /// As [`add_worker`](Self::add_worker), with HTTPS settings of its own (`None`: plain
+    /// HTTP).
+    pub async fn add_worker_with(&mut self, tls: Option<ClusterTls>) -> usize {
         let i = self.workers.len();
         let port = free_port();
-        self.write_worker(i, port);
+        self.write_worker(i, port, tls);
         self.restart(i).await;
         i
     }
 
-    /// Writes worker `i`'s config and log paths for `port` and adds its (stopped) slot.
-    fn write_worker(&mut self, i: usize, port: u16) {
+    /// Writes worker `i`'s config for `port` (HTTPS with `tls`) and adds its stopped slot.
+    fn write_worker(&mut self, i: usize, port: u16, tls: Option<ClusterTls>) {
         let config = self.dir.path().join(format!("worker-{i}.properties"));
         let plugin_path = format!(
             "{},{}",
@@ -117,7 +177,7 @@ impl Cluster {
              offset.storage.topic={p}-offsets\nstatus.storage.topic={p}-status\n\
              config.storage.replication.factor=1\noffset.storage.replication.factor=1\n\
              status.storage.replication.factor=1\noffset.storage.partitions=3\n\
-             status.storage.partitions=2\nlisteners=http://127.0.0.1:{port}\n\
+             status.storage.partitions=2\n\
              plugin.path={plugin_path}\nscheduled.rebalance.max.delay.ms={delay}\n\
              session.timeout.ms={session}\nheartbeat.interval.ms=1000\nrebalance.timeout.ms=20000\n\
              task.shutdown.graceful.timeout.ms=2000\noffset.flush.interval.ms=500\n\
@@ -129,6 +189,10 @@ impl Cluster {
             session = self.settings.session_timeout_ms,
             cache = self.settings.cache_dir.display(),
         );
+        match &tls {
+            Some(tls) => text.push_str(&tls.properties(port)),
+            None => text.push_str(&format!("listeners=http://127.0.0.1:{port}\n")),
+        }
         if let Some(creds) = self.settings.credentials {
             let file = self.dir.path().join("credentials.properties");
             std::fs::write(&file, creds).unwrap();
@@ -137,8 +201,9 @@ impl Cluster {
         text.push_str(&self.settings.extra);
         std::fs::write(&config, text).unwrap();
         let log = self.dir.path().join(format!("worker-{i}.log"));
+        let scheme = if tls.is_some() { "https" } else { "http" };
         self.workers.push(Worker {
-            url: format!("http://127.0.0.1:{port}"),
+            url: format!("{scheme}://127.0.0.1:{port}"),
             port,
             config,
             log,
@@ -178,8 +243,8 @@ impl Cluster {
     /// process to end and returns its exit status and whole log. Its slot stays, stopped.
     pub async fn add_failing_worker(&mut self, secs: u64) -> (std::process::ExitStatus, String) {
         let i = self.workers.len();
-        let port = free_port();
-        self.write_worker(i, port);
+        let tls = self.settings.tls.clone();
+        self.write_worker(i, free_port(), tls);
         let w = &self.workers[i];
         let log = std::fs::OpenOptions::new().create(true).append(true).open(&w.log).unwrap();
         let mut child = Command::new(env!("CARGO_BIN_EXE_wasm-connect"))

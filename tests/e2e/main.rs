@@ -21,6 +21,7 @@ mod delivery;
 mod distributed;
 mod fuzz;
 mod herder;
+mod https;
 mod js_plugins;
 mod loggers;
 mod offsets;

@@ -7,9 +7,18 @@
 //! the body, ≥ 400 → the other worker's `{error_code, message}`, anything else → 500).
 //! System proxies are not used: workers talk to each other directly. This module decides
 //! nothing about where a request goes; callers give the URL.
+//!
+//! `https://` URLs go over rustls (ring provider) with the client config the caller built
+//! from the worker's HTTPS listener settings (Kafka Connect's `listeners.https.ssl.*`, else
+//! `ssl.*`): its trust store decides which peers are trusted, its keystore is the client
+//! certificate a peer with `ssl.client.auth=required` asks for. A peer that is not trusted
+//! fails the request with [`ClientError::Io`], whose message names the TLS problem. This
+//! module reads no key or certificate file itself.
 
 use std::error::Error as _;
 use std::time::Duration;
+
+use std::sync::Arc;
 
 use bytes::Bytes;
 use reqwest::header::{self, HeaderMap, HeaderValue};
@@ -93,16 +102,24 @@ pub struct InterWorkerClient {
 }
 
 impl InterWorkerClient {
-    /// A client whose requests wait up to `request_timeout` plus [`TIMEOUT_MARGIN`].
-    pub fn new(request_timeout: Duration) -> Result<Self, reqwest::Error> {
-        let http = reqwest::Client::builder()
+    /// A client whose requests wait up to `request_timeout` plus [`TIMEOUT_MARGIN`], and
+    /// whose `https://` requests use `tls` (trusted peers, client certificate). Without
+    /// `tls` it trusts no certificate at all: `https://` requests fail.
+    pub fn new(
+        request_timeout: Duration,
+        tls: Option<Arc<rustls::ClientConfig>>,
+    ) -> Result<Self, reqwest::Error> {
+        let mut builder = reqwest::Client::builder()
             .user_agent(USER_AGENT)
             .redirect(reqwest::redirect::Policy::none())
             .no_proxy()
             .connect_timeout(CONNECT_TIMEOUT)
-            .timeout(request_timeout.saturating_add(TIMEOUT_MARGIN))
-            .build()?;
-        Ok(Self { http })
+            .timeout(request_timeout.saturating_add(TIMEOUT_MARGIN));
+        builder = match tls {
+            Some(config) => builder.use_preconfigured_tls(http1_only(&config)),
+            None => builder.tls_built_in_root_certs(false),
+        };
+        Ok(Self { http: builder.build()? })
     }
 
     /// Sends `request` and classifies the answer: 2xx is a [`ForwardReply`], anything else
@@ -161,6 +178,14 @@ impl InterWorkerClient {
         );
         self.forward(ForwardRequest { method: Method::POST, url, headers, body }).await.map(drop)
     }
+}
+
+/// A copy of `config` that offers HTTP/1.1 only, the one protocol this client speaks (and
+/// the listeners serve).
+fn http1_only(config: &rustls::ClientConfig) -> rustls::ClientConfig {
+    let mut config = config.clone();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    config
 }
 
 /// `s` percent-encoded as one path segment.

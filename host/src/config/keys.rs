@@ -60,10 +60,13 @@ const IGNORED_PREFIXES: &[&str] = &[
     "metrics.",
 ];
 
+/// The HTTPS listener's TLS settings (`listeners.https.ssl.keystore.location` …), kept
+/// with their full names.
+const HTTPS_LISTENER_PREFIX: &str = "listeners.https.ssl.";
+
 /// Prefixes of Kafka Connect keys ignored for now that sit next to keys we read: topic-level
 /// settings for the internal topics (`config.storage.cleanup.policy` …) and the HTTPS
-/// listener's keystore settings (`listeners.https.ssl.keystore.location` …; we read PEM
-/// files instead). A key here that is close to a known key is taken for a typo.
+/// listener's other settings. A key here that is close to a known key is taken for a typo.
 const TYPO_CHECKED_PREFIXES: &[&str] =
     &["config.storage.", "offset.storage.", "status.storage.", "listeners.https."];
 
@@ -94,6 +97,8 @@ pub enum KeyClass<'k> {
     PassThrough(PassThrough, &'k str),
     /// Keep in `client_props` under the full name.
     Client,
+    /// Keep in `listeners_https_props` under the full name.
+    HttpsListener,
     /// Accept and list in `ignored_keys`.
     Ignored,
     /// Reject; the message says why and may suggest a key.
@@ -105,6 +110,9 @@ pub fn classify<'k>(key: &'k str, known: &[&str]) -> KeyClass<'k> {
     let suggestion = || suggest(key, known.iter().chain(IGNORED).copied());
     if IGNORED.contains(&key) || IGNORED_PREFIXES.iter().any(|p| key.starts_with(p)) {
         return KeyClass::Ignored;
+    }
+    if key.starts_with(HTTPS_LISTENER_PREFIX) {
+        return KeyClass::HttpsListener;
     }
     if TYPO_CHECKED_PREFIXES.iter().any(|p| key.starts_with(p)) {
         return match suggestion() {
@@ -187,6 +195,16 @@ mod tests {
         for key in ["security.protocol", "ssl.truststore.location", "sasl.mechanism"] {
             assert_eq!(classify(key, KNOWN), KeyClass::Client, "{key}");
         }
+    }
+
+    #[test]
+    fn https_listener_settings() {
+        for key in ["listeners.https.ssl.keystore.location", "listeners.https.ssl.client.auth"] {
+            assert_eq!(classify(key, KNOWN), KeyClass::HttpsListener, "{key}");
+        }
+        assert_eq!(classify("listeners.https.other", KNOWN), KeyClass::Ignored);
+        // The admin listener's are not ours.
+        assert_eq!(classify("admin.listeners.https.ssl.keystore.type", KNOWN), KeyClass::Ignored);
     }
 
     #[test]

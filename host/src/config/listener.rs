@@ -95,6 +95,20 @@ fn host_port(authority: &str) -> Result<(&str, u16), String> {
     Ok((host, port))
 }
 
+/// The listener whose URL this worker advertises to the others, by Kafka Connect's rule:
+/// the first listener of the protocol `rest.advertised.listener` names; without that key,
+/// the first `http://` listener if there is one, else the first `https://` one. `None`
+/// when no listener has the protocol asked for.
+pub fn advertised(listeners: &[Listener], asked: Option<Scheme>) -> Option<&Listener> {
+    let has = |scheme| listeners.iter().any(|l| l.scheme == scheme);
+    let scheme = asked.unwrap_or(if has(Scheme::Http) || !has(Scheme::Https) {
+        Scheme::Http
+    } else {
+        Scheme::Https
+    });
+    listeners.iter().find(|l| l.scheme == scheme)
+}
+
 /// Checks one `bootstrap.servers` entry: `host:port` with a non-empty host and a port
 /// from 1 to 65535. A `PROTOCOL://` prefix is accepted, as the Kafka clients do.
 pub fn check_broker_address(entry: &str) -> Result<(), String> {
@@ -134,6 +148,22 @@ mod tests {
         assert_eq!(err("http://h:80/path"), "invalid port \"80/path\"");
         assert_eq!(err("http://u@h:80"), "invalid host \"u@h\"");
         assert_eq!(err("http://::1:80"), "an IPv6 address needs brackets");
+    }
+
+    #[test]
+    fn the_advertised_listener_is_the_first_of_the_protocol_asked_for() {
+        let listeners: Vec<Listener> = ["https://a:1", "http://b:2", "https://c:3", "http://d:4"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let host = |asked| advertised(&listeners, asked).map(|l| l.host.as_str());
+        assert_eq!(host(Some(Scheme::Https)), Some("a"));
+        assert_eq!(host(Some(Scheme::Http)), Some("b"));
+        // Without rest.advertised.listener, http wins even when https comes first.
+        assert_eq!(host(None), Some("b"));
+        let https_only = &listeners[..1];
+        assert_eq!(advertised(https_only, None).map(|l| l.port), Some(1));
+        assert_eq!(advertised(https_only, Some(Scheme::Http)), None);
     }
 
     #[test]

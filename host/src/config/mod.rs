@@ -13,9 +13,14 @@
 //! [`RetryKeys`](crate::model::RetryKeys), so both accept the same values. The automatic
 //! restart keys (`restart.*`) are connector keys only: in a worker file they are refused as
 //! such.
+//!
+//! The REST API's HTTPS settings (`https`) are Kafka Connect's `listeners.https.ssl.*` keys,
+//! else the top-level `ssl.*` keys, all or nothing; `security` reads them into rustls
+//! configs for the `https://` listeners and for the requests to other workers.
 
 mod connector_file;
 mod error;
+mod https;
 mod keys;
 mod listener;
 mod mode;
@@ -24,6 +29,8 @@ pub mod properties;
 pub mod providers;
 mod reader;
 pub mod security;
+#[cfg(test)]
+pub mod test_pki;
 mod worker;
 
 pub use connector_file::{

@@ -56,13 +56,11 @@ pub struct WorkerConfig {
     pub plugin_path: Vec<PathBuf>,
     /// `listeners`: where the REST API listens (default [`DEFAULT_LISTENERS`]).
     pub listeners: Vec<Listener>,
-    /// `listeners.https.ssl.certificate.location`: PEM file holding the certificate chain
-    /// of the `https://` listeners, leaf first. Required when one is configured.
-    pub listeners_https_ssl_certificate_location: Option<PathBuf>,
-    /// `listeners.https.ssl.key.location`: PEM file holding the private key of that
-    /// certificate (PKCS#8, PKCS#1 or SEC1). Required when an `https://` listener is
-    /// configured.
-    pub listeners_https_ssl_key_location: Option<PathBuf>,
+    /// `listeners.https.ssl.*`: the TLS settings of the `https://` listeners and of the
+    /// requests to other workers, full names, values untrimmed. When empty, the top-level
+    /// `ssl.*` keys of [`client_props`](Self::client_props) apply instead (Kafka Connect's
+    /// all-or-nothing rule; see [`https_ssl`](Self::https_ssl)).
+    pub listeners_https_props: BTreeMap<String, String>,
     /// `rest.basic.auth.credentials.file`: a properties file of `user: password` lines, the
     /// format of Kafka Connect's `PropertyFileLoginModule` file. When set, every REST
     /// request needs HTTP basic authentication as one of those users (default: none, no
@@ -74,7 +72,9 @@ pub struct WorkerConfig {
     /// `rest.advertised.port`: the port other workers use (default: the listener's port).
     pub rest_advertised_port: Option<u16>,
     /// `rest.advertised.listener`: which listener's protocol to advertise, `http` or
-    /// `https` (default: the first listener's).
+    /// `https` (default: `http` if an `http://` listener exists, else `https`); the first
+    /// listener of that protocol gives the advertised host and port unless
+    /// `rest.advertised.host.name` and `rest.advertised.port` say otherwise.
     pub rest_advertised_listener: Option<Scheme>,
     /// `connector.client.config.override.policy`: which `producer.override.*`,
     /// `consumer.override.*` and `admin.override.*` keys connectors may set (default `All`).
@@ -140,8 +140,6 @@ pub struct WorkerConfig {
 
 const LISTENERS: &str = "a comma-separated list of http://host:port or https://host:port URLs";
 const BROKERS: &str = "a comma-separated list of host:port addresses";
-const HTTPS_CERTIFICATE: &str = "listeners.https.ssl.certificate.location";
-const HTTPS_KEY: &str = "listeners.https.ssl.key.location";
 
 impl WorkerConfig {
     /// Reads a worker `.properties` file.
@@ -203,10 +201,7 @@ impl WorkerConfig {
             bootstrap_servers: bootstrap_servers.unwrap_or_default(),
             plugin_path: plugin_path.unwrap_or_default(),
             listeners,
-            listeners_https_ssl_certificate_location: r
-                .string(HTTPS_CERTIFICATE)
-                .map(PathBuf::from),
-            listeners_https_ssl_key_location: r.string(HTTPS_KEY).map(PathBuf::from),
+            listeners_https_props: BTreeMap::new(),
             rest_basic_auth_credentials_file: r
                 .string("rest.basic.auth.credentials.file")
                 .map(PathBuf::from),
@@ -250,17 +245,18 @@ impl WorkerConfig {
             client_props: BTreeMap::new(),
             ignored_keys: Vec::new(),
         };
-        if config.listeners.iter().any(|l| l.scheme == Scheme::Https) {
-            let files = [
-                (HTTPS_CERTIFICATE, &config.listeners_https_ssl_certificate_location),
-                (HTTPS_KEY, &config.listeners_https_ssl_key_location),
-            ];
-            for (key, _) in files.iter().filter(|(_, value)| value.is_none()) {
-                r.problem(key, "missing: required when an https:// listener is configured");
-            }
+        if let Some(scheme) = config.rest_advertised_listener
+            && config.advertised_listener().is_none()
+        {
+            r.problem("rest.advertised.listener", format!("no {scheme}:// listener in listeners"));
         }
         config.sort_leftovers(&mut r);
         config.check_client_security(&mut r);
+        for problem in config.https_problems() {
+            if !r.problems.contains(&problem) {
+                r.problem(&problem.key, problem.message);
+            }
+        }
         config.ignored_keys = r.ignored_in_file_order();
         if r.problems.is_empty() {
             Ok(config)
@@ -289,10 +285,19 @@ impl WorkerConfig {
                 KeyClass::Client => {
                     self.client_props.insert(key.to_owned(), value);
                 }
+                KeyClass::HttpsListener => {
+                    self.listeners_https_props.insert(key.to_owned(), value);
+                }
                 KeyClass::Ignored => r.ignored.push(key.to_owned()),
                 KeyClass::Unknown(message) => r.problem(key, message),
             }
         }
+    }
+
+    /// The listener whose URL other workers use to reach this one (see
+    /// [`listener::advertised`]); checked to exist when the config is read.
+    pub fn advertised_listener(&self) -> Option<&Listener> {
+        listener::advertised(&self.listeners, self.rest_advertised_listener)
     }
 
     /// Checks the Kafka clients' security settings (`security.protocol`, `sasl.*`, `ssl.*`,
@@ -343,8 +348,7 @@ impl std::fmt::Debug for WorkerConfig {
             bootstrap_servers,
             plugin_path,
             listeners,
-            listeners_https_ssl_certificate_location,
-            listeners_https_ssl_key_location,
+            listeners_https_props,
             rest_basic_auth_credentials_file,
             rest_advertised_host_name,
             rest_advertised_port,
@@ -375,11 +379,7 @@ impl std::fmt::Debug for WorkerConfig {
             .field("bootstrap_servers", bootstrap_servers)
             .field("plugin_path", plugin_path)
             .field("listeners", listeners)
-            .field(
-                "listeners_https_ssl_certificate_location",
-                listeners_https_ssl_certificate_location,
-            )
-            .field("listeners_https_ssl_key_location", listeners_https_ssl_key_location)
+            .field("listeners_https_props", &RedactedProps(listeners_https_props))
             .field("rest_basic_auth_credentials_file", rest_basic_auth_credentials_file)
             .field("rest_advertised_host_name", rest_advertised_host_name)
             .field("rest_advertised_port", rest_advertised_port)

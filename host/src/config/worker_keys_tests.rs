@@ -99,37 +99,6 @@ fn the_client_override_policy_is_read_and_a_bad_one_refused() {
 }
 
 #[test]
-fn https_listeners_need_certificate_and_key_files() {
-    let https = "plugin.path=p\nlisteners=http://:8083,https://:8443\n";
-    let missing = "missing: required when an https:// listener is configured";
-    assert_eq!(
-        problems(https, Mode::Standalone),
-        [
-            ("listeners.https.ssl.certificate.location".into(), missing.into()),
-            ("listeners.https.ssl.key.location".into(), missing.into()),
-        ]
-    );
-    let c = ok(
-        &format!(
-            "{https}listeners.https.ssl.certificate.location=c.pem\n\
-             listeners.https.ssl.key.location=k.pem\nlisteners.https.ssl.keystore.type=PKCS12\n"
-        ),
-        Mode::Standalone,
-    );
-    assert_eq!(c.listeners_https_ssl_key_location, Some(PathBuf::from("k.pem")));
-    assert_eq!(c.ignored_keys, ["listeners.https.ssl.keystore.type"]);
-    // Without an https:// listener the files are optional, and typos are still caught.
-    let got = problems("plugin.path=p\nlisteners.https.ssl.key.locaton=k.pem\n", Mode::Standalone);
-    assert_eq!(
-        got,
-        [(
-            "listeners.https.ssl.key.locaton".into(),
-            "unknown key; did you mean \"listeners.https.ssl.key.location\"?".into()
-        )]
-    );
-}
-
-#[test]
 fn other_mode_keys_are_ignored_without_checking_values() {
     let c = ok("plugin.path=p\ngroup.id=g\nsession.timeout.ms=bad\n", Mode::Standalone);
     assert_eq!(c.ignored_keys, ["group.id", "session.timeout.ms"]);

@@ -56,7 +56,7 @@ fn standalone_minimal_takes_every_default() {
     assert_eq!(c.wasm_store_delivery_timeout, Duration::from_secs(30));
     assert_eq!((c.wasm_cache_dir, c.client_id, c.rest_advertised_port), (None, None, None));
     assert_eq!(c.rest_basic_auth_credentials_file, None);
-    assert_eq!(c.listeners_https_ssl_certificate_location, None);
+    assert!(c.listeners_https_props.is_empty());
     assert!(c.ignored_keys.is_empty());
 }
 
@@ -110,8 +110,8 @@ fn required_keys_per_mode() {
 fn every_typed_field_is_read() {
     let text = format!(
         "{DISTRIBUTED}bootstrap.servers=a:1, SSL://b:2\nplugin.path=/x,\\\n  /y\n\
-         listeners=http://:8083,https://[::1]:8443\nrest.advertised.host.name=w1\n\
-         rest.advertised.port=18083\nrest.advertised.listener=HTTPS\nclient.id=me\n\
+         listeners=http://:8083,http://[::1]:8443\nrest.advertised.host.name=w1\n\
+         rest.advertised.port=18083\nrest.advertised.listener=HTTP\nclient.id=me\n\
          key.converter=K\nvalue.converter=V\ntask.shutdown.graceful.timeout.ms=1\n\
          offset.flush.interval.ms=2\noffset.flush.timeout.ms=3\nwasm.cache.dir=/cache\n\
          wasm.pool.instances=0\nwasm.store.delivery.timeout.ms=4\n\
@@ -119,8 +119,7 @@ fn every_typed_field_is_read() {
          status.storage.replication.factor=2\noffset.storage.partitions=-1\n\
          status.storage.partitions=7\nworker.sync.timeout.ms=5\n\
          scheduled.rebalance.max.delay.ms=0\nsession.timeout.ms=60\nheartbeat.interval.ms=6\n\
-         rebalance.timeout.ms=8\nlisteners.https.ssl.certificate.location=/tls/cert.pem\n\
-         listeners.https.ssl.key.location=/tls/key.pem\n\
+         rebalance.timeout.ms=8\n\
          rest.basic.auth.credentials.file=/etc/credentials.properties\n"
     );
     let c = ok(&text, Mode::Distributed);
@@ -128,12 +127,9 @@ fn every_typed_field_is_read() {
     assert_eq!(c.plugin_path, [PathBuf::from("/x"), PathBuf::from("/y")]);
     assert_eq!(
         c.listeners.iter().map(ToString::to_string).collect::<Vec<_>>(),
-        ["http://:8083", "https://[::1]:8443"]
+        ["http://:8083", "http://[::1]:8443"]
     );
-    assert_eq!(
-        (&c.listeners_https_ssl_certificate_location, &c.listeners_https_ssl_key_location),
-        (&Some(PathBuf::from("/tls/cert.pem")), &Some(PathBuf::from("/tls/key.pem")))
-    );
+    assert!(c.listeners_https_props.is_empty());
     assert_eq!(
         c.rest_basic_auth_credentials_file,
         Some(PathBuf::from("/etc/credentials.properties"))
@@ -141,7 +137,7 @@ fn every_typed_field_is_read() {
     assert_eq!(c.rest_advertised_host_name.as_deref(), Some("w1"));
     assert_eq!(
         (c.rest_advertised_port, c.rest_advertised_listener),
-        (Some(18083), Some(Scheme::Https))
+        (Some(18083), Some(Scheme::Http))
     );
     assert_eq!(
         (c.client_id.as_deref(), c.key_converter.as_str(), c.value_converter.as_str()),

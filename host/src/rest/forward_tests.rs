@@ -16,7 +16,7 @@ use crate::herder::HerderError;
 use crate::model::SessionKey;
 
 fn client() -> InterWorkerClient {
-    InterWorkerClient::new(Duration::from_secs(10)).unwrap()
+    InterWorkerClient::new(Duration::from_secs(10), None).unwrap()
 }
 
 /// `router` behind the forwarding layer, with a small body limit, as `rest::router` does.
@@ -323,3 +323,6 @@ fn target_urls() {
     assert_eq!(next_hop(Some("forward=false&forward=true")), None);
     assert_eq!(next_hop(Some("forward=nope")), None);
 }
+
+#[path = "forward_tls_tests.rs"]
+mod tls;

@@ -148,7 +148,7 @@ async fn internal_endpoints_verify_signatures_then_reach_the_herder() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, signed_router).await.unwrap() });
-    let client = InterWorkerClient::new(Duration::from_secs(10)).unwrap();
+    let client = InterWorkerClient::new(Duration::from_secs(10), None).unwrap();
     let configs = vec![
         Properties::from([("task.class".into(), "NoSuchPlugin".into()), ("n".into(), "a".into())]),
         Properties::from([("task.class".into(), "NoSuchPlugin".into()), ("n".into(), "b".into())]),

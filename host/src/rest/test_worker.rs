@@ -47,7 +47,7 @@ pub fn state(app: &App, internal: InternalRequests, keyring: KeyRing) -> RestSta
         kafka_cluster_id: None,
         request_timeout: Duration::from_secs(10),
         metrics: None,
-        client: InterWorkerClient::new(Duration::from_secs(10)).unwrap(),
+        client: InterWorkerClient::new(Duration::from_secs(10), None).unwrap(),
         keyring,
         internal,
     }

@@ -2,68 +2,39 @@
 //! with the ring provider) for `https://` ones, both through `axum::serve` with its
 //! graceful shutdown.
 //!
-//! HTTPS reads two PEM files (`listeners.https.ssl.certificate.location` and
-//! `listeners.https.ssl.key.location`) once, at start. TLS handshakes run in tasks of their
-//! own, so a slow client does not hold up the accept loop, and each is bounded by
+//! HTTPS takes a rustls server config the caller built from the worker's HTTPS listener
+//! settings (Kafka Connect's `listeners.https.ssl.*`, else `ssl.*`: the keystore, and the
+//! trust store that checks client certificates under `ssl.client.auth`); this module reads
+//! no key or certificate file. It offers HTTP/1.1 over TLS. TLS handshakes run in tasks of
+//! their own, so a slow client does not hold up the accept loop, and each is bounded by
 //! [`HANDSHAKE_TIMEOUT`]. The empty host (`http://:8083`) listens on every interface.
 
 use std::future::Future;
 use std::io;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use rustls::pki_types::pem::{self, PemObject};
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::task::{JoinHandle, JoinSet};
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::server::TlsStream;
 
-use crate::config::{Listener, Scheme, WorkerConfig};
+use crate::config::{Listener, Scheme};
 
 /// How long a client may take over its TLS handshake. Long enough for a slow network
 /// round trip or two, short enough that half-open connections do not pile up.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// The PEM files of the `https://` listeners.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TlsFiles {
-    /// The certificate chain, leaf first.
-    pub certificate: PathBuf,
-    /// The private key of the leaf certificate (PKCS#8, PKCS#1 or SEC1).
-    pub key: PathBuf,
-}
-
 /// Why a listener could not start.
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    /// An `https://` listener without certificate and key files.
-    #[error(
-        "{listener}: an https:// listener needs listeners.https.ssl.certificate.location \
-         and listeners.https.ssl.key.location"
-    )]
-    NoTlsFiles {
+    /// An `https://` listener without a TLS server config.
+    #[error("{listener}: an https:// listener needs a keystore (listeners.https.ssl.keystore.*)")]
+    NoTls {
         /// The listener.
         listener: String,
-    },
-    /// A PEM file cannot be read or holds no usable certificate or key.
-    #[error("{}: {message}", file.display())]
-    Pem {
-        /// The file.
-        file: PathBuf,
-        /// What is wrong.
-        message: String,
-    },
-    /// rustls refused the certificate and key (e.g. they do not match).
-    #[error("{}: {source}", certificate.display())]
-    Tls {
-        /// The certificate file.
-        certificate: PathBuf,
-        /// The rustls error.
-        source: rustls::Error,
     },
     /// The address cannot be bound.
     #[error("cannot listen on {listener}: {source}")]
@@ -75,42 +46,11 @@ pub enum ServeError {
     },
 }
 
-impl TlsFiles {
-    /// The files named in the worker config, when both are set.
-    pub fn from_config(config: &WorkerConfig) -> Option<TlsFiles> {
-        Some(TlsFiles {
-            certificate: config.listeners_https_ssl_certificate_location.clone()?,
-            key: config.listeners_https_ssl_key_location.clone()?,
-        })
-    }
-
-    /// Reads both files into a TLS acceptor offering HTTP/1.1.
-    pub fn acceptor(&self) -> Result<TlsAcceptor, ServeError> {
-        let pem_error = |file: &Path, e: pem::Error| ServeError::Pem {
-            file: file.to_path_buf(),
-            message: match e {
-                pem::Error::NoItemsFound => "no PEM item of the expected kind found".to_owned(),
-                other => other.to_string(),
-            },
-        };
-        let chain = CertificateDer::pem_file_iter(&self.certificate)
-            .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
-            .and_then(
-                |certs| if certs.is_empty() { Err(pem::Error::NoItemsFound) } else { Ok(certs) },
-            )
-            .map_err(|e| pem_error(&self.certificate, e))?;
-        let key = PrivateKeyDer::from_pem_file(&self.key).map_err(|e| pem_error(&self.key, e))?;
-        let tls = |source| ServeError::Tls { certificate: self.certificate.clone(), source };
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
-        let mut config = rustls::ServerConfig::builder_with_provider(provider)
-            .with_safe_default_protocol_versions()
-            .map_err(tls)?
-            .with_no_client_auth()
-            .with_single_cert(chain, key)
-            .map_err(tls)?;
-        config.alpn_protocols = vec![b"http/1.1".to_vec()];
-        Ok(TlsAcceptor::from(Arc::new(config)))
-    }
+/// A TLS acceptor for `config`, offering HTTP/1.1 (whatever protocols `config` names).
+fn acceptor(config: &rustls::ServerConfig) -> TlsAcceptor {
+    let mut config = config.clone();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    TlsAcceptor::from(Arc::new(config))
 }
 
 /// Binds `listener` (port 0 picks a free one) and serves `router` on it until `shutdown`
@@ -120,15 +60,14 @@ impl TlsFiles {
 pub async fn serve(
     listener: &Listener,
     router: Router,
-    tls: Option<&TlsFiles>,
+    tls: Option<&rustls::ServerConfig>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(SocketAddr, JoinHandle<io::Result<()>>), ServeError> {
     let acceptor = match listener.scheme {
         Scheme::Http => None,
         Scheme::Https => {
-            let files =
-                tls.ok_or_else(|| ServeError::NoTlsFiles { listener: listener.to_string() })?;
-            Some(files.acceptor()?)
+            let config = tls.ok_or_else(|| ServeError::NoTls { listener: listener.to_string() })?;
+            Some(acceptor(config))
         }
     };
     let bind_error = |source| ServeError::Bind { listener: listener.to_string(), source };

@@ -1,10 +1,8 @@
 //! Tests of [`serve`]: HTTPS with a self-signed certificate and a client that trusts it,
-//! plain HTTP, graceful shutdown, and the errors for missing or unusable PEM files.
-
-use std::path::Path;
+//! plain HTTP, graceful shutdown, and an https:// listener without a server config.
 
 use axum::routing::get;
-use rustls::pki_types::ServerName;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::oneshot;
 
@@ -14,14 +12,20 @@ fn router() -> Router {
     Router::new().route("/hello", get(|| async { "hello over the wire" }))
 }
 
-/// A self-signed certificate for `localhost` and its key, as PEM files in `dir`; returns
-/// the files and the certificate (DER) to trust.
-fn self_signed(dir: &Path) -> (TlsFiles, CertificateDer<'static>) {
+/// A server config with a self-signed certificate for `localhost`, and the certificate
+/// to trust.
+fn self_signed() -> (rustls::ServerConfig, CertificateDer<'static>) {
     let generated = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).unwrap();
-    let files = TlsFiles { certificate: dir.join("cert.pem"), key: dir.join("key.pem") };
-    std::fs::write(&files.certificate, generated.cert.pem()).unwrap();
-    std::fs::write(&files.key, generated.signing_key.serialize_pem()).unwrap();
-    (files, generated.cert.der().clone())
+    let cert = generated.cert.der().clone();
+    let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(generated.signing_key.serialize_der()));
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let config = rustls::ServerConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![cert.clone()], key)
+        .unwrap();
+    (config, cert)
 }
 
 /// Sends `GET /hello` with `Connection: close` and returns the whole response.
@@ -46,11 +50,10 @@ fn assert_hello(response: &str) {
 
 #[tokio::test]
 async fn https_listener_serves_tls_to_a_client_that_trusts_the_certificate() {
-    let dir = tempfile::tempdir().unwrap();
-    let (files, trusted) = self_signed(dir.path());
+    let (server, trusted) = self_signed();
     let (stop, stopped) = oneshot::channel::<()>();
     let listener: Listener = "https://127.0.0.1:0".parse().unwrap();
-    let (addr, task) = serve(&listener, router(), Some(&files), async move {
+    let (addr, task) = serve(&listener, router(), Some(&server), async move {
         let _ = stopped.await;
     })
     .await
@@ -101,24 +104,14 @@ async fn http_listener_serves_plain_http_and_shuts_down() {
 }
 
 #[tokio::test]
-async fn https_needs_usable_pem_files() {
+async fn https_needs_a_server_config() {
     let listener: Listener = "https://127.0.0.1:0".parse().unwrap();
     let err = serve(&listener, router(), None, std::future::pending()).await.unwrap_err();
-    assert!(matches!(err, ServeError::NoTlsFiles { .. }), "{err}");
-
-    let dir = tempfile::tempdir().unwrap();
-    let (files, _) = self_signed(dir.path());
-    let swapped = TlsFiles { certificate: files.key.clone(), key: files.certificate.clone() };
-    let message = swapped.acceptor().err().unwrap().to_string();
-    assert_eq!(message, format!("{}: no PEM item of the expected kind found", files.key.display()));
-    let missing = TlsFiles { certificate: dir.path().join("nope.pem"), ..files.clone() };
-    let err = missing.acceptor().err().unwrap();
-    assert!(matches!(&err, ServeError::Pem { file, .. } if file.ends_with("nope.pem")), "{err}");
-    let other_dir = dir.path().join("other");
-    std::fs::create_dir(&other_dir).unwrap();
-    let (other, _) = self_signed(&other_dir);
-    let mismatched = TlsFiles { certificate: files.certificate.clone(), key: other.key };
-    assert!(matches!(mismatched.acceptor(), Err(ServeError::Tls { .. })));
+    assert!(matches!(err, ServeError::NoTls { .. }), "{err}");
+    assert_eq!(
+        err.to_string(),
+        "https://127.0.0.1:0: an https:// listener needs a keystore (listeners.https.ssl.keystore.*)"
+    );
 }
 
 #[tokio::test]
