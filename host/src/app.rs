@@ -205,8 +205,8 @@ fn group_security(config: &WorkerConfig) -> anyhow::Result<wasm_connect_group::S
     use crate::config::security::{ClientSecurity, Sasl, SaslMechanism};
     use wasm_connect_group::{Sasl as Login, SaslMechanism as Mechanism, Tls};
 
-    let security = ClientSecurity::from_props(&config.client_props)
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
+    let security =
+        ClientSecurity::from_props(&config.client_props).map_err(|e| anyhow::anyhow!("{e}"))?;
     let tls = match &security.ssl {
         Some(ssl) => Some(Tls::new(ssl.client_config().map_err(|e| anyhow::anyhow!("{e}"))?)),
         None => None,

@@ -49,16 +49,17 @@ fn security(password: &str, ca: &std::path::Path) -> String {
 }
 
 fn settings(password: &str, ca: &std::path::Path) -> ClusterSettings {
-    let mut s = ClusterSettings::new(required("KAFKA_SASL_SSL_BOOTSTRAP"), 2000, shared_cache_dir());
+    let mut s =
+        ClusterSettings::new(required("KAFKA_SASL_SSL_BOOTSTRAP"), 2000, shared_cache_dir());
     s.extra = security(password, ca);
     s
 }
 
-/// A source that writes records to a topic the worker creates.
-fn busy_source(topic: &str, tasks: u32) -> Value {
+/// A source that writes 50 records a second per task to a topic the worker creates.
+fn paced_source(topic: &str, tasks: u32) -> Value {
     json!({
-        "connector.class": "ChaosSource", "tasks.max": tasks.to_string(), "chaos.mode": "ok",
-        "batch.size": "10", "topic": topic,
+        "connector.class": "Datagen", "tasks.max": tasks.to_string(), "topic": topic,
+        "rate": "50",
         "topic.creation.default.partitions": "1",
         "topic.creation.default.replication.factor": "1",
     })
@@ -80,7 +81,7 @@ async fn three_workers_on_sasl_ssl_only_join_balance_forward_and_fail_over() {
     let topic = format!("secured-{}", nanos.as_nanos());
     // One connector created through each worker: the followers forward to the leader.
     for i in 0..3 {
-        let (code, body) = cluster.create(i, &format!("sec-{i}"), busy_source(&topic, 2)).await;
+        let (code, body) = cluster.create(i, &format!("sec-{i}"), paced_source(&topic, 2)).await;
         assert_eq!(code, 201, "create through worker {i}: {body}\n{}", cluster.logs());
     }
     let mut statuses = Vec::new();
@@ -131,11 +132,15 @@ async fn three_workers_on_sasl_ssl_only_join_balance_forward_and_fail_over() {
         if moved {
             break;
         }
-        assert!(Instant::now() < deadline, "the work of {victim_id} did not move\n{}", cluster.logs());
+        assert!(
+            Instant::now() < deadline,
+            "the work of {victim_id} did not move\n{}",
+            cluster.logs()
+        );
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
     // Writes still go through a follower of the smaller cluster.
-    let (code, body) = cluster.create(1, "sec-after", busy_source(&topic, 1)).await;
+    let (code, body) = cluster.create(1, "sec-after", paced_source(&topic, 1)).await;
     assert_eq!(code, 201, "{body}\n{}", cluster.logs());
     cluster.wait_running(0, "sec-after", 1, 90).await;
 }

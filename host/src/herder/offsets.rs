@@ -84,7 +84,17 @@ impl Herder {
                 let _ = reply.send(Err(e));
             }
             Ok(Kept::Source) => {
-                let _ = reply.send(Ok(source_entries(self.offsets.connector_offsets(&name))));
+                // A fresh read of the offsets topic, off the loop: tasks on other workers
+                // commit offsets this worker's cache has not seen.
+                let store = self.offsets.clone();
+                tokio::spawn(async move {
+                    let r = store.read_connector_offsets(&name).await;
+                    let _ =
+                        reply.send(r.map(source_entries).map_err(|source| HerderError::Store {
+                            context: format!("reading the offsets of connector {name}"),
+                            source,
+                        }));
+                });
             }
             Ok(Kept::Sink { group }) => {
                 let sink = self.sink_offsets.clone();

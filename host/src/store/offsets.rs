@@ -1,9 +1,12 @@
 //! The offsets store: source offsets keyed `["<connector>", {partition}]` with the offset
 //! object as value (a tombstone deletes it), as Kafka Connect's offsets topic holds them.
 //!
-//! A cache filled at open answers reads; [`OffsetStore::put`] returns only once the
-//! records are durable, then updates the cache. Partitions are compared as JSON values,
-//! so field order in a key written by another worker does not matter.
+//! A cache filled at open answers this worker's tasks; [`OffsetStore::put`] returns only
+//! once the records are durable, then updates the cache. Offsets that other workers wrote
+//! since the open are not in the cache: [`OffsetStore::read_connector_offsets`] reads the
+//! topic afresh, as Kafka Connect does for `GET /connectors/{name}/offsets`. Partitions are
+//! compared as JSON values, so field order in a key written by another worker does not
+//! matter.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -44,6 +47,18 @@ impl OffsetStore {
                     .collect()
             })
             .unwrap_or_default()
+    }
+
+    /// Every committed offset of a connector as (partition, offset), from a fresh read of
+    /// the whole topic: it includes what other workers wrote. Leaves the cache as it is.
+    pub async fn read_connector_offsets(
+        &self,
+        connector: &str,
+    ) -> Result<Vec<(Value, Value)>, StoreError> {
+        let mut reader = self.topic.reader().await?;
+        let fresh = Self { topic: self.topic.clone(), cache: Mutex::new(BTreeMap::new()) };
+        fresh.apply(&reader.read_to_end().await?);
+        Ok(fresh.connector_offsets(connector))
     }
 
     /// Writes offsets (a `None` offset deletes the partition's offset) and returns once

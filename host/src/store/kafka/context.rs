@@ -81,8 +81,9 @@ impl BackendContext {
         result
     }
 
-    /// Records `reason` when `error` is an authentication or TLS failure.
-    fn record(&self, error: &KafkaError, reason: &str) {
+    /// Records `reason` when `error` is an authentication or TLS failure; says whether it
+    /// was one.
+    fn record(&self, error: &KafkaError, reason: &str) -> bool {
         let code = error.rdkafka_error_code();
         let fatal = matches!(
             code,
@@ -95,6 +96,13 @@ impl BackendContext {
         if fatal {
             self.shared.failure.send_replace(Some((Instant::now(), reason.to_owned())));
         }
+        fatal
+    }
+
+    /// Whether an authentication or TLS failure is on record: the brokers then look down
+    /// because they refused this client, which the failure itself says.
+    fn failing(&self) -> bool {
+        self.shared.failure.borrow().as_ref().is_some_and(|(at, _)| at.elapsed() < FAILURE_WINDOW)
     }
 
     /// Whether `message` is logged for the first time.
@@ -109,8 +117,14 @@ impl BackendContext {
 }
 
 impl ClientContext for BackendContext {
+    /// librdkafka's log lines, each distinct one once. Its `FAIL` lines repeat what the
+    /// error callback reports, so they are kept for debugging only.
     fn log(&self, level: RDKafkaLogLevel, fac: &str, log_message: &str) {
         if !self.first_time(log_message) {
+            return;
+        }
+        if fac == "FAIL" {
+            tracing::debug!(facility = fac, "librdkafka: {log_message}");
             return;
         }
         match level {
@@ -128,9 +142,16 @@ impl ClientContext for BackendContext {
         }
     }
 
+    /// An authentication or TLS failure ends the waiting request, whose error is the one
+    /// line that reports it (and so is only logged for debugging here), as is the "all
+    /// brokers are down" that follows it. Other errors are logged once each.
     fn error(&self, error: KafkaError, reason: &str) {
-        self.record(&error, reason);
-        if self.first_time(reason) {
+        let fatal = self.record(&error, reason);
+        let follows =
+            error.rdkafka_error_code() == Some(RDKafkaErrorCode::AllBrokersDown) && self.failing();
+        if fatal || follows {
+            tracing::debug!(error = %error, "Kafka client error: {reason}");
+        } else if self.first_time(reason) {
             tracing::error!(error = %error, "Kafka client error: {reason}");
         }
     }
