@@ -36,7 +36,7 @@ fn doomed_settings() -> MemberSettings {
 #[tokio::test]
 async fn a_member_loop_that_gives_up_resolves_fatal_with_its_reason() {
     let peers = Peers {
-        client: InterWorkerClient::new(Duration::from_secs(1)).unwrap(),
+        client: InterWorkerClient::new(Duration::from_secs(1), None).unwrap(),
         keyring: KeyRing::new(),
         keys: KeySettings::default(),
     };
