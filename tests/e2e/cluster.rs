@@ -211,18 +211,24 @@ impl Cluster {
         });
     }
 
-    /// Starts worker `i` again (after a stop or a kill), on the same port and config.
-    pub async fn restart(&mut self, i: usize) {
-        let w = &mut self.workers[i];
+    /// Runs worker `i`'s process with `RUST_LOG=rust_log`, its stderr appended to its log.
+    fn spawn(&self, i: usize, rust_log: &str) -> Child {
+        let w = &self.workers[i];
         let log = std::fs::OpenOptions::new().create(true).append(true).open(&w.log).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
+        Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
             .arg("distributed")
             .arg(&w.config)
-            .env("RUST_LOG", "info,wasm_connect_group=debug")
+            .env("RUST_LOG", rust_log)
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
-            .expect("the worker binary starts");
+            .expect("the worker binary starts")
+    }
+
+    /// Starts worker `i` again (after a stop or a kill), on the same port and config.
+    pub async fn restart(&mut self, i: usize) {
+        let child = self.spawn(i, "info,wasm_connect_group=debug");
+        let w = &mut self.workers[i];
         w.child = Some(child);
         let url = format!("{}/", w.url);
         let deadline = std::time::Instant::now() + Duration::from_secs(60);
@@ -245,16 +251,7 @@ impl Cluster {
         let i = self.workers.len();
         let tls = self.settings.tls.clone();
         self.write_worker(i, free_port(), tls);
-        let w = &self.workers[i];
-        let log = std::fs::OpenOptions::new().create(true).append(true).open(&w.log).unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
-            .arg("distributed")
-            .arg(&w.config)
-            .env("RUST_LOG", "info")
-            .stdout(Stdio::null())
-            .stderr(log)
-            .spawn()
-            .expect("the worker binary starts");
+        let mut child = self.spawn(i, "info");
         let deadline = std::time::Instant::now() + Duration::from_secs(secs);
         loop {
             if let Some(status) = child.try_wait().unwrap() {
