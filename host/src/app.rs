@@ -202,8 +202,8 @@ impl App {
 /// settings Kafka Connect's group member takes from the worker config. They were checked
 /// when the config was read; a trust or key store that cannot be loaded now fails start-up.
 fn group_security(config: &WorkerConfig) -> anyhow::Result<wasm_connect_group::Security> {
-    use crate::config::security::{ClientSecurity, Sasl, SaslMechanism};
-    use wasm_connect_group::{Sasl as Login, SaslMechanism as Mechanism, Tls};
+    use crate::config::security::{ClientSecurity, Sasl};
+    use wasm_connect_group::{Sasl as Login, Tls};
 
     let security =
         ClientSecurity::from_props(&config.client_props).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -211,22 +211,17 @@ fn group_security(config: &WorkerConfig) -> anyhow::Result<wasm_connect_group::S
         Some(ssl) => Some(Tls::new(ssl.client_config().map_err(|e| anyhow::anyhow!("{e}"))?)),
         None => None,
     };
-    let mechanism = |m: SaslMechanism| match m {
-        SaslMechanism::Plain => Mechanism::Plain,
-        SaslMechanism::ScramSha256 => Mechanism::ScramSha256,
-        SaslMechanism::ScramSha512 => Mechanism::ScramSha512,
-    };
     let sasl = match security.sasl {
         None => None,
         Some(Sasl::Jaas(m, credentials)) => Some(Login {
-            mechanism: mechanism(m),
+            mechanism: m,
             username: credentials.username,
             password: credentials.password.expose().to_owned(),
         }),
         Some(Sasl::Native(m)) => {
             let get = |key: &str| config.client_props.get(key).cloned().unwrap_or_default();
             Some(Login {
-                mechanism: mechanism(m),
+                mechanism: m,
                 username: get("sasl.username"),
                 password: get("sasl.password"),
             })

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::error::SecurityError;
 use super::jaas::{self, LoginModule, SaslCredentials};
-use super::protocol::{SaslMechanism, SecurityProtocol};
+use super::protocol::{SaslMechanism, SecurityProtocol, parse_mechanism};
 use super::ssl::SslSettings;
 
 /// `security.protocol`.
@@ -78,7 +78,7 @@ fn sasl(
     protocol: SecurityProtocol,
 ) -> Result<Sasl, Vec<SecurityError>> {
     let mechanism = match props.get(SASL_MECHANISM) {
-        Some(value) => SaslMechanism::parse(SASL_MECHANISM, value).map_err(|e| vec![e]),
+        Some(value) => parse_mechanism(SASL_MECHANISM, value).map_err(|e| vec![e]),
         None => Err(vec![SecurityError::invalid(
             SASL_MECHANISM,
             format!(
@@ -103,7 +103,7 @@ fn sasl(
         (Ok(mechanism), Some(Ok(credentials))) => {
             let fits = match credentials.module {
                 LoginModule::Plain => mechanism == SaslMechanism::Plain,
-                LoginModule::Scram => mechanism.is_scram(),
+                LoginModule::Scram => mechanism != SaslMechanism::Plain,
             };
             if fits {
                 Ok(Sasl::Jaas(mechanism, credentials))
