@@ -114,7 +114,7 @@ async fn main() {
         percentile(inst, 0.99).as_secs_f64() * 1e6
     );
     println!(
-        "| call overhead, no-op export via the instance thread (median) | {:.1} µs |",
+        "| call overhead, no-op export via the instance handle (median) | {:.1} µs |",
         median(calls).as_secs_f64() * 1e6
     );
     println!();

@@ -4,10 +4,26 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// Most blocking threads per core. Blocking work (embedded-store transactions, Kafka
+/// metadata requests) queues for these instead of taking a thread per waiting task: with
+/// 10,000 tasks writing to one SQLite writer, tokio's default of 512 threads were all in
+/// use, each waiting for the same lock.
+const BLOCKING_THREADS_PER_CORE: usize = 8;
+
+/// The worker's runtime: one async thread per core and a bounded blocking pool. Guest
+/// code runs on the runtime's own small pool (`runtime::GuestExecutor`), not here.
+fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .max_blocking_threads(BLOCKING_THREADS_PER_CORE * cores)
+        .build()
+}
+
 fn main() -> ExitCode {
     let cli = wasm_connect::cli::Cli::parse();
     wasm_connect::cli::init_logging(cli.log_format);
-    let rt = match tokio::runtime::Runtime::new() {
+    let rt = match runtime() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");

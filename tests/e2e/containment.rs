@@ -151,3 +151,30 @@ async fn a_connector_error_value_keeps_the_instance() {
     assert_eq!(configs.len(), 2);
     c.stop().await.unwrap();
 }
+
+/// Instances have no threads of their own: guest calls share a pool with one thread per
+/// core. A guest that spins yields at every epoch tick, so with more spinning guests than
+/// pool threads, a healthy instance on the same pool is still created and called while
+/// they all spin, and each spinner still ends at its own deadline.
+#[tokio::test]
+async fn spinning_guests_do_not_starve_another_instance_on_the_pool() {
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut spinners = Vec::new();
+    for _ in 0..=threads {
+        let t = chaos("loop", &[("wasm.call.timeout.ms", "3000")]).await;
+        spinners.push(tokio::spawn(async move { t.poll(1).await }));
+    }
+    // Let every spinner enter its call (no assertion rests on how long this takes).
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let plugin = fixture("chaos-source").await;
+    let config = cfg(&[("chaos.mode", "ok"), ("batch.size", "5")]);
+    let healthy = plugin.source_task(task("beside-spinners"), &config, no_host()).await.unwrap();
+    healthy.start(config).await.unwrap();
+    assert_eq!(healthy.poll(5).await.expect("the healthy instance answers").len(), 5);
+    let still_spinning = spinners.iter().filter(|s| !s.is_finished()).count();
+    assert_eq!(still_spinning, threads + 1, "the healthy calls ran while every guest spun");
+    for s in spinners {
+        let err = s.await.unwrap().expect_err("a spinner ends at its deadline");
+        assert_eq!(trap_kind(&err), &TrapKind::Deadline);
+    }
+}

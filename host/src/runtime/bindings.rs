@@ -22,6 +22,9 @@ wasmtime::component::bindgen!({
         }
     ",
     world: "wasm-connect:worker/plugin",
+    // Guest calls are wasmtime async calls, so a guest can yield at epoch ticks (see
+    // `instance.rs`). Host imports stay synchronous: each returns at once, none waits.
+    exports: { default: async },
 });
 
 pub use self::exports::wasm_connect::connector::{

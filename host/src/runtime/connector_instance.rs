@@ -1,7 +1,7 @@
 //! The typed handle of a connector instance: the calls of the WIT `connector` interface.
 
 use super::error::InstanceError;
-use super::instance::Instance;
+use super::instance::{Instance, guest};
 use crate::model::{Config, ConfigDef, ConfigProblem};
 
 /// A running (or validation) connector instance.
@@ -17,12 +17,14 @@ impl ConnectorInstance {
     pub async fn describe(&self) -> Result<(String, String, ConfigDef), InstanceError> {
         self.0
             .call("describe", |live| {
-                let name = live.run("name", |s, e| e.connector().call_name(s))?;
-                let version = live.run("version", |s, e| e.connector().call_version(s))?;
-                let keys =
-                    live.run("config-definition", |s, e| e.connector().call_config_definition(s))?;
-                let def = ConfigDef { keys: keys.into_iter().map(Into::into).collect() };
-                Ok((name, version, def))
+                Box::pin(async move {
+                    let name = guest!(live, "name", connector.call_name())?;
+                    let version = guest!(live, "version", connector.call_version())?;
+                    let keys =
+                        guest!(live, "config-definition", connector.call_config_definition())?;
+                    let def = ConfigDef { keys: keys.into_iter().map(Into::into).collect() };
+                    Ok((name, version, def))
+                })
             })
             .await
     }
@@ -31,9 +33,10 @@ impl ConnectorInstance {
     pub async fn validate(&self, config: Config) -> Result<Vec<ConfigProblem>, InstanceError> {
         self.0
             .call("validate", move |live| {
-                let problems =
-                    live.run("validate", |s, e| e.connector().call_validate(s, &config))?;
-                Ok(problems.into_iter().map(Into::into).collect())
+                Box::pin(async move {
+                    let problems = guest!(live, "validate", connector.call_validate(&config))?;
+                    Ok(problems.into_iter().map(Into::into).collect())
+                })
             })
             .await
     }
@@ -42,8 +45,9 @@ impl ConnectorInstance {
     pub async fn start(&self, config: Config) -> Result<(), InstanceError> {
         self.0
             .call("start", move |live| {
-                live.run("start", |s, e| e.connector().call_start(s, &config))?
-                    .map_err(|e| e.into())
+                Box::pin(async move {
+                    guest!(live, "start", connector.call_start(&config))?.map_err(|e| e.into())
+                })
             })
             .await
     }
@@ -52,14 +56,20 @@ impl ConnectorInstance {
     pub async fn task_configs(&self, max_tasks: u32) -> Result<Vec<Config>, InstanceError> {
         self.0
             .call("task-configs", move |live| {
-                live.run("task-configs", |s, e| e.connector().call_task_configs(s, max_tasks))?
-                    .map_err(|e| e.into())
+                Box::pin(async move {
+                    guest!(live, "task-configs", connector.call_task_configs(max_tasks))?
+                        .map_err(|e| e.into())
+                })
             })
             .await
     }
 
     /// Stops the connector and discards the instance.
     pub async fn stop(self) -> Result<(), InstanceError> {
-        self.0.call("stop", |live| live.run("stop", |s, e| e.connector().call_stop(s))).await
+        self.0
+            .call("stop", |live| {
+                Box::pin(async move { guest!(live, "stop", connector.call_stop()) })
+            })
+            .await
     }
 }

@@ -1,15 +1,34 @@
 //! The wasmtime `Engine` the worker runs every plugin on: one per process, one comment per
 //! knob. Nothing else in the worker sets engine options.
+//!
+//! The pool's address space, per instance slot, with the defaults below: one linear
+//! memory slot (4 GiB reservation + 32 MiB guard, so 32-bit guests need no bounds
+//! checks) for each of [`MEMORIES_PER_INSTANCE`], a 2 MiB async stack (+ a guard page),
+//! and [`TABLES_PER_INSTANCE`] tables of 100,000 elements (800 KiB each). 12,000
+//! instances reserve about 62 TiB of the 128 TiB a Linux process may address; none of
+//! it is resident until a guest touches it.
 
 use std::num::NonZeroUsize;
 
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
 
+/// Linear memories per instance on average: every shipped guest (Rust, Python through
+/// componentize-py, JavaScript through ComponentizeJS) defines one; the rest is room.
+const MEMORIES_PER_INSTANCE: f64 = 1.25;
+/// Tables per instance on average (measured: two in every shipped guest).
+const TABLES_PER_INSTANCE: u32 = 4;
+/// Core instances per instance on average: a JavaScript guest has 14 core modules, a
+/// Rust or Python guest 3 or 4, most of them small shims.
+const CORE_INSTANCES_PER_INSTANCE: u32 = 8;
+/// Native stack of one guest call: wasm uses up to `max_wasm_stack` (1 MiB), the host
+/// functions it calls get the rest.
+const ASYNC_STACK: usize = 2 << 20;
+
 /// How many instances the engine's pooling allocator has room for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PoolSize {
-    /// Concurrent component instances (connectors, tasks and short-lived validation
-    /// instances together).
+    /// Concurrent component instances (connectors, tasks, transforms and short-lived
+    /// validation instances together): `wasm.pool.instances`.
     pub instances: u32,
     /// Largest linear memory of one core module, in bytes: the backstop behind the
     /// per-instance limiter, so it must be at least the largest per-language cap.
@@ -17,34 +36,39 @@ pub struct PoolSize {
 }
 
 impl Default for PoolSize {
+    /// 10,000 tasks with their connectors, validation instances and some transforms.
     fn default() -> Self {
-        Self { instances: 1_000, max_memory_bytes: 1 << 30 }
+        Self { instances: 12_000, max_memory_bytes: 1 << 30 }
     }
 }
 
 /// Builds the engine. `pool: None` selects on-demand allocation.
 pub fn build(pool: Option<PoolSize>) -> wasmtime::Result<Engine> {
     let mut c = Config::new();
-    // Every guest call gets a deadline in epoch ticks (see `epoch.rs`); the check is a
-    // load and compare at loop back-edges and function entries, measured as free.
+    // Every guest call gets a budget checked at epoch ticks (see `epoch.rs`); the check is
+    // a load and compare at loop back-edges and function entries, measured as free. At
+    // each tick a running guest yields to the executor (see `instance.rs`).
     c.epoch_interruption(true);
-    // The worker calls guests synchronously on their own threads; the component-model
-    // async machinery would make every call ~3x more expensive (measured 950 vs 300 ns).
+    // Guest calls are plain async calls (`call_async` on a fiber); the component-model
+    // async machinery on top would make every call ~3x more expensive (measured 950 vs
+    // 300 ns) and no contract function is `async` in WIT.
     c.concurrency_support(false);
-    // Deep recursion traps with `StackOverflow` well before the instance thread's native
-    // stack (see `instance.rs`) is at risk.
+    // Deep recursion traps with `StackOverflow` well before the fiber stack is at risk.
     c.max_wasm_stack(1 << 20);
+    c.async_stack_size(ASYNC_STACK);
     // Compile functions of big (Python, JavaScript) components on all cores.
     c.parallel_compilation(true);
     // A trace needs the innermost frames, not thousands of recursive ones.
     c.wasm_backtrace_max_frames(NonZeroUsize::new(32));
     if let Some(pool) = pool {
+        let n = pool.instances;
         let mut p = PoolingAllocationConfig::new();
-        p.total_component_instances(pool.instances);
-        // Interpreted guests are made of many core instances, memories and tables each.
-        p.total_core_instances(pool.instances.saturating_mul(4));
-        p.total_memories(pool.instances.saturating_mul(2));
-        p.total_tables(pool.instances.saturating_mul(4));
+        p.total_component_instances(n);
+        p.total_core_instances(n.saturating_mul(CORE_INSTANCES_PER_INSTANCE));
+        p.total_memories((f64::from(n) * MEMORIES_PER_INSTANCE).ceil() as u32);
+        p.total_tables(n.saturating_mul(TABLES_PER_INSTANCE));
+        // A Store keeps its fiber stack between calls, so every live instance holds one.
+        p.total_stacks(n);
         p.max_core_instances_per_component(64);
         p.max_memories_per_component(8);
         p.max_tables_per_component(16);

@@ -1,5 +1,6 @@
 //! The epoch ticker: one OS thread per engine that advances the engine's epoch every
-//! tick, so per-call deadlines (in ticks) interrupt runaway guests.
+//! tick. At each tick a running guest call enters its deadline callback (see
+//! `instance.rs`): it yields to the executor, or traps once its budget is spent.
 //!
 //! It is an OS thread, not a tokio task, so a stalled executor cannot stop it, and it
 //! holds only a weak reference: it ends by itself when the engine is dropped.
@@ -9,7 +10,8 @@ use std::time::Duration;
 
 use wasmtime::Engine;
 
-/// The tick period: the granularity of every guest call deadline.
+/// The tick period: how long a guest runs before it yields, and the granularity of every
+/// guest call deadline.
 pub const TICK: Duration = Duration::from_millis(10);
 
 /// Starts the ticker for `engine`.
@@ -25,22 +27,4 @@ pub fn start(engine: &Engine) -> std::io::Result<()> {
         }
     })?;
     Ok(())
-}
-
-/// The number of ticks that covers `budget` (at least one).
-pub fn ticks(budget: Duration) -> u64 {
-    (budget.as_millis().div_ceil(TICK.as_millis()) as u64).max(1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn budgets_round_up_to_whole_ticks() {
-        assert_eq!(ticks(Duration::from_millis(1)), 1);
-        assert_eq!(ticks(Duration::from_millis(10)), 1);
-        assert_eq!(ticks(Duration::from_millis(11)), 2);
-        assert_eq!(ticks(Duration::from_secs(10)), 1000);
-    }
 }

@@ -1,32 +1,44 @@
-//! One running instance: a Store on its own OS thread, and the async handle the rest of
-//! the worker calls it through.
+//! One running instance: a Store behind an async lock, and the handle the rest of the
+//! worker calls it through. No instance owns an OS thread.
 //!
-//! Plugin code runs only on the instance's thread, never on a tokio worker or the herder
-//! loop. Each call carries two bounds: an epoch deadline inside wasmtime (stops a guest
-//! that computes forever) and a wall-clock timeout around the reply (covers a host-side
-//! wait). A trap, a timeout, an oversized or malformed result discards the instance: its
-//! Store is dropped and every later call answers [`InstanceError::Discarded`] at once.
-//! Nothing here decides what happens next; the caller reports the failure.
+//! Guest calls are wasmtime async calls (`call_async` on a fiber stack from the pool).
+//! They run on the runtime's guest executor ([`GuestExecutor`]): a small tokio runtime
+//! of its own, so plugin code never runs on the herder's or REST's threads. The epoch
+//! ticker interrupts the guest every tick; the deadline callback then either yields to
+//! the executor (so a guest computing forever cannot starve the other instances on the
+//! same threads) or, once the call's budget (`SandboxLimits::call_deadline`, wall clock
+//! from the start of the call) is spent, traps with [`TrapKind::Deadline`]. A wall-clock
+//! timeout around the whole call (budget plus a grace) covers host-side waits too.
+//!
+//! A trap, a timeout, an oversized or malformed result discards the instance: its Store
+//! is dropped and every later call answers [`InstanceError::Discarded`] at once. A call
+//! stopped midway (its wall-clock timeout fired; the fiber is dropped where it stands)
+//! leaves guest state half changed, so it discards the instance as well. A caller that
+//! stops waiting does not stop the call: it runs to its end on the executor. Calls on
+//! one instance run one at a time, in order. Nothing here decides what happens next;
+//! the caller reports the failure.
 
-use std::sync::{Arc, Mutex, mpsc};
-use std::thread;
-use std::time::Duration;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-use tokio::sync::oneshot;
-use wasmtime::Store;
+use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
+use wasmtime::{Store, StoreContextMut, UpdateDeadline};
 
 use super::bindings::{connector, sink_task, source_task, transformation};
-use super::epoch;
 use super::error::{InstanceError, TrapKind};
+use super::executor::GuestExecutor;
 use super::limits::{LimitHit, SandboxLimits};
 use super::state::{Identity, InstanceState};
 use super::stdio::GuestOutput;
 
-/// Native stack of an instance thread: wasm runs on it (up to the engine's 1 MiB
-/// `max_wasm_stack`), plus the host functions it calls.
-const THREAD_STACK: usize = 4 << 20;
-/// Extra wall-clock time beyond the CPU deadline before a call counts as hung.
+/// Extra wall-clock time beyond the call budget before a call counts as hung.
 const TIMEOUT_GRACE: Duration = Duration::from_secs(2);
+
+/// A boxed guest-call future borrowing the instance.
+pub(crate) type CallFuture<'a, R> =
+    Pin<Box<dyn Future<Output = Result<R, InstanceError>> + Send + 'a>>;
 
 /// The exports of one instance, resolved once.
 pub(crate) struct Exports {
@@ -58,7 +70,19 @@ impl Exports {
     }
 }
 
-/// What lives on the instance thread.
+/// One guest call through `$live` (a `&mut Live`): starts the call's budget, awaits
+/// `exports.$iface().$method(store, args…)` and classifies a trap.
+macro_rules! guest {
+    ($live:expr, $name:literal, $iface:ident . $method:ident ( $($arg:expr),* )) => {{
+        let live: &mut $crate::runtime::instance::Live = $live;
+        live.begin();
+        let r = live.exports.$iface().$method(&mut live.store $(, $arg)*).await;
+        live.check($name, r)
+    }};
+}
+pub(crate) use guest;
+
+/// What a call works on: the Store and what was resolved from it.
 pub(crate) struct Live {
     pub store: Store<InstanceState>,
     pub exports: Exports,
@@ -67,29 +91,50 @@ pub(crate) struct Live {
 }
 
 impl Live {
-    /// Runs one guest call under the deadline and classifies a trap.
-    pub fn run<R>(
-        &mut self,
-        call: &'static str,
-        f: impl FnOnce(&mut Store<InstanceState>, &Exports) -> wasmtime::Result<R>,
-    ) -> Result<R, InstanceError> {
-        self.store.set_epoch_deadline(epoch::ticks(self.limits.call_deadline));
-        f(&mut self.store, &self.exports).map_err(|e| self.trap(call, e))
+    /// Starts a guest call's budget: the deadline callback traps once it is spent.
+    pub fn begin(&mut self) {
+        begin(&mut self.store, &self.limits);
     }
 
-    fn trap(&self, call: &'static str, e: wasmtime::Error) -> InstanceError {
-        let limiter = &self.store.data().limiter;
-        let kind = classify(&e, limiter.hit());
-        let detail = format!("{e:?}\nlinear memory in use: {} KiB", limiter.memory_used() >> 10);
-        let mut stderr = self.stderr.tail();
-        if self.stderr.dropped() > 0 {
-            stderr.push(format!(
-                "({} bytes of output over the limit were dropped)",
-                self.stderr.dropped()
-            ));
-        }
-        InstanceError::Trap { call, kind, detail, stderr }
+    /// Classifies the outcome of a guest call.
+    pub fn check<R>(&self, call: &'static str, r: wasmtime::Result<R>) -> Result<R, InstanceError> {
+        r.map_err(|e| trap(&self.store, &self.stderr, call, e))
     }
+}
+
+/// Arms `store` for epoch yields: every tick the guest yields to the executor, and traps
+/// as a deadline once the call started by [`begin`] is past its budget.
+pub(crate) fn arm(store: &mut Store<InstanceState>) {
+    store.epoch_deadline_callback(|ctx: StoreContextMut<'_, InstanceState>| {
+        if Instant::now() >= ctx.data().deadline {
+            Ok(UpdateDeadline::Interrupt)
+        } else {
+            Ok(UpdateDeadline::Yield(1))
+        }
+    });
+}
+
+/// Starts the budget of a call (or of an instantiation) in `store`.
+pub(crate) fn begin(store: &mut Store<InstanceState>, limits: &SandboxLimits) {
+    store.data_mut().deadline = Instant::now() + limits.call_deadline;
+    store.set_epoch_deadline(1);
+}
+
+/// The error of a trapped call, with the limit hit, memory in use and stderr tail.
+pub(crate) fn trap(
+    store: &Store<InstanceState>,
+    stderr: &GuestOutput,
+    call: &'static str,
+    e: wasmtime::Error,
+) -> InstanceError {
+    let limiter = &store.data().limiter;
+    let kind = classify(&e, limiter.hit());
+    let detail = format!("{e:?}\nlinear memory in use: {} KiB", limiter.memory_used() >> 10);
+    let mut tail = stderr.tail();
+    if stderr.dropped() > 0 {
+        tail.push(format!("({} bytes of output over the limit were dropped)", stderr.dropped()));
+    }
+    InstanceError::Trap { call, kind, detail, stderr: tail }
 }
 
 /// Names a trap, preferring the limit the Store ran into: a refused grow usually ends in
@@ -114,61 +159,39 @@ pub(crate) fn classify(e: &wasmtime::Error, hit: Option<LimitHit>) -> TrapKind {
     }
 }
 
-type Job = Box<dyn FnOnce(&mut Live) -> Result<(), InstanceError> + Send>;
-
-/// The handle of one instance. Dropping it ends the thread and drops the Store.
+/// The handle of one instance. Dropping it drops the Store (once a running call ends).
 pub struct Instance {
     ident: Identity,
-    jobs: mpsc::Sender<Job>,
+    live: Arc<AsyncMutex<Option<Live>>>,
     discarded: Arc<Mutex<Option<String>>>,
     timeout: Duration,
+    executor: GuestExecutor,
     /// The guest's stderr (shared with the Store's pipe), for the trace of a timeout.
     stderr: GuestOutput,
 }
 
 impl Instance {
-    /// Starts the instance thread and instantiates there with `make`. Instantiation runs
-    /// guest start functions, so it is bounded like any call. `stderr` is the capture
-    /// `make` gives the Store.
+    /// Instantiates with `make` on `executor`. Instantiation runs guest start functions,
+    /// so it is bounded like any call. `stderr` is the capture `make` gives the Store.
     pub(crate) async fn spawn(
         ident: Identity,
         limits: SandboxLimits,
         stderr: GuestOutput,
-        make: impl FnOnce() -> Result<Live, InstanceError> + Send + 'static,
+        executor: GuestExecutor,
+        make: impl Future<Output = Result<Live, InstanceError>> + Send + 'static,
     ) -> Result<Self, InstanceError> {
-        let (jobs, rx) = mpsc::channel::<Job>();
-        let (ready_tx, ready_rx) = oneshot::channel();
-        let discarded = Arc::new(Mutex::new(None));
-        let flag = discarded.clone();
-        thread::Builder::new()
-            .name(format!("wasm-{ident}"))
-            .stack_size(THREAD_STACK)
-            .spawn(move || {
-                let mut live = match make() {
-                    Ok(live) => {
-                        let _ = ready_tx.send(Ok(()));
-                        live
-                    }
-                    Err(e) => {
-                        let _ = ready_tx.send(Err(e));
-                        return;
-                    }
-                };
-                while let Some(job) = next_job(&rx) {
-                    if let Err(e) = job(&mut live) {
-                        // The Store is dropped with `live` as this thread returns.
-                        set_discarded(&flag, &e);
-                        return;
-                    }
-                }
-            })
-            .map_err(|e| InstanceError::Instantiate(format!("cannot start a thread: {e}")))?;
         let timeout = limits.call_deadline + TIMEOUT_GRACE;
-        match tokio::time::timeout(timeout, ready_rx).await {
-            Ok(Ok(Ok(()))) => Ok(Self { ident, jobs, discarded, timeout, stderr }),
-            Ok(Ok(Err(e))) => Err(e),
-            Ok(Err(_)) => Err(InstanceError::Instantiate("the instance thread died".into())),
-            Err(_) => Err(InstanceError::Timeout {
+        match executor.run(timeout, make).await {
+            Some(Ok(live)) => Ok(Self {
+                ident,
+                live: Arc::new(AsyncMutex::new(Some(live))),
+                discarded: Arc::new(Mutex::new(None)),
+                timeout,
+                executor,
+                stderr,
+            }),
+            Some(Err(e)) => Err(e),
+            None => Err(InstanceError::Timeout {
                 call: "instantiate",
                 after: timeout,
                 stderr: stderr.tail(),
@@ -189,39 +212,42 @@ impl Instance {
     /// Bytes of linear memory the instance uses now, summed over its memories (what the
     /// memory cap is checked against). Runs no guest code.
     pub async fn memory_used(&self) -> Result<usize, InstanceError> {
-        self.call("memory-used", |live| Ok(live.store.data().limiter.memory_used())).await
+        self.call("memory-used", |live| {
+            Box::pin(async move { Ok(live.store.data().limiter.memory_used()) })
+        })
+        .await
     }
 
-    /// Runs `f` on the instance thread and waits for its answer. An error that is fatal
-    /// to the instance discards it.
+    /// Runs `f` on the guest executor and waits for its answer, at most the call timeout.
+    /// An error that is fatal to the instance discards it.
     pub(crate) async fn call<R: Send + 'static>(
         &self,
         call: &'static str,
-        f: impl FnOnce(&mut Live) -> Result<R, InstanceError> + Send + 'static,
+        f: impl for<'a> FnOnce(&'a mut Live) -> CallFuture<'a, R> + Send + 'static,
     ) -> Result<R, InstanceError> {
         if let Some(why) = self.discarded.lock().unwrap_or_else(|p| p.into_inner()).clone() {
             return Err(InstanceError::Discarded(why));
         }
-        let (tx, rx) = oneshot::channel();
-        let job: Job = Box::new(move |live| {
-            let result = f(live);
-            let fatal = match &result {
-                Err(e) if e.is_fatal_to_instance() => Some(e.clone()),
-                _ => None,
+        let slot = self.live.clone();
+        let flag = self.discarded.clone();
+        let work = async move {
+            let mut held = Held { guard: slot.lock_owned().await, flag: flag.clone(), done: false };
+            let Some(live) = held.guard.as_mut() else {
+                return Err(discarded(&flag));
             };
-            let _ = tx.send(result);
-            fatal.map_or(Ok(()), Err)
-        });
-        if self.jobs.send(job).is_err() {
-            let why = self.discarded.lock().unwrap_or_else(|p| p.into_inner()).clone();
-            return Err(InstanceError::Discarded(
-                why.unwrap_or_else(|| "the instance ended".into()),
-            ));
-        }
-        match tokio::time::timeout(self.timeout, rx).await {
-            Ok(Ok(result)) => result,
-            Ok(Err(_)) => Err(InstanceError::Discarded("the instance thread ended".into())),
-            Err(_) => {
+            let result = f(live).await;
+            held.done = true;
+            if let Err(e) = &result
+                && e.is_fatal_to_instance()
+            {
+                set_discarded(&flag, e);
+                *held.guard = None;
+            }
+            result
+        };
+        match self.executor.run(self.timeout, work).await {
+            Some(result) => result,
+            None => {
                 let stderr = self.stderr.tail();
                 let e = InstanceError::Timeout { call, after: self.timeout, stderr };
                 set_discarded(&self.discarded, &e);
@@ -231,22 +257,29 @@ impl Instance {
     }
 }
 
-/// How long an instance thread keeps looking for the next call before it parks. Calls
-/// come in bursts (a task's poll loop); parking and waking an OS thread costs tens of
-/// microseconds on a small VM, a short spin only while a caller is active.
-const SPIN: Duration = Duration::from_micros(50);
+/// The Store lock held by a call. Dropped before the call ended (a timeout, a dropped
+/// future), it drops the Store: the guest stopped midway and its state cannot be
+/// trusted.
+struct Held {
+    guard: OwnedMutexGuard<Option<Live>>,
+    flag: Arc<Mutex<Option<String>>>,
+    done: bool,
+}
 
-/// The next job: spins briefly, then blocks. `None` once the handle is dropped.
-fn next_job(rx: &mpsc::Receiver<Job>) -> Option<Job> {
-    let start = std::time::Instant::now();
-    loop {
-        match rx.try_recv() {
-            Ok(job) => return Some(job),
-            Err(mpsc::TryRecvError::Disconnected) => return None,
-            Err(mpsc::TryRecvError::Empty) if start.elapsed() < SPIN => thread::yield_now(),
-            Err(mpsc::TryRecvError::Empty) => return rx.recv().ok(),
+impl Drop for Held {
+    fn drop(&mut self) {
+        if !self.done && self.guard.take().is_some() {
+            self.flag
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get_or_insert_with(|| "a call was stopped midway".into());
         }
     }
+}
+
+fn discarded(flag: &Mutex<Option<String>>) -> InstanceError {
+    let why = flag.lock().unwrap_or_else(|p| p.into_inner()).clone();
+    InstanceError::Discarded(why.unwrap_or_else(|| "a call was stopped midway".into()))
 }
 
 fn set_discarded(flag: &Mutex<Option<String>>, e: &InstanceError) {

@@ -1,6 +1,6 @@
 //! The WebAssembly runtime: loads plugin components, compiles each once (with an on-disk
-//! cache), and runs every connector and task instance in its own sandboxed Store on its
-//! own thread.
+//! cache), and runs every connector and task instance in its own sandboxed Store, with
+//! guest calls on a small shared pool of threads (no thread per instance).
 //!
 //! Other modules use [`Runtime`] (load and discover plugins), [`Plugin`] (create
 //! instances) and the typed instance handles ([`ConnectorInstance`],
@@ -8,9 +8,10 @@
 //! worker only through the injected [`InstanceHost`]. This module knows nothing of Kafka,
 //! stores, REST or the herder, and never decides what happens after a failure: it reports.
 //!
-//! Layout: `engine` (engine knobs), `epoch` (deadline ticker), `cache/` (sealed compiled
-//! artifacts), `bindings` + `convert` (the one `bindgen!` and its conversions), `plugin`
-//! (load, check, describe), `instance` (thread + Store + deadlines), `limits`, `grants`
+//! Layout: `engine` (engine knobs, pool sizing), `epoch` (ticker: yields and deadlines),
+//! `executor` (the guest thread pool), `cache/` (sealed compiled artifacts), `bindings` +
+//! `convert` (the one `bindgen!` and its conversions), `plugin` (load, check, describe),
+//! `instance` (Store + async calls + deadlines), `limits`, `grants`
 //! and `stdio` (the sandbox), `host/` (import implementations), `producers` (language).
 
 mod bindings;
@@ -20,6 +21,7 @@ mod convert;
 mod engine;
 mod epoch;
 mod error;
+mod executor;
 mod grants;
 mod host;
 mod instance;
@@ -73,6 +75,7 @@ struct Inner {
     engine: Engine,
     linker: Linker<state::InstanceState>,
     cache: Option<ArtifactCache>,
+    executor: executor::GuestExecutor,
 }
 
 /// The outcome of scanning plugin directories.
@@ -91,15 +94,20 @@ impl Runtime {
         let engine = engine::build(options.pool)?;
         epoch::start(&engine)?;
         let mut linker = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_sync(&mut linker)?;
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
         bindings::Plugin::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
         let cache = options.cache_dir.and_then(ArtifactCache::open_or_warn);
-        Ok(Self { inner: Arc::new(Inner { engine, linker, cache }) })
+        let executor = executor::GuestExecutor::per_core()?;
+        Ok(Self { inner: Arc::new(Inner { engine, linker, cache, executor }) })
     }
 
     /// The engine.
     pub fn engine(&self) -> &Engine {
         &self.inner.engine
+    }
+
+    pub(crate) fn executor(&self) -> &executor::GuestExecutor {
+        &self.inner.executor
     }
 
     pub(crate) fn linker(&self) -> &Linker<state::InstanceState> {

@@ -246,14 +246,15 @@ impl Plugin {
         let lim = limits.clone();
         let stderr = GuestOutput::new(ident.clone(), Stream::Stderr, limits.max_output_bytes / 2);
         let pipe = stderr.clone();
-        Instance::spawn(ident, limits, stderr, move || {
-            plugin.make_live(id, grants, lim, host, pipe)
+        let executor = self.inner.runtime.executor().clone();
+        Instance::spawn(ident, limits, stderr, executor, async move {
+            plugin.make_live(id, grants, lim, host, pipe).await
         })
         .await
     }
 
-    /// Builds the Store and instantiates; runs on the instance thread.
-    fn make_live(
+    /// Builds the Store and instantiates; runs on the guest executor.
+    async fn make_live(
         &self,
         ident: Identity,
         grants: Grants,
@@ -269,11 +270,16 @@ impl Plugin {
             table: wasmtime::component::ResourceTable::new(),
             limiter: Limiter::new(&limits),
             host,
+            deadline: std::time::Instant::now(),
         };
         let mut store = Store::new(self.inner.runtime.engine(), state);
         store.limiter(|s| &mut s.limiter);
-        match pre::instantiate(&mut store, &self.inner.pre, &limits) {
+        match pre::instantiate(&mut store, &self.inner.pre, &limits).await {
             Ok((_instance, exports)) => Ok(Live { store, exports, stderr, limits }),
+            Err(e) if pool_full(&e) => Err(InstanceError::Instantiate(format!(
+                "the instance pool is full ({e}): raise wasm.pool.instances in the worker \
+                 config (every connector, task, transform and validation instance takes a slot)"
+            ))),
             Err(e) => {
                 let kind = super::instance::classify(&e, store.data().limiter.hit());
                 Err(InstanceError::Trap {
@@ -285,6 +291,11 @@ impl Plugin {
             }
         }
     }
+}
+
+/// Whether instantiating failed because a pool of the allocator is exhausted.
+fn pool_full(e: &wasmtime::Error) -> bool {
+    e.chain().any(|c| c.downcast_ref::<wasmtime::PoolConcurrencyLimitError>().is_some())
 }
 
 /// Loads the plugin in `path` with `runtime`.

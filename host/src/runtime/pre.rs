@@ -1,13 +1,12 @@
 //! A plugin's component pre-linked once (`InstancePre`) with the indices of its exports,
 //! and the one way to turn it into a live instance in a store. It owns no store and no
-//! thread: [`instance`](super::instance) runs what this instantiates.
+//! executor: [`instance`](super::instance) runs what this instantiates.
 
 use wasmtime::Store;
 use wasmtime::component::{Instance as WasmInstance, InstancePre};
 
 use super::bindings::{connector, sink_task, source_task, transformation};
-use super::epoch;
-use super::instance::Exports;
+use super::instance::{self, Exports};
 use super::limits::SandboxLimits;
 use super::state::InstanceState;
 
@@ -21,13 +20,14 @@ pub(crate) struct Pre {
 }
 
 /// Instantiates `pre` into `store` and resolves the exports.
-pub(crate) fn instantiate(
+pub(crate) async fn instantiate(
     store: &mut Store<InstanceState>,
     pre: &Pre,
     limits: &SandboxLimits,
 ) -> wasmtime::Result<(WasmInstance, Exports)> {
-    store.set_epoch_deadline(epoch::ticks(limits.call_deadline));
-    let instance = pre.instance_pre.instantiate(&mut *store)?;
+    instance::arm(store);
+    instance::begin(store, limits);
+    let instance = pre.instance_pre.instantiate_async(&mut *store).await?;
     let exports = Exports {
         connector: pre.connector.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
         source: pre.source.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,

@@ -5,7 +5,7 @@ use wasm_connect_batch::Record;
 
 use super::bindings::types as wit;
 use super::error::InstanceError;
-use super::instance::Instance;
+use super::instance::{Instance, guest};
 use crate::model::{Config, RecordFailure, TopicPartition, TopicPartitionOffset};
 
 /// A running sink task instance.
@@ -21,7 +21,9 @@ impl SinkTaskInstance {
     pub async fn start(&self, config: Config) -> Result<(), InstanceError> {
         self.0
             .call("start", move |live| {
-                live.run("start", |s, e| e.sink().call_start(s, &config))?.map_err(|e| e.into())
+                Box::pin(async move {
+                    guest!(live, "start", sink.call_start(&config))?.map_err(|e| e.into())
+                })
             })
             .await
     }
@@ -31,7 +33,9 @@ impl SinkTaskInstance {
         let tps: Vec<wit::TopicPartition> = partitions.iter().map(Into::into).collect();
         self.0
             .call("open", move |live| {
-                live.run("open", |s, e| e.sink().call_open(s, &tps))?.map_err(|e| e.into())
+                Box::pin(async move {
+                    guest!(live, "open", sink.call_open(&tps))?.map_err(|e| e.into())
+                })
             })
             .await
     }
@@ -41,7 +45,9 @@ impl SinkTaskInstance {
         let tps: Vec<wit::TopicPartition> = partitions.iter().map(Into::into).collect();
         self.0
             .call("close", move |live| {
-                live.run("close", |s, e| e.sink().call_close(s, &tps))?.map_err(|e| e.into())
+                Box::pin(async move {
+                    guest!(live, "close", sink.call_close(&tps))?.map_err(|e| e.into())
+                })
             })
             .await
     }
@@ -52,14 +58,16 @@ impl SinkTaskInstance {
         let n = records.len();
         self.0
             .call("put", move |live| {
-                let failures = live.run("put", |s, e| e.sink().call_put(s, &batch))??;
-                if failures.iter().any(|f| f.index as usize >= n) {
-                    return Err(InstanceError::Oversized {
-                        call: "put",
-                        what: format!("a failure for a record index outside the batch of {n}"),
-                    });
-                }
-                Ok(failures.into_iter().map(Into::into).collect())
+                Box::pin(async move {
+                    let failures = guest!(live, "put", sink.call_put(&batch))??;
+                    if failures.iter().any(|f| f.index as usize >= n) {
+                        return Err(InstanceError::Oversized {
+                            call: "put",
+                            what: format!("a failure for a record index outside the batch of {n}"),
+                        });
+                    }
+                    Ok(failures.into_iter().map(Into::into).collect())
+                })
             })
             .await
     }
@@ -72,14 +80,18 @@ impl SinkTaskInstance {
         let offs: Vec<wit::TopicPartitionOffset> = offsets.iter().map(Into::into).collect();
         self.0
             .call("pre-commit", move |live| {
-                let out = live.run("pre-commit", |s, e| e.sink().call_pre_commit(s, &offs))??;
-                Ok(out.into_iter().map(Into::into).collect())
+                Box::pin(async move {
+                    let out = guest!(live, "pre-commit", sink.call_pre_commit(&offs))??;
+                    Ok(out.into_iter().map(Into::into).collect())
+                })
             })
             .await
     }
 
     /// Stops the task and discards the instance.
     pub async fn stop(self) -> Result<(), InstanceError> {
-        self.0.call("stop", |live| live.run("stop", |s, e| e.sink().call_stop(s))).await
+        self.0
+            .call("stop", |live| Box::pin(async move { guest!(live, "stop", sink.call_stop()) }))
+            .await
     }
 }

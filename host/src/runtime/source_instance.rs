@@ -1,11 +1,11 @@
 //! The typed handle of a source task instance: the calls of the WIT `source-task`
-//! interface, with record batches decoded and bounded on the instance thread.
+//! interface, with record batches decoded and bounded on the guest executor.
 
 use wasm_connect_batch::Record;
 
 use super::bindings::types as wit;
 use super::error::InstanceError;
-use super::instance::Instance;
+use super::instance::{Instance, guest};
 use crate::model::{Config, RecordAck};
 
 /// A running source task instance.
@@ -21,7 +21,9 @@ impl SourceTaskInstance {
     pub async fn start(&self, config: Config) -> Result<(), InstanceError> {
         self.0
             .call("start", move |live| {
-                live.run("start", |s, e| e.source().call_start(s, &config))?.map_err(|e| e.into())
+                Box::pin(async move {
+                    guest!(live, "start", source.call_start(&config))?.map_err(|e| e.into())
+                })
             })
             .await
     }
@@ -31,30 +33,32 @@ impl SourceTaskInstance {
     pub async fn poll(&self, max_records: u32) -> Result<Vec<Record>, InstanceError> {
         self.0
             .call("poll", move |live| {
-                let bytes = live.run("poll", |s, e| e.source().call_poll(s, max_records))??;
-                let limit = live.limits.max_batch_bytes;
-                if bytes.len() > limit {
-                    return Err(InstanceError::Oversized {
-                        call: "poll",
-                        what: format!(
-                            "a batch of {} bytes, over the limit of {limit}",
-                            bytes.len()
-                        ),
-                    });
-                }
-                let records = wasm_connect_batch::decode(&bytes).map_err(|e| {
-                    InstanceError::Malformed { call: "poll", reason: e.to_string() }
-                })?;
-                if records.len() > max_records as usize {
-                    return Err(InstanceError::Oversized {
-                        call: "poll",
-                        what: format!(
-                            "{} records when asked for at most {max_records}",
-                            records.len()
-                        ),
-                    });
-                }
-                Ok(records)
+                Box::pin(async move {
+                    let bytes = guest!(live, "poll", source.call_poll(max_records))??;
+                    let limit = live.limits.max_batch_bytes;
+                    if bytes.len() > limit {
+                        return Err(InstanceError::Oversized {
+                            call: "poll",
+                            what: format!(
+                                "a batch of {} bytes, over the limit of {limit}",
+                                bytes.len()
+                            ),
+                        });
+                    }
+                    let records = wasm_connect_batch::decode(&bytes).map_err(|e| {
+                        InstanceError::Malformed { call: "poll", reason: e.to_string() }
+                    })?;
+                    if records.len() > max_records as usize {
+                        return Err(InstanceError::Oversized {
+                            call: "poll",
+                            what: format!(
+                                "{} records when asked for at most {max_records}",
+                                records.len()
+                            ),
+                        });
+                    }
+                    Ok(records)
+                })
             })
             .await
     }
@@ -63,9 +67,11 @@ impl SourceTaskInstance {
     pub async fn commit_records(&self, acks: Vec<RecordAck>) -> Result<(), InstanceError> {
         self.0
             .call("commit-records", move |live| {
-                let acks: Vec<wit::RecordAck> = acks.into_iter().map(Into::into).collect();
-                live.run("commit-records", |s, e| e.source().call_commit_records(s, &acks))?
-                    .map_err(|e| e.into())
+                Box::pin(async move {
+                    let acks: Vec<wit::RecordAck> = acks.into_iter().map(Into::into).collect();
+                    guest!(live, "commit-records", source.call_commit_records(&acks))?
+                        .map_err(|e| e.into())
+                })
             })
             .await
     }
@@ -74,14 +80,18 @@ impl SourceTaskInstance {
     pub async fn commit(&self) -> Result<(), InstanceError> {
         self.0
             .call("commit", |live| {
-                live.run("commit", |s, e| e.source().call_commit(s))?.map_err(|e| e.into())
+                Box::pin(async move {
+                    guest!(live, "commit", source.call_commit())?.map_err(|e| e.into())
+                })
             })
             .await
     }
 
     /// Stops the task and discards the instance.
     pub async fn stop(self) -> Result<(), InstanceError> {
-        self.0.call("stop", |live| live.run("stop", |s, e| e.source().call_stop(s))).await
+        self.0
+            .call("stop", |live| Box::pin(async move { guest!(live, "stop", source.call_stop()) }))
+            .await
     }
 }
 

@@ -7,6 +7,7 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Instant;
 
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
@@ -44,8 +45,9 @@ impl fmt::Display for Identity {
     }
 }
 
-/// What host imports need from the worker. Every method must return quickly: it runs on
-/// the instance's thread, inside a guest call, under that call's deadline.
+/// What host imports need from the worker. Every method must return quickly and never
+/// block: it runs on a guest executor thread, inside a guest call, under that call's
+/// deadline.
 pub trait InstanceHost: Send + Sync + 'static {
     /// The guest asked for its task configs to be computed again.
     fn request_task_reconfiguration(&self, _ident: &Identity) {}
@@ -72,6 +74,8 @@ pub struct InstanceState {
     pub(crate) table: ResourceTable,
     pub(crate) limiter: Limiter,
     pub(crate) host: Arc<dyn InstanceHost>,
+    /// When the running guest call's budget ends (set at the start of every call).
+    pub(crate) deadline: Instant,
 }
 
 impl WasiView for InstanceState {

@@ -1,12 +1,12 @@
 //! The typed handle of a transform instance: the calls of the WIT `transformation`
 //! interface, with record batches encoded on the caller's side and the answer decoded and
-//! checked on the instance thread (at most one output per input, origins strictly
+//! checked on the guest executor (at most one output per input, origins strictly
 //! increasing and inside the batch).
 
 use wasm_connect_batch::Record;
 
 use super::error::InstanceError;
-use super::instance::Instance;
+use super::instance::{Instance, guest};
 use crate::model::{Config, ConfigDef, ConfigProblem, RecordFailure};
 
 /// A running (or validation) transform instance.
@@ -33,12 +33,14 @@ impl TransformInstance {
     pub async fn describe(&self) -> Result<(String, String, ConfigDef), InstanceError> {
         self.0
             .call("describe", |live| {
-                let name = live.run("name", |s, e| e.transform().call_name(s))?;
-                let version = live.run("version", |s, e| e.transform().call_version(s))?;
-                let keys =
-                    live.run("config-definition", |s, e| e.transform().call_config_definition(s))?;
-                let def = ConfigDef { keys: keys.into_iter().map(Into::into).collect() };
-                Ok((name, version, def))
+                Box::pin(async move {
+                    let name = guest!(live, "name", transform.call_name())?;
+                    let version = guest!(live, "version", transform.call_version())?;
+                    let keys =
+                        guest!(live, "config-definition", transform.call_config_definition())?;
+                    let def = ConfigDef { keys: keys.into_iter().map(Into::into).collect() };
+                    Ok((name, version, def))
+                })
             })
             .await
     }
@@ -47,9 +49,10 @@ impl TransformInstance {
     pub async fn validate(&self, config: Config) -> Result<Vec<ConfigProblem>, InstanceError> {
         self.0
             .call("validate", move |live| {
-                let problems =
-                    live.run("validate", |s, e| e.transform().call_validate(s, &config))?;
-                Ok(problems.into_iter().map(Into::into).collect())
+                Box::pin(async move {
+                    let problems = guest!(live, "validate", transform.call_validate(&config))?;
+                    Ok(problems.into_iter().map(Into::into).collect())
+                })
             })
             .await
     }
@@ -58,8 +61,10 @@ impl TransformInstance {
     pub async fn configure(&self, config: Config) -> Result<(), InstanceError> {
         self.0
             .call("configure", move |live| {
-                live.run("configure", |s, e| e.transform().call_configure(s, &config))?
-                    .map_err(|e| e.into())
+                Box::pin(async move {
+                    guest!(live, "configure", transform.call_configure(&config))?
+                        .map_err(|e| e.into())
+                })
             })
             .await
     }
@@ -70,43 +75,45 @@ impl TransformInstance {
         let n = records.len();
         self.0
             .call("apply", move |live| {
-                let out = live.run("apply", |s, e| e.transform().call_apply(s, &batch))??;
-                let bad = |what: String| InstanceError::Oversized { call: "apply", what };
-                let limit = live.limits.max_batch_bytes;
-                if out.records.len() > limit {
-                    return Err(bad(format!(
-                        "a batch of {} bytes, over the limit of {limit}",
-                        out.records.len()
-                    )));
-                }
-                let records = wasm_connect_batch::decode(&out.records).map_err(|e| {
-                    InstanceError::Malformed { call: "apply", reason: e.to_string() }
-                })?;
-                if records.len() != out.origins.len() {
-                    return Err(InstanceError::Malformed {
-                        call: "apply",
-                        reason: format!(
-                            "{} records but {} origins",
-                            records.len(),
-                            out.origins.len()
-                        ),
-                    });
-                }
-                let increasing = out.origins.windows(2).all(|w| w[0] < w[1]);
-                if !increasing || out.origins.last().is_some_and(|&o| o as usize >= n) {
-                    return Err(bad(format!(
-                        "origins that are not strictly increasing indices into the batch of {n}"
-                    )));
-                }
-                if out.failures.iter().any(|f| f.index as usize >= n) {
-                    return Err(bad(format!(
-                        "a failure for a record index outside the batch of {n}"
-                    )));
-                }
-                Ok(Transformed {
-                    records,
-                    origins: out.origins,
-                    failures: out.failures.into_iter().map(Into::into).collect(),
+                Box::pin(async move {
+                    let out = guest!(live, "apply", transform.call_apply(&batch))??;
+                    let bad = |what: String| InstanceError::Oversized { call: "apply", what };
+                    let limit = live.limits.max_batch_bytes;
+                    if out.records.len() > limit {
+                        return Err(bad(format!(
+                            "a batch of {} bytes, over the limit of {limit}",
+                            out.records.len()
+                        )));
+                    }
+                    let records = wasm_connect_batch::decode(&out.records).map_err(|e| {
+                        InstanceError::Malformed { call: "apply", reason: e.to_string() }
+                    })?;
+                    if records.len() != out.origins.len() {
+                        return Err(InstanceError::Malformed {
+                            call: "apply",
+                            reason: format!(
+                                "{} records but {} origins",
+                                records.len(),
+                                out.origins.len()
+                            ),
+                        });
+                    }
+                    let increasing = out.origins.windows(2).all(|w| w[0] < w[1]);
+                    if !increasing || out.origins.last().is_some_and(|&o| o as usize >= n) {
+                        return Err(bad(format!(
+                            "origins that are not strictly increasing indices into the batch of {n}"
+                        )));
+                    }
+                    if out.failures.iter().any(|f| f.index as usize >= n) {
+                        return Err(bad(format!(
+                            "a failure for a record index outside the batch of {n}"
+                        )));
+                    }
+                    Ok(Transformed {
+                        records,
+                        origins: out.origins,
+                        failures: out.failures.into_iter().map(Into::into).collect(),
+                    })
                 })
             })
             .await
@@ -114,6 +121,10 @@ impl TransformInstance {
 
     /// Closes the transform and discards the instance.
     pub async fn close(self) -> Result<(), InstanceError> {
-        self.0.call("close", |live| live.run("close", |s, e| e.transform().call_close(s))).await
+        self.0
+            .call("close", |live| {
+                Box::pin(async move { guest!(live, "close", transform.call_close()) })
+            })
+            .await
     }
 }
