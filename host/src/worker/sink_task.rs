@@ -196,8 +196,19 @@ impl SinkTask {
     /// Converts and puts one batch, routing failed records by the error policy.
     async fn deliver(&mut self, state: &mut State, records: Vec<InRecord>) -> Result<(), String> {
         let started = Instant::now();
-        let records: Vec<InRecord> =
-            records.into_iter().filter(|r| state.assigned.contains(&r.topic_partition())).collect();
+        let mut records = records;
+        // Looked up once per run of records of one partition, not per record.
+        let mut last: Option<(String, i32, bool)> = None;
+        records.retain(|r| match &last {
+            Some((topic, partition, kept)) if *partition == r.partition && *topic == r.topic => {
+                *kept
+            }
+            _ => {
+                let kept = state.assigned.contains(&r.topic_partition());
+                last = Some((r.topic.clone(), r.partition, kept));
+                kept
+            }
+        });
         if records.is_empty() {
             return Ok(());
         }
@@ -311,8 +322,12 @@ impl SinkTask {
                 self.reporter.report(failures).await.map_err(|e| e.to_string())?;
             }
         }
-        for r in &records {
-            state.consumed.insert(r.topic_partition(), r.offset + 1);
+        // The last record of each run of one partition (offsets grow within a partition).
+        for (i, r) in records.iter().enumerate() {
+            let next = records.get(i + 1);
+            if next.is_none_or(|n| n.partition != r.partition || n.topic != r.topic) {
+                state.consumed.insert(r.topic_partition(), r.offset + 1);
+            }
         }
         metrics::RecordsPut {
             connector: &self.connector,

@@ -3,7 +3,8 @@
 //! calls themselves run on the instance's own thread, so nothing here blocks the herder.
 //!
 //! Delivery is at-least-once. Up to [`MAX_IN_FLIGHT`] polled batches are being written at
-//! once, and their writes complete in poll order (they are awaited front to back), so when
+//! once (each acknowledged as a whole by the producer, which may be shared with other
+//! tasks), and their writes complete in poll order (they are awaited front to back), so when
 //! a batch is written every record polled before it is written too: the source offsets of
 //! its records become committable (those of records a transform dropped too), the plugin
 //! gets `commit-records` for them, and every `offset.flush.interval.ms` the committable
@@ -16,6 +17,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::sync::Arc;
+use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -34,8 +36,9 @@ use crate::store::OffsetStore;
 use crate::telemetry::data as metrics;
 
 /// Polled batches being written at once: enough to keep the producer busy while the next
-/// batch is polled and converted, few enough to bound memory.
-pub const MAX_IN_FLIGHT: usize = 4;
+/// batches are polled and converted (a batch waits for the producer's linger and the
+/// broker's `acks=all` round trip), few enough to bound memory.
+pub const MAX_IN_FLIGHT: usize = 8;
 
 /// Wait after a poll that returned nothing, before polling again.
 const IDLE_WAIT: Duration = Duration::from_millis(50);
@@ -75,6 +78,16 @@ impl Write {
             *self = Write::Done(outcome);
         }
     }
+
+    /// Takes the outcome if it is already there, without waiting (nor a timer).
+    fn try_finish(&mut self) {
+        if let Write::Pending(send) = self
+            && let Poll::Ready(outcome) =
+                send.as_mut().poll(&mut Context::from_waker(Waker::noop()))
+        {
+            *self = Write::Done(outcome);
+        }
+    }
 }
 
 /// One polled batch being written.
@@ -86,8 +99,9 @@ struct InFlight {
     /// tolerated), acknowledged with no position once the batch is written, as Kafka
     /// Connect calls `commitRecord(record, null)` for them.
     skipped: Vec<u64>,
-    /// Source partition and offset of every polled record, sent or skipped, in poll order.
-    offsets: Vec<(Value, Value)>,
+    /// Source partition and offset (JSON text) of the polled records, sent or skipped, in
+    /// poll order; of a run of records with the same partition, only the last offset.
+    offsets: Vec<(Vec<u8>, Vec<u8>)>,
     started: Instant,
 }
 
@@ -232,14 +246,14 @@ impl SourceTask {
         let header_converter = self.chain.header_converter();
         let mut sequences = Vec::with_capacity(records.len());
         let mut skipped = Vec::new();
-        let mut offsets = Vec::with_capacity(records.len());
+        let mut offsets = Vec::new();
         let mut out = Vec::with_capacity(records.len());
         let mut failed = Vec::new();
         for r in records {
             let sequence = state.next_sequence;
             state.next_sequence += 1;
-            if let (Some(p), Some(o)) = (json(&r.source_partition), json(&r.source_offset)) {
-                offsets.push((p, o));
+            if let (Some(p), Some(o)) = (&r.source_partition, &r.source_offset) {
+                note_offset(&mut offsets, p, o);
             }
             let next = match outcomes.as_mut().and_then(Iterator::next) {
                 None => Ok(r),
@@ -341,7 +355,7 @@ impl SourceTask {
             if must_wait {
                 front.write.finish().await;
             } else {
-                let _ = tokio::time::timeout(Duration::ZERO, front.write.finish()).await;
+                front.write.try_finish();
             }
             if matches!(front.write, Write::Pending(_)) {
                 break;
@@ -379,7 +393,9 @@ impl SourceTask {
             }
             .emit();
             for (p, o) in offsets {
-                state.committable.insert(p.to_string(), (p, o));
+                if let (Some(p), Some(o)) = (json(&p), json(&o)) {
+                    state.committable.insert(p.to_string(), (p, o));
+                }
             }
             if !acks.is_empty() {
                 match self.instance.commit_records(acks).await {
@@ -430,9 +446,33 @@ impl SourceTask {
     }
 }
 
-/// A source partition or offset from a batch: JSON, or `None` when absent or not JSON.
-fn json(bytes: &Option<Vec<u8>>) -> Option<Value> {
-    serde_json::from_slice(bytes.as_deref()?).ok()
+/// A source partition or offset from a batch: JSON, or `None` when not JSON.
+fn json(bytes: &[u8]) -> Option<Value> {
+    serde_json::from_slice(bytes).ok()
+}
+
+/// Whether `bytes` is JSON, checked without building a value.
+fn is_json(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+}
+
+/// Notes a record's source partition `p` and offset `o` (JSON text) after the earlier
+/// records of its batch. Records that are not JSON are left out, as they cannot be
+/// committed. Only the last offset of a run of records with the same partition is kept:
+/// the offsets store would keep only that one, and a batch's records usually share one
+/// partition, so the JSON is parsed once per run instead of once per record.
+fn note_offset(offsets: &mut Vec<(Vec<u8>, Vec<u8>)>, p: &[u8], o: &[u8]) {
+    if !is_json(o) {
+        return;
+    }
+    match offsets.last_mut() {
+        Some((last, offset)) if last.as_slice() == p => {
+            offset.clear();
+            offset.extend_from_slice(o);
+        }
+        _ if is_json(p) => offsets.push((p.to_vec(), o.to_vec())),
+        _ => {}
+    }
 }
 
 #[derive(Default)]
@@ -448,4 +488,34 @@ struct State {
     poll_retry: Option<(Instant, RetryBackoff)>,
     /// Set by `wait` when a stop arrived (or the handle was dropped).
     stop: Option<Exit>,
+}
+
+#[cfg(test)]
+mod offset_tests {
+    use super::note_offset;
+
+    #[test]
+    fn runs_keep_their_last_offset_and_bad_json_is_left_out() {
+        let mut offsets = Vec::new();
+        for (p, o) in [
+            (&b"{\"p\":0}"[..], &b"{\"seq\":1}"[..]),
+            (b"{\"p\":0}", b"{\"seq\":2}"),
+            (b"{\"p\":0}", b"not json"),
+            (b"{\"p\":1}", b"{\"seq\":3}"),
+            (b"nope", b"{\"seq\":4}"),
+            (b"{\"p\":0}", b"{\"seq\":5}"),
+        ] {
+            note_offset(&mut offsets, p, o);
+        }
+        let text: Vec<(String, String)> = offsets
+            .iter()
+            .map(|(p, o)| (String::from_utf8_lossy(p).into(), String::from_utf8_lossy(o).into()))
+            .collect();
+        let want = [
+            ("{\"p\":0}", "{\"seq\":2}"),
+            ("{\"p\":1}", "{\"seq\":3}"),
+            ("{\"p\":0}", "{\"seq\":5}"),
+        ];
+        assert_eq!(text, want.map(|(p, o)| (p.to_owned(), o.to_owned())));
+    }
 }

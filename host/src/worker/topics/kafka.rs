@@ -4,12 +4,22 @@
 //! security names to librdkafka's on the merged map (so a connector's
 //! `producer.override.sasl.jaas.config` counts), and creates topics with the admin client.
 //!
-//! It owns client configuration and topic creation; the clients themselves live in
-//! `kafka_producer.rs` and `kafka_consumer.rs`.
+//! Producers are shared: every source task (and dead-letter queue) whose producer has the
+//! same effective configuration (worker settings, `producer.*`, and its connector's
+//! `producer.override.*`) gets the same [`KafkaProducer`], so a worker running thousands of
+//! source tasks runs one librdkafka client, with its threads and connections, per distinct
+//! configuration. The shared producer's `client.id` is `wasm-connect-producer` for the
+//! first configuration and `wasm-connect-producer-<n>` for the n-th (counted from 2), unless
+//! the configuration sets `client.id` itself (then that configuration's producer uses it);
+//! the per-task id a caller passes only names the task in logs. A producer lives while a
+//! task holds it, and one that hit a fatal error is replaced for the tasks that ask next.
+//!
+//! It owns client configuration, the producers' sharing and topic creation; the clients
+//! themselves live in `kafka_producer.rs` and `kafka_consumer.rs`.
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -62,7 +72,19 @@ impl fmt::Debug for KafkaClientSettings {
 pub struct KafkaTopics {
     settings: KafkaClientSettings,
     admin: Arc<AdminClient<DefaultClientContext>>,
+    producers: Mutex<Producers>,
 }
+
+/// The shared producers, by effective configuration (sorted key-value pairs).
+#[derive(Default)]
+struct Producers {
+    by_config: BTreeMap<Vec<(String, String)>, Weak<KafkaProducer>>,
+    /// Producers created so far, for the next one's `client.id`.
+    created: u64,
+}
+
+/// `client.id` of the first shared producer; later ones add `-<n>`.
+const SHARED_CLIENT_ID: &str = "wasm-connect-producer";
 
 impl KafkaTopics {
     /// Data topics reached with `settings`.
@@ -73,7 +95,7 @@ impl KafkaTopics {
         let admin = config.create().map_err(|e| {
             TopicError::Config(format!("cannot create the Kafka admin client: {e}"))
         })?;
-        Ok(Self { settings, admin: Arc::new(admin) })
+        Ok(Self { settings, admin: Arc::new(admin), producers: Mutex::default() })
     }
 }
 
@@ -122,8 +144,27 @@ impl DataTopics for KafkaTopics {
         overrides: &[(String, String)],
     ) -> Result<Arc<dyn RecordProducer>, TopicError> {
         let mut config = client_config(&self.settings, &self.settings.producer, overrides)?;
-        config.set("client.id", client_id);
-        Ok(Arc::new(KafkaProducer::new(config)?))
+        let key: Vec<(String, String)> =
+            config.config_map().into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+        let mut producers = self.producers.lock().expect("not poisoned");
+        if let Some(shared) = producers.by_config.get(&key).and_then(Weak::upgrade)
+            && !shared.is_fatal()
+        {
+            tracing::debug!(producer = client_id, "Sharing the worker's producer");
+            return Ok(shared);
+        }
+        if config.get("client.id").is_none() {
+            producers.created += 1;
+            let id = match producers.created {
+                1 => SHARED_CLIENT_ID.to_owned(),
+                n => format!("{SHARED_CLIENT_ID}-{n}"),
+            };
+            config.set("client.id", id);
+        }
+        let producer = Arc::new(KafkaProducer::new(config)?);
+        producers.by_config.retain(|_, p| p.strong_count() > 0);
+        producers.by_config.insert(key, Arc::downgrade(&producer));
+        Ok(producer)
     }
 
     async fn consumer(

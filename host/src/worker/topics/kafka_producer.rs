@@ -1,28 +1,113 @@
-//! [`KafkaProducer`]: the producer of one source task (or one dead-letter queue), over
-//! rdkafka's `FutureProducer`: idempotent, `acks=all`, keys partitioned as the Java client
-//! partitions them, and no delivery deadline, so a broker that goes away delays records
-//! instead of losing them (Kafka Connect sets `delivery.timeout.ms` to its maximum).
+//! [`KafkaProducer`]: a data producer over rdkafka's `ThreadedProducer`: idempotent,
+//! `acks=all`, keys partitioned as the Java client partitions them, and no delivery
+//! deadline, so a broker that goes away delays records instead of losing them (Kafka
+//! Connect sets `delivery.timeout.ms` to its maximum).
+//!
+//! One producer serves every source task (and dead-letter queue) of the worker with the
+//! same effective client configuration ([`KafkaTopics`](super::KafkaTopics) keeps them), so
+//! its records interleave with other tasks' records in one librdkafka client. Each
+//! [`send`](RecordProducer::send) call is acknowledged on its own: every record carries a
+//! handle to its call's [`Batch`], the delivery callback (on the producer's polling thread)
+//! writes the record's position there and counts it, and the last record resolves the
+//! call's future, with the first failure of that call's records if any. A failed record
+//! therefore fails only the call (the task) that sent it. Records of one call, and of one
+//! task's successive calls, keep their order within a partition (idempotence).
 //!
 //! It owns the client and the enqueueing; it must not track offsets or acknowledge
 //! anything to a plugin.
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use rdkafka::ClientConfig;
 use rdkafka::error::KafkaError;
-use rdkafka::message::{Header as KafkaHeader, OwnedHeaders};
-use rdkafka::producer::{FutureProducer, FutureRecord};
+use rdkafka::message::{DeliveryResult, Header as KafkaHeader, Message, OwnedHeaders};
+use rdkafka::producer::{BaseRecord, Producer, ProducerContext, ThreadedProducer};
 use rdkafka::types::RDKafkaErrorCode;
+use rdkafka::{ClientConfig, ClientContext};
+use tokio::sync::oneshot;
 
 use super::{Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
 
 /// Pause before enqueueing again when librdkafka's local queue is full. The task loops
-/// bound what they have in flight well below the queue size, so this is rare.
+/// bound what they have in flight, and the queue is sized far above that, so this is rare.
 const QUEUE_FULL_BACKOFF: Duration = Duration::from_millis(2);
+
+/// librdkafka's local queue bound, unless configured: the task loops bound what is in
+/// flight per task, so the client-wide queue must not be the limit when many tasks share
+/// one producer (librdkafka's default, 100,000, is 25 tasks' worth).
+const QUEUE_MAX_MESSAGES: &str = "10000000";
+
+/// What one `send` call is waiting for.
+struct Batch {
+    state: Mutex<BatchState>,
+}
+
+struct BatchState {
+    /// Positions, in input order.
+    delivered: Vec<Delivered>,
+    /// Records not yet acknowledged by the broker.
+    remaining: usize,
+    /// The first failure among this call's records.
+    error: Option<TopicError>,
+    /// Resolves the call's future; taken by the last acknowledgement.
+    done: Option<oneshot::Sender<Result<Vec<Delivered>, TopicError>>>,
+}
+
+/// One record's handle to its call, passed through librdkafka as the delivery opaque.
+struct Slot {
+    batch: Arc<Batch>,
+    index: usize,
+}
+
+/// Routes each delivery report to the call of its record.
+struct Acks;
+
+impl ClientContext for Acks {}
+
+impl ProducerContext for Acks {
+    type DeliveryOpaque = Box<Slot>;
+
+    fn delivery(&self, result: &DeliveryResult<'_>, slot: Box<Slot>) {
+        let mut state = slot.batch.state.lock().expect("not poisoned");
+        match result {
+            Ok(m) => {
+                state.delivered[slot.index] =
+                    Delivered { partition: m.partition(), offset: m.offset() };
+            }
+            Err((e, m)) => {
+                if state.error.is_none() {
+                    state.error = Some(TopicError::Produce {
+                        topic: m.topic().to_owned(),
+                        reason: reason(e),
+                    });
+                }
+            }
+        }
+        state.remaining -= 1;
+        if state.remaining == 0
+            && let Some(done) = state.done.take()
+        {
+            let outcome = match state.error.take() {
+                Some(e) => Err(e),
+                None => Ok(std::mem::take(&mut state.delivered)),
+            };
+            let _ = done.send(outcome);
+        }
+    }
+}
+
+fn reason(e: &KafkaError) -> String {
+    match e.rdkafka_error_code() {
+        Some(RDKafkaErrorCode::PurgeQueue | RDKafkaErrorCode::PurgeInflight) => {
+            "the producer was closed before the record was written".into()
+        }
+        _ => e.to_string(),
+    }
+}
 
 /// A data producer.
 pub struct KafkaProducer {
-    producer: FutureProducer,
+    producer: ThreadedProducer<Acks>,
 }
 
 impl KafkaProducer {
@@ -34,59 +119,70 @@ impl KafkaProducer {
             .set("acks", "all")
             .set("partitioner", "murmur2_random")
             .set("message.timeout.ms", "0");
+        if config.get("queue.buffering.max.messages").is_none() {
+            config.set("queue.buffering.max.messages", QUEUE_MAX_MESSAGES);
+        }
         let producer = config
-            .create()
+            .create_with_context(Acks)
             .map_err(|e| TopicError::Config(format!("cannot create the Kafka producer: {e}")))?;
         Ok(Self { producer })
+    }
+
+    /// Whether librdkafka raised a fatal error (an idempotence failure): the client
+    /// produces nothing more and must be replaced.
+    pub fn is_fatal(&self) -> bool {
+        self.producer.client().fatal_error().is_some()
     }
 }
 
 impl RecordProducer for KafkaProducer {
     fn send(&self, records: Vec<OutRecord>) -> SendFuture {
-        let mut pending = Vec::with_capacity(records.len());
-        for r in &records {
-            match enqueue(&self.producer, r) {
-                Ok(delivery) => pending.push((r.topic.clone(), delivery)),
-                Err(e) => {
-                    let error =
-                        TopicError::Produce { topic: r.topic.clone(), reason: e.to_string() };
-                    return Box::pin(async move { Err(error) });
-                }
+        if records.is_empty() {
+            return Box::pin(async { Ok(Vec::new()) });
+        }
+        let (done, outcome) = oneshot::channel();
+        let unknown = Delivered { partition: -1, offset: -1 };
+        let batch = Arc::new(Batch {
+            state: Mutex::new(BatchState {
+                delivered: vec![unknown; records.len()],
+                remaining: records.len(),
+                error: None,
+                done: Some(done),
+            }),
+        });
+        for (index, r) in records.iter().enumerate() {
+            let slot = Box::new(Slot { batch: batch.clone(), index });
+            if let Err(e) = enqueue(&self.producer, r, slot) {
+                // The records already queued still report to the batch; nobody waits.
+                batch.state.lock().expect("not poisoned").done = None;
+                let error = TopicError::Produce { topic: r.topic.clone(), reason: e.to_string() };
+                return Box::pin(async move { Err(error) });
             }
         }
+        let topic = records[0].topic.clone();
         Box::pin(async move {
-            let mut delivered = Vec::with_capacity(pending.len());
-            for (topic, delivery) in pending {
-                match delivery.await {
-                    Ok(Ok(d)) => {
-                        delivered.push(Delivered { partition: d.partition, offset: d.offset })
-                    }
-                    Ok(Err((e, _))) => {
-                        return Err(TopicError::Produce { topic, reason: e.to_string() });
-                    }
-                    Err(_) => {
-                        return Err(TopicError::Produce {
-                            topic,
-                            reason: "the producer was closed before the record was written".into(),
-                        });
-                    }
-                }
-            }
-            Ok(delivered)
+            outcome.await.map_err(|_| TopicError::Produce {
+                topic,
+                reason: "the producer was closed before the records were written".into(),
+            })?
         })
     }
 }
 
 /// Enqueues one record, waiting while the local queue is full.
 fn enqueue(
-    producer: &FutureProducer,
+    producer: &ThreadedProducer<Acks>,
     r: &OutRecord,
-) -> Result<rdkafka::producer::DeliveryFuture, KafkaError> {
-    let mut headers = OwnedHeaders::new_with_capacity(r.headers.len());
-    for h in &r.headers {
-        headers = headers.insert(KafkaHeader { key: &h.key, value: h.value.as_deref() });
+    slot: Box<Slot>,
+) -> Result<(), KafkaError> {
+    let mut record = BaseRecord::<[u8], [u8], Box<Slot>>::with_opaque_to(&r.topic, slot);
+    if !r.headers.is_empty() {
+        let mut headers = OwnedHeaders::new_with_capacity(r.headers.len());
+        for h in &r.headers {
+            headers = headers.insert(KafkaHeader { key: &h.key, value: h.value.as_deref() });
+        }
+        record = record.headers(headers);
     }
-    let mut record = FutureRecord::<[u8], [u8]>::to(&r.topic).headers(headers);
     if let Some(key) = &r.key {
         record = record.key(key.as_slice());
     }
@@ -100,8 +196,8 @@ fn enqueue(
         record = record.timestamp(ts);
     }
     loop {
-        match producer.send_result(record) {
-            Ok(delivery) => return Ok(delivery),
+        match producer.send(record) {
+            Ok(()) => return Ok(()),
             Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), back)) => {
                 record = back;
                 std::thread::sleep(QUEUE_FULL_BACKOFF);

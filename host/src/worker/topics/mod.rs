@@ -28,6 +28,8 @@ use crate::model::{TopicPartition, TopicPartitionOffset};
 mod kafka;
 mod kafka_consumer;
 mod kafka_producer;
+#[cfg(test)]
+mod kafka_tests;
 
 pub use kafka::{KafkaClientSettings, KafkaTopics};
 
