@@ -17,7 +17,8 @@
 # 4.3.1 and their dependencies) come from Maven Central through `mvn
 # dependency:copy-dependencies` and are cached in $CONNECT_HOME_CACHE, so only the first run
 # downloads. Connect stays at 4.3.1 (Maven Central serves no 4.4 file connectors, and the
-# 4.3 ones do not run on the 4.4 runtime); the broker is scripts/kafka.sh's.
+# 4.3 ones do not run on the 4.4 runtime); the broker is scripts/kafka.sh's. The fetch and the
+# worker start-up live in scripts/lib/connect.sh, shared with scripts/bench-vs-kafka-connect.sh.
 # Needs java (17+), mvn (first run), curl, jq and python3.
 #
 # Environment:
@@ -37,11 +38,9 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-CONNECT_VERSION="${CONNECT_VERSION:-4.3.1}"
-# log4j2 binding for Connect's slf4j 1.7 API, also what /admin/loggers drives.
-CONNECT_LOG4J_VERSION="${CONNECT_LOG4J_VERSION:-2.25.5}"
-CONNECT_HOME_CACHE="${CONNECT_HOME_CACHE:-$HOME/.cache/wasm-connect/connect-$CONNECT_VERSION}"
-CONNECT_LIBS="$CONNECT_HOME_CACHE/libs"
+SCRIPT_NAME=compare-kafka-connect.sh
+# shellcheck source=lib/connect.sh
+source "$ROOT/scripts/lib/connect.sh"
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 WASM_CONNECT_BIN="${WASM_CONNECT_BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/wasm-connect}"
 WASM_CONNECT_PLUGINS="${WASM_CONNECT_PLUGINS:-$ROOT/build/plugins}"
@@ -49,7 +48,6 @@ WC_REST_PORT="${WC_REST_PORT:-18084}"
 KC_REST_PORT="${KC_REST_PORT:-18083}"
 START_TIMEOUT="${COMPARE_START_TIMEOUT:-120}"
 WAIT_TIMEOUT="${COMPARE_WAIT_TIMEOUT:-20}"
-JAVA="${JAVA:-java}"
 SIDES=(wc kc)
 
 # Differences that are on purpose: `scenario-glob | path-glob | reason`, one per line. The
@@ -65,90 +63,23 @@ validate-* | configs[].value.recommended_values | Kafka Connect also recommends 
 tasks | [].config.batch.size | a connector starts with its declared defaults filled in, so the file source'"'"'s task config carries batch.size
 '
 
-die() { echo "compare-kafka-connect.sh: $*" >&2; exit 1; }
-need() { command -v "$1" >/dev/null 2>&1 || die "$1 not found on PATH ($2)"; }
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-ensure_jq() {
-    command -v jq >/dev/null 2>&1 && return 0
-    if command -v apt-get >/dev/null 2>&1 && [[ "$(id -u)" == 0 ]]; then
-        echo "jq not found; installing it with apt-get" >&2
-        { apt-get install -y -q jq || { apt-get update -q && apt-get install -y -q jq; }; } >/dev/null \
-            || die "apt-get could not install jq; install it (https://jqlang.org) and run again"
-    else
-        die "jq not found on PATH: install it (apt-get install jq, brew install jq, https://jqlang.org)"
-    fi
-}
-
-# --- Kafka Connect jars --------------------------------------------------------------------
-
-fetch_jars() {
-    [[ -f "$CONNECT_HOME_CACHE/.complete" ]] && return 0
-    need mvn "needed once to fetch the Kafka Connect $CONNECT_VERSION jars from Maven Central"
-    mkdir -p "$CONNECT_HOME_CACHE"
-    exec 8>"$CONNECT_HOME_CACHE/.lock"
-    flock 8
-    if [[ -f "$CONNECT_HOME_CACHE/.complete" ]]; then exec 8>&-; return 0; fi
-    local work dep deps=""
-    work="$(mktemp -d "$CONNECT_HOME_CACHE/.fetch.XXXXXX")"
-    for dep in connect-runtime connect-file connect-json connect-test-plugins; do
-        deps+="    <dependency><groupId>org.apache.kafka</groupId><artifactId>$dep</artifactId><version>$CONNECT_VERSION</version></dependency>"$'\n'
-    done
-    cat >"$work/pom.xml" <<EOF
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>wasm-connect</groupId>
-  <artifactId>kafka-connect-jars</artifactId>
-  <version>$CONNECT_VERSION</version>
-  <dependencies>
-$deps    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-api</artifactId><version>$CONNECT_LOG4J_VERSION</version></dependency>
-    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-core</artifactId><version>$CONNECT_LOG4J_VERSION</version></dependency>
-    <dependency><groupId>org.apache.logging.log4j</groupId><artifactId>log4j-slf4j-impl</artifactId><version>$CONNECT_LOG4J_VERSION</version></dependency>
-  </dependencies>
-</project>
-EOF
-    echo "fetching Kafka Connect $CONNECT_VERSION from Maven Central into $CONNECT_HOME_CACHE ..." >&2
-    # Progress: one line per artifact mvn downloads (it is quiet when ~/.m2 has them).
-    if ! mvn -B -Dstyle.color=never -f "$work/pom.xml" dependency:copy-dependencies \
-        -DincludeScope=runtime -DoutputDirectory="$work/libs" 2>&1 | tee "$work/mvn.log" \
-        | sed -un 's/\x1b\[[0-9;]*m//g; s/^.*Downloaded from [^:]*: .*\/\([^/]*\.jar\) .*/  downloaded \1/p' >&2 \
-        || ! grep -q 'BUILD SUCCESS' "$work/mvn.log"; then
-        sed 's/\x1b\[[0-9;]*m//g' "$work/mvn.log" | grep -F '[ERROR]' | head -n 3 >&2 || tail -n 20 "$work/mvn.log" >&2
-        rm -rf "$work"
-        die "mvn could not fetch org.apache.kafka:connect-runtime:$CONNECT_VERSION (see above)"
-    fi
-    [[ -f "$work/libs/connect-runtime-$CONNECT_VERSION.jar" ]] || { rm -rf "$work"; die "mvn fetched no connect-runtime-$CONNECT_VERSION.jar"; }
-    rm -rf "$CONNECT_LIBS"
-    mv "$work/libs" "$CONNECT_LIBS"
-    rm -rf "$work"
-    touch "$CONNECT_HOME_CACHE/.complete"
-    echo "Kafka Connect $CONNECT_VERSION: $(find "$CONNECT_LIBS" -name '*.jar' | wc -l) jars in $CONNECT_LIBS" >&2
-    exec 8>&-
-}
-
 # --- processes -----------------------------------------------------------------------------
 
 WORK="" STARTED_BROKER="" BOOTSTRAP="" RUN="" TOPIC=""
 declare -A PID=()
 
 cleanup() {
-    local rc=$? side deadline
+    local rc=$? side pids=()
     trap - EXIT INT TERM
     for side in "${SIDES[@]}"; do
-        [[ -n "${PID[$side]:-}" ]] && kill -TERM "${PID[$side]}" 2>/dev/null || true
+        [[ -n "${PID[$side]:-}" ]] && pids+=("${PID[$side]}")
     done
-    deadline=$((SECONDS + 20))
-    for side in "${SIDES[@]}"; do
-        [[ -n "${PID[$side]:-}" ]] || continue
-        while kill -0 "${PID[$side]}" 2>/dev/null && ((SECONDS < deadline)); do sleep 0.2; done
-        kill -KILL "${PID[$side]}" 2>/dev/null || true
-    done
+    stop_worker "${pids[@]}"
     if [[ -n "$STARTED_BROKER" ]]; then
         KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" stop >/dev/null || true
     elif [[ -n "$RUN" && -n "$BOOTSTRAP" ]]; then
         # A broker we did not start keeps running: drop this run's topics from it.
-        timeout 60 env KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" run org.apache.kafka.tools.TopicCommand \
-            --bootstrap-server "$BOOTSTRAP" --delete --topic "compare-$RUN-.*" >/dev/null 2>&1 || true
+        timeout 60 kafka_topics --bootstrap-server "$BOOTSTRAP" --delete --topic "compare-$RUN-.*" >/dev/null 2>&1 || true
     fi
     if [[ -n "$WORK" ]]; then
         if ((rc == 0)) && [[ "${COMPARE_KEEP:-}" != 1 ]]; then
@@ -175,84 +106,32 @@ start_broker() {
 }
 
 create_topic() {
-    KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" run org.apache.kafka.tools.TopicCommand \
-        --bootstrap-server "$BOOTSTRAP" --create --if-not-exists --topic "$1" \
+    kafka_topics --bootstrap-server "$BOOTSTRAP" --create --if-not-exists --topic "$1" \
         --partitions 1 --replication-factor 1 >"$WORK/topic.log" 2>&1
 }
 
-# Worker properties shared by both sides: own group and internal topics, JSON converters
-# without schemas, REST on loopback, offsets committed every second.
-worker_properties() {
-    local side="$1" port="$2"
-    cat <<EOF
-bootstrap.servers=$BOOTSTRAP
-group.id=compare-$RUN-$side
-config.storage.topic=compare-$RUN-$side-configs
-config.storage.replication.factor=1
-offset.storage.topic=compare-$RUN-$side-offsets
-offset.storage.replication.factor=1
-offset.storage.partitions=1
-status.storage.topic=compare-$RUN-$side-status
-status.storage.replication.factor=1
-status.storage.partitions=1
-key.converter=org.apache.kafka.connect.json.JsonConverter
-value.converter=org.apache.kafka.connect.json.JsonConverter
-key.converter.schemas.enable=false
-value.converter.schemas.enable=false
-listeners=http://127.0.0.1:$port
-rest.advertised.host.name=127.0.0.1
-rest.advertised.port=$port
-offset.flush.interval.ms=1000
-scheduled.rebalance.max.delay.ms=0
-EOF
-}
-
-start_kafka_connect() {
+start_kafka_connect_side() {
     {
-        worker_properties kc "$KC_REST_PORT"
+        connect_properties "compare-$RUN-kc" "$KC_REST_PORT" "$BOOTSTRAP"
         # connect-file and connect-test-plugins are on the classpath, found by service loading.
         echo "plugin.discovery=hybrid_warn"
     } >"$WORK/kc.properties"
-    cat >"$WORK/kc-log4j2.properties" <<'EOF'
-status = warn
-appender.out.type = Console
-appender.out.name = STDOUT
-appender.out.layout.type = PatternLayout
-appender.out.layout.pattern = [%d] %p %m (%c)%n
-rootLogger.level = info
-rootLogger.appenderRef.out.ref = STDOUT
-logger.reflections.name = org.reflections
-logger.reflections.level = error
-EOF
-    setsid "$JAVA" -Xms128m -Xmx768m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true \
-        "-Dlog4j2.configurationFile=file:$WORK/kc-log4j2.properties" \
-        -cp "$CONNECT_LIBS/*" org.apache.kafka.connect.cli.ConnectDistributed "$WORK/kc.properties" \
-        >"$WORK/kc.log" 2>&1 </dev/null &
-    PID[kc]=$!
+    start_kafka_connect "$WORK/kc.properties" "$WORK/kc.log"
+    PID[kc]=$STARTED_PID
 }
 
-start_wasm_connect() {
+start_wasm_connect_side() {
     {
-        worker_properties wc "$WC_REST_PORT"
+        connect_properties "compare-$RUN-wc" "$WC_REST_PORT" "$BOOTSTRAP"
         echo "plugin.path=$WASM_CONNECT_PLUGINS"
     } >"$WORK/wc.properties"
-    setsid "$WASM_CONNECT_BIN" distributed "$WORK/wc.properties" >"$WORK/wc.log" 2>&1 </dev/null &
-    PID[wc]=$!
+    start_wasm_connect "$WASM_CONNECT_BIN" "$WORK/wc.properties" "$WORK/wc.log"
+    PID[wc]=$STARTED_PID
 }
 
 base_url() { if [[ "$1" == wc ]]; then echo "http://127.0.0.1:$WC_REST_PORT"; else echo "http://127.0.0.1:$KC_REST_PORT"; fi; }
 
-# Waits until the worker answers GET /connectors with 200 (it has joined its group).
-await_ready() {
-    local side="$1" deadline=$((SECONDS + START_TIMEOUT)) url
-    url="$(base_url "$side")/connectors"
-    while :; do
-        kill -0 "${PID[$side]}" 2>/dev/null || { tail -n 30 "$WORK/$side.log" >&2; die "the $side worker exited during start-up (log $WORK/$side.log)"; }
-        [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$url" 2>/dev/null)" == 200 ]] && return 0
-        ((SECONDS < deadline)) || { tail -n 30 "$WORK/$side.log" >&2; die "the $side worker does not serve $url after ${START_TIMEOUT}s"; }
-        sleep 0.3
-    done
-}
+await_ready() { await_worker "$(base_url "$1")" "${PID[$1]}" "$WORK/$1.log" "$START_TIMEOUT"; }
 
 # --- scenarios -----------------------------------------------------------------------------
 
@@ -488,8 +367,8 @@ main() {
     echo "broker $BOOTSTRAP; Kafka Connect $CONNECT_VERSION on :$KC_REST_PORT, wasm-connect ($WASM_CONNECT_BIN) on :$WC_REST_PORT" >&2
     create_topic "$TOPIC" &
     local topic_pid=$!
-    start_kafka_connect
-    start_wasm_connect
+    start_kafka_connect_side
+    start_wasm_connect_side
     wait "$topic_pid" || { cat "$WORK/topic.log" >&2; die "could not create topic $TOPIC"; }
     await_ready wc
     await_ready kc

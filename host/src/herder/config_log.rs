@@ -44,25 +44,25 @@ impl ConfigLog {
         tokio::spawn(async move {
             loop {
                 while let Ok(id) = sync_rx.try_recv() {
-                    match reader.read_to_end().await {
-                        Ok(e) if e.is_empty() => {}
-                        Ok(e) => {
-                            if tx.send(FollowerMsg::Entries(e)).is_err() {
-                                return;
-                            }
-                        }
-                        Err(e) => {
-                            let _ = tx.send(FollowerMsg::Error(e));
-                        }
-                    }
-                    if tx.send(FollowerMsg::Synced(id)).is_err() {
+                    if !sync(reader.as_mut(), &tx, id).await {
                         return;
                     }
                 }
                 if tx.is_closed() {
                     return;
                 }
-                let msg = match reader.poll(POLL).await {
+                // A sync request ends the wait at once: the herder waits on it (a write's
+                // read-back, a restart's answer), so it must not wait out the poll. A poll
+                // cut short loses nothing: readers keep what they took for the next call.
+                let polled = tokio::select! {
+                    biased;
+                    id = sync_rx.recv() => match id {
+                        Some(id) if sync(reader.as_mut(), &tx, id).await => continue,
+                        _ => return,
+                    },
+                    polled = reader.poll(POLL) => polled,
+                };
+                let msg = match polled {
                     Ok(e) if e.is_empty() => continue,
                     Ok(e) => FollowerMsg::Entries(e),
                     Err(e) => {
@@ -95,4 +95,25 @@ impl ConfigLog {
         let _ = self.sync_tx.send(self.next_sync);
         self.next_sync
     }
+}
+
+/// Reads to the end and sends what was read, then the marker `id`. `false` once the herder
+/// is gone.
+async fn sync(
+    reader: &mut dyn LogReader,
+    tx: &mpsc::UnboundedSender<FollowerMsg>,
+    id: u64,
+) -> bool {
+    match reader.read_to_end().await {
+        Ok(e) if e.is_empty() => {}
+        Ok(e) => {
+            if tx.send(FollowerMsg::Entries(e)).is_err() {
+                return false;
+            }
+        }
+        Err(e) => {
+            let _ = tx.send(FollowerMsg::Error(e));
+        }
+    }
+    tx.send(FollowerMsg::Synced(id)).is_ok()
 }

@@ -136,6 +136,7 @@ pub trait LogReader: Send + 'static {
     async fn read_to_end(&mut self) -> Result<Vec<LogEntry>, StoreError>;
 
     /// Waits up to `timeout` for records past the position, and returns those that arrived
-    /// (possibly none). Advances the position.
+    /// (possibly none). Advances the position. Cancel-safe: a poll dropped before it
+    /// returns advances the position past nothing it did not return.
     async fn poll(&mut self, timeout: Duration) -> Result<Vec<LogEntry>, StoreError>;
 }

@@ -17,6 +17,7 @@ pub mod convert;
 pub mod errors;
 mod host;
 mod plugins;
+mod released_producer;
 mod sink_task;
 mod source_task;
 mod task;

@@ -12,6 +12,7 @@ use tracing::Instrument;
 use super::connector_config::{ConnectorConfig, TaskSettings};
 use super::convert::{self, ConvertError, Converter};
 use super::errors::ErrorReporter;
+use super::released_producer::ReleasedProducer;
 use super::sink_task::SinkTask;
 use super::source_task::SourceTask;
 use super::task_control::{Cmd, Exit};
@@ -143,6 +144,7 @@ async fn create(
                 .topics
                 .producer(&client_id, &settings.producer_overrides)
                 .map_err(|e| e.to_string())?;
+            let producer = ReleasedProducer::wrap(producer);
             let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, None);
             let instance = plugin.source_task(ident, &config, host).await.map_err(|e| e.trace())?;
             instance.start(config).await.map_err(|e| e.trace())?;
@@ -173,14 +175,14 @@ async fn create(
                 .or_else(|| settings.subscription.clone())
                 .ok_or("Must configure one of topics or topics.regex")?;
             let dlq = match &policy.dlq {
-                Some(_) => Some(
+                Some(_) => Some(ReleasedProducer::wrap(
                     data.topics
                         .producer(
                             &format!("connector-dlq-producer-{connector}-{task}"),
                             &settings.producer_overrides,
                         )
                         .map_err(|e| e.to_string())?,
-                ),
+                )),
                 None => None,
             };
             if let Some(settings) = &policy.dlq {

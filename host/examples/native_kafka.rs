@@ -1,0 +1,462 @@
+//! The native side of `scripts/bench-vs-kafka-connect.sh`: plain rdkafka clients doing the
+//! work the connectors do (an idempotent `acks=all` producer, a consumer appending lines to a
+//! file), and the probes the script measures every side with (a topic's end offsets, a
+//! file's line count, restarts through the REST API, REST latency).
+//!
+//! It owns no worker code and starts no worker: it is a tool the script drives.
+//!
+//! ```text
+//! native_kafka produce         --bootstrap B --topic T --records N [--value-size 80] [--threads 1]
+//! native_kafka consume-to-file --bootstrap B --topic T --records N --file F [--threads 1]
+//! native_kafka watch-topic     --bootstrap B --topic T --records N [--timeout 300]
+//! native_kafka watch-file      --file F --records N [--timeout 300]
+//! native_kafka restart         --url http://127.0.0.1:8083 --connector C --tasks 8 [--count 25] [--settle-ms 1000]
+//! native_kafka latency         --url http://127.0.0.1:8083/connectors?expand=status --seconds 30
+//! ```
+//! Each probe prints one JSON line on stdout; progress goes to stderr.
+
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use clap::{Parser, Subcommand};
+use rdkafka::ClientConfig;
+use rdkafka::consumer::{BaseConsumer, Consumer};
+use rdkafka::error::{KafkaError, RDKafkaErrorCode};
+use rdkafka::producer::{BaseRecord, DefaultProducerContext, Producer, ThreadedProducer};
+use rdkafka::{Message, Offset, TopicPartitionList};
+
+#[derive(Parser)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Produce N records of `value-size` bytes, idempotent and acks=all, from T threads
+    /// (one producer each).
+    Produce {
+        #[arg(long)]
+        bootstrap: String,
+        #[arg(long)]
+        topic: String,
+        #[arg(long)]
+        records: u64,
+        #[arg(long, default_value_t = 80)]
+        value_size: usize,
+        #[arg(long, default_value_t = 1)]
+        threads: u64,
+    },
+    /// Read N records from the topic's start (T threads, partitions split between them) and
+    /// append each value as a line to the file.
+    ConsumeToFile {
+        #[arg(long)]
+        bootstrap: String,
+        #[arg(long)]
+        topic: String,
+        #[arg(long)]
+        records: u64,
+        #[arg(long)]
+        file: String,
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+    },
+    /// Poll the topic's end offsets until they sum to N; the rate is taken from the first
+    /// record seen to the Nth.
+    WatchTopic {
+        #[arg(long)]
+        bootstrap: String,
+        #[arg(long)]
+        topic: String,
+        #[arg(long)]
+        records: u64,
+        #[arg(long, default_value_t = 300)]
+        timeout: u64,
+    },
+    /// Poll a file's line count until N, measured as `watch-topic` does.
+    WatchFile {
+        #[arg(long)]
+        file: String,
+        #[arg(long)]
+        records: u64,
+        #[arg(long, default_value_t = 300)]
+        timeout: u64,
+    },
+    /// Restart a running connector with `includeTasks=true` `count` times; each restart is
+    /// timed from the POST until its status shows it and all its tasks RUNNING again.
+    Restart {
+        #[arg(long)]
+        url: String,
+        #[arg(long)]
+        connector: String,
+        #[arg(long)]
+        tasks: usize,
+        #[arg(long, default_value_t = 25)]
+        count: usize,
+        #[arg(long, default_value_t = 30)]
+        timeout: u64,
+        /// Pause after all are RUNNING before the next restart, in ms.
+        #[arg(long, default_value_t = 1000)]
+        settle_ms: u64,
+    },
+    /// GET a URL back to back for `seconds`; prints the count, median and p99.
+    Latency {
+        #[arg(long)]
+        url: String,
+        #[arg(long)]
+        seconds: u64,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Produce { bootstrap, topic, records, value_size, threads } => {
+            produce(&bootstrap, &topic, records, value_size, threads)
+        }
+        Command::ConsumeToFile { bootstrap, topic, records, file, threads } => {
+            consume_to_file(&bootstrap, &topic, records, &file, threads)
+        }
+        Command::WatchTopic { bootstrap, topic, records, timeout } => {
+            watch(records, timeout, || end_offsets(&consumer(&bootstrap, None)?, &topic))
+        }
+        Command::WatchFile { file, records, timeout } => {
+            let mut counter = LineCounter::new(file);
+            watch(records, timeout, move || counter.count())
+        }
+        Command::Restart { url, connector, tasks, count, timeout, settle_ms } => {
+            let (timeout, settle) =
+                (Duration::from_secs(timeout), Duration::from_millis(settle_ms));
+            restart(&url, &connector, tasks, count, timeout, settle)
+        }
+        Command::Latency { url, seconds } => latency(&url, Duration::from_secs(seconds)),
+    };
+    if let Err(e) = result {
+        eprintln!("native_kafka: {e}");
+        std::process::exit(1);
+    }
+}
+
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error + Send + Sync>>;
+
+fn consumer(bootstrap: &str, group: Option<&str>) -> Result<BaseConsumer> {
+    let mut config = ClientConfig::new();
+    config.set("bootstrap.servers", bootstrap).set("enable.auto.commit", "false");
+    config.set("group.id", group.unwrap_or("native-kafka-probe"));
+    Ok(config.create()?)
+}
+
+fn partitions(consumer: &BaseConsumer, topic: &str) -> Result<Vec<i32>> {
+    let metadata = consumer.fetch_metadata(Some(topic), Duration::from_secs(10))?;
+    let parts: Vec<i32> =
+        metadata.topics().iter().flat_map(|t| t.partitions().iter().map(|p| p.id())).collect();
+    if parts.is_empty() {
+        return Err(format!("topic {topic} has no partitions").into());
+    }
+    Ok(parts)
+}
+
+fn end_offsets(consumer: &BaseConsumer, topic: &str) -> Result<u64> {
+    let mut sum = 0;
+    for p in partitions(consumer, topic)? {
+        let (_, high) = consumer.fetch_watermarks(topic, p, Duration::from_secs(10))?;
+        sum += high.max(0) as u64;
+    }
+    Ok(sum)
+}
+
+fn produce(bootstrap: &str, topic: &str, records: u64, size: usize, threads: u64) -> Result<()> {
+    let value: Vec<u8> =
+        (0..size).map(|i| b"abcdefghijklmnopqrstuvwxyz0123456789"[i % 36]).collect();
+    let handles: Vec<_> = (0..threads)
+        .map(|t| {
+            let (bootstrap, topic, value) =
+                (bootstrap.to_string(), topic.to_string(), value.clone());
+            let share = records / threads + u64::from(t < records % threads);
+            std::thread::spawn(move || -> Result<()> {
+                let producer: ThreadedProducer<DefaultProducerContext> = ClientConfig::new()
+                    .set("bootstrap.servers", &bootstrap)
+                    .set("enable.idempotence", "true")
+                    .set("acks", "all")
+                    .create()?;
+                for seq in 0..share {
+                    let key = format!("{t}-{seq:012}");
+                    let mut record = BaseRecord::to(&topic).key(&key).payload(&value);
+                    loop {
+                        match producer.send(record) {
+                            Ok(()) => break,
+                            Err((
+                                KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull),
+                                r,
+                            )) => {
+                                record = r;
+                                std::thread::sleep(Duration::from_millis(1));
+                            }
+                            Err((e, _)) => return Err(e.into()),
+                        }
+                    }
+                }
+                producer.flush(Duration::from_secs(120))?;
+                Ok(())
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().map_err(|_| "a producer thread panicked")??;
+    }
+    Ok(())
+}
+
+fn consume_to_file(
+    bootstrap: &str,
+    topic: &str,
+    records: u64,
+    file: &str,
+    threads: usize,
+) -> Result<()> {
+    let all = partitions(&consumer(bootstrap, None)?, topic)?;
+    let done = Arc::new(AtomicU64::new(0));
+    let group = format!("native-kafka-{}", std::process::id());
+    let handles: Vec<_> = (0..threads)
+        .map(|t| {
+            let mine: Vec<i32> = all.iter().copied().skip(t).step_by(threads).collect();
+            let (bootstrap, topic, file, group) =
+                (bootstrap.to_string(), topic.to_string(), file.to_string(), group.clone());
+            let done = done.clone();
+            std::thread::spawn(move || -> Result<()> {
+                if mine.is_empty() {
+                    return Ok(());
+                }
+                let consumer = consumer(&bootstrap, Some(&group))?;
+                let mut tpl = TopicPartitionList::new();
+                for p in mine {
+                    tpl.add_partition_offset(&topic, p, Offset::Beginning)?;
+                }
+                consumer.assign(&tpl)?;
+                let mut out = std::fs::OpenOptions::new().create(true).append(true).open(&file)?;
+                let mut buf = Vec::with_capacity(1 << 20);
+                while done.load(Ordering::Relaxed) < records {
+                    let mut n = 0;
+                    // One write per batch of what is ready, as a sink's put writes a batch.
+                    let mut next = consumer.poll(Duration::from_millis(100));
+                    while let Some(message) = next {
+                        let message = message?;
+                        buf.extend_from_slice(message.payload().unwrap_or_default());
+                        buf.push(b'\n');
+                        n += 1;
+                        if n >= 10_000 {
+                            break;
+                        }
+                        next = consumer.poll(Duration::ZERO);
+                    }
+                    if n > 0 {
+                        out.write_all(&buf)?;
+                        buf.clear();
+                        done.fetch_add(n, Ordering::Relaxed);
+                    }
+                }
+                Ok(())
+            })
+        })
+        .collect();
+    for h in handles {
+        h.join().map_err(|_| "a consumer thread panicked")??;
+    }
+    Ok(())
+}
+
+/// Counts the lines of a growing file, reading only what was appended since the last call.
+struct LineCounter {
+    path: String,
+    read: u64,
+    lines: u64,
+}
+
+impl LineCounter {
+    fn new(path: String) -> Self {
+        LineCounter { path, read: 0, lines: 0 }
+    }
+
+    fn count(&mut self) -> Result<u64> {
+        let Ok(mut f) = std::fs::File::open(&self.path) else { return Ok(0) };
+        f.seek(SeekFrom::Start(self.read))?;
+        let mut buf = vec![0u8; 1 << 20];
+        loop {
+            let n = f.read(&mut buf)?;
+            if n == 0 {
+                return Ok(self.lines);
+            }
+            self.read += n as u64;
+            self.lines += buf[..n].iter().filter(|b| **b == b'\n').count() as u64;
+        }
+    }
+}
+
+/// Polls `count` every 5 ms until it reaches `target`; prints the rate from the first
+/// non-zero count to the target.
+fn watch(target: u64, timeout: u64, mut count: impl FnMut() -> Result<u64>) -> Result<()> {
+    let start = Instant::now();
+    let deadline = start + Duration::from_secs(timeout);
+    let mut first: Option<(Instant, u64)> = None;
+    let mut last_zero = start;
+    let mut last_progress = Instant::now();
+    loop {
+        let n = count()?;
+        let now = Instant::now();
+        if n == 0 {
+            last_zero = now;
+        } else if first.is_none() {
+            first = Some((now, n));
+        }
+        if n >= target {
+            let (mut t0, mut n0) = first.expect("set above");
+            if n0 >= target {
+                // All arrived between two samples: count from the last sample that saw none.
+                (t0, n0) = (last_zero, 0);
+            }
+            let secs = now.duration_since(t0).as_secs_f64().max(1e-6);
+            let rate = (n - n0) as f64 / secs;
+            println!("{{\"records\":{n},\"secs\":{secs:.3},\"rate\":{rate:.0}}}");
+            return Ok(());
+        }
+        if now > deadline {
+            println!("{{\"records\":{n},\"timeout\":true}}");
+            return Err(format!("{n} of {target} after {timeout}s").into());
+        }
+        if now.duration_since(last_progress) > Duration::from_secs(5) {
+            eprintln!("    {n} of {target}");
+            last_progress = now;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_current_thread().enable_all().build()?)
+}
+
+fn all_running(status: &serde_json::Value, tasks: usize) -> bool {
+    let running = |v: &serde_json::Value| v["state"] == "RUNNING";
+    let list = status["tasks"].as_array();
+    running(&status["connector"]) && list.is_some_and(|l| l.len() == tasks && l.iter().all(running))
+}
+
+fn any_restarting(status: &serde_json::Value) -> bool {
+    let restarting = |v: &serde_json::Value| v["state"] == "RESTARTING";
+    restarting(&status["connector"])
+        || status["tasks"].as_array().is_some_and(|l| l.iter().any(restarting))
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 * p).ceil() as usize).clamp(1, sorted.len()) - 1;
+    sorted[i]
+}
+
+/// One restart is observed when the 202 body shows RESTARTING and a status GET showed some
+/// instance not RUNNING before all were RUNNING again (a status store that answers before
+/// it applied the restart would otherwise time a restart that has not happened yet).
+fn restart(
+    url: &str,
+    connector: &str,
+    tasks: usize,
+    count: usize,
+    timeout: Duration,
+    settle: Duration,
+) -> Result<()> {
+    runtime()?.block_on(async {
+        let client = reqwest::Client::new();
+        let status_url = format!("{url}/connectors/{connector}/status");
+        let post_url = format!("{url}/connectors/{connector}/restart?includeTasks=true");
+        let mut times = Vec::new();
+        let mut unobserved = 0;
+        for i in 0..count {
+            // Settle: every instance RUNNING before the next restart.
+            let running_by = Instant::now() + timeout;
+            loop {
+                let s: serde_json::Value = client.get(&status_url).send().await?.json().await?;
+                if all_running(&s, tasks) {
+                    break;
+                }
+                if Instant::now() > running_by {
+                    return Err(format!("restart {i}: not RUNNING before the restart: {s}").into());
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            tokio::time::sleep(settle).await;
+            let t0 = Instant::now();
+            let answer = client.post(&post_url).send().await?;
+            let code = answer.status().as_u16();
+            let body: serde_json::Value = answer.json().await.unwrap_or_default();
+            if code != 202 || !any_restarting(&body) {
+                return Err(format!("restart {i}: answer {code} {body}").into());
+            }
+            let mut seen_down = false;
+            loop {
+                let s: serde_json::Value = client.get(&status_url).send().await?.json().await?;
+                if all_running(&s, tasks) {
+                    if seen_down {
+                        break;
+                    }
+                    if t0.elapsed() > Duration::from_secs(3) {
+                        unobserved += 1;
+                        break;
+                    }
+                } else {
+                    seen_down = true;
+                }
+                if t0.elapsed() > timeout {
+                    return Err(format!("restart {i}: not RUNNING after {timeout:?}: {s}").into());
+                }
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+            if seen_down {
+                times.push(t0.elapsed().as_secs_f64() * 1000.0);
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        if times.is_empty() {
+            return Err("no restart was observed".into());
+        }
+        println!(
+            "{{\"restarts\":{},\"unobserved\":{unobserved},\"median_ms\":{:.1},\"p99_ms\":{:.1},\"max_ms\":{:.1}}}",
+            times.len(),
+            percentile(&times, 0.5),
+            percentile(&times, 0.99),
+            times[times.len() - 1]
+        );
+        eprintln!("    restart times (ms): {:?}", times.iter().map(|t| t.round()).collect::<Vec<_>>());
+        Ok(())
+    })
+}
+
+fn latency(url: &str, duration: Duration) -> Result<()> {
+    runtime()?.block_on(async {
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(30)).build()?;
+        let end = Instant::now() + duration;
+        let (mut times, mut errors) = (Vec::new(), 0);
+        while Instant::now() < end {
+            let t0 = Instant::now();
+            match client.get(url).send().await {
+                Ok(r) if r.status().is_success() => {
+                    let _ = r.bytes().await?;
+                    times.push(t0.elapsed().as_secs_f64() * 1000.0);
+                }
+                _ => errors += 1,
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        times.sort_by(f64::total_cmp);
+        if times.is_empty() {
+            return Err(format!("no answer from {url} ({errors} errors)").into());
+        }
+        println!(
+            "{{\"requests\":{},\"errors\":{errors},\"median_ms\":{:.1},\"p99_ms\":{:.1}}}",
+            times.len(),
+            percentile(&times, 0.5),
+            percentile(&times, 0.99)
+        );
+        Ok(())
+    })
+}

@@ -1,0 +1,446 @@
+#!/usr/bin/env bash
+# Issue 18's table in one run: Apache Kafka Connect 4.3.1, the wasm-connect worker and native
+# rdkafka clients doing the same work on the same broker, one after the other, and ONE table
+#   measure | Kafka Connect | wasm-connect | native rdkafka | ratio | goal | met
+# (ratio: wasm-connect / Kafka Connect for rates; Kafka Connect / wasm-connect for times and
+# sizes, so > 1 is always "wasm-connect is better"; the goal column says which ratio it needs).
+#
+#   scripts/build-guests.sh && cargo build --release -p wasm-connect
+#   scripts/bench-vs-kafka-connect.sh
+#
+# Rows (BENCH_ROWS picks them; default all but scale, which BENCH_SCALE=1 adds):
+#   source    source → Kafka at 1 and 4 tasks, records/s: VerifiableSource (connect-test-plugins,
+#             throughput -1, complete.record.data: ~90-byte JSON values) vs Datagen (value.size
+#             $BENCH_VALUE_SIZE) vs a native idempotent acks=all producer (one per thread). All
+#             three are timed the same way: the topic's end offsets, polled every 5 ms, from the
+#             first record seen until N.
+#   sink      Kafka → FileStreamSink at 1 and 4 tasks, lines/s: a 4-partition topic pre-filled
+#             with N lines; FileStreamSink vs build/plugins/file-sink.wasm vs a native consumer
+#             appending the lines to a file (partitions split over threads); timed by the file's
+#             line count, from the first line until N.
+#   restart   POST /connectors/c/restart?includeTasks=true of an 8-task source connector,
+#             $BENCH_RESTARTS times: median and p99 from the POST until GET status shows the
+#             connector and all 8 tasks RUNNING again. A restart counts once the 202 body shows
+#             RESTARTING and a status GET saw an instance not RUNNING. Each restart starts
+#             BENCH_RESTART_SETTLE_MS (1000) after the previous one showed all RUNNING: a task
+#             restarted sooner is still waiting for its new producer's first acknowledgement
+#             (librdkafka asks for an idempotent producer id on a 500 ms timer), and its stop
+#             waits for the records in flight, as Kafka Connect's does.
+#   idle      process RSS and threads with 100 connectors x 1 task (Datagen at rate 1 vs
+#             VerifiableSource at throughput 1), 10 s after all are RUNNING.
+#   scale     10,000 tasks on one worker (BENCH_SCALE_CONNECTORS x BENCH_SCALE_TASKS at 1
+#             record/s): time until all RUNNING (or what a worker reached within
+#             BENCH_SCALE_TIMEOUT), RSS, threads, and the p99 of GET /connectors?expand=status
+#             meanwhile.
+#   languages the guest rates of `cargo bench --bench languages` beside their goals (needs
+#             scripts/build-python-guests.sh and scripts/build-js-guests.sh; or give its output
+#             in BENCH_LANGUAGES_OUTPUT).
+# Both workers run in distributed mode with their own group and internal topics; each side is
+# started, measured and stopped before the next. The native probes and baselines are
+# host/examples/native_kafka.rs (built here when missing). Progress goes to stderr, the table
+# to stdout; the work dir (configs, logs, per-row JSON) is kept with BENCH_KEEP=1 or a failure.
+# Needs java 17+, mvn (first run: fetches the jars as scripts/compare-kafka-connect.sh does,
+# see scripts/lib/connect.sh), curl, jq, a release build and scripts/build-guests.sh's plugins.
+#
+# Environment:
+#   BENCH_RECORDS       records per throughput row (default 1000000)
+#   BENCH_VALUE_SIZE    Datagen's and the native producer's value bytes (default 80)
+#   BENCH_ROWS          rows to run (default "source sink restart idle languages")
+#   BENCH_RUNS          runs of each throughput row; cells show the median (and the range)
+#   BENCH_RESTARTS      restarts timed (default 25); BENCH_RESTART_SETTLE_MS (1000)
+#   BENCH_IDLE_CONNECTORS      connectors of the idle row (default 100)
+#   BENCH_SCALE=1, BENCH_SCALE_CONNECTORS (100), BENCH_SCALE_TASKS (100),
+#   BENCH_SCALE_TIMEOUT (900 s per worker)
+#   BENCH_SIDES         which to run (default "kc wc native")
+#   KAFKA_BOOTSTRAP     the broker (default 127.0.0.1:$KAFKA_PORT, KAFKA_PORT 9092: a running
+#                       scripts/kafka.sh broker, or one this script starts and stops)
+#   WASM_CONNECT_BIN, WASM_CONNECT_PLUGINS, NATIVE_KAFKA_BIN, WC_REST_PORT (18184),
+#   KC_REST_PORT (18183), CONNECT_HEAP (Kafka Connect's -Xmx, default 2g here)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SCRIPT_NAME=bench-vs-kafka-connect.sh
+CONNECT_HEAP="${CONNECT_HEAP:-2g}"
+# shellcheck source=lib/connect.sh
+source "$ROOT/scripts/lib/connect.sh"
+
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+WASM_CONNECT_BIN="${WASM_CONNECT_BIN:-$TARGET/release/wasm-connect}"
+WASM_CONNECT_PLUGINS="${WASM_CONNECT_PLUGINS:-$ROOT/build/plugins}"
+NATIVE_KAFKA_BIN="${NATIVE_KAFKA_BIN:-$TARGET/release/examples/native_kafka}"
+KAFKA_PORT="${KAFKA_PORT:-9092}"
+WC_REST_PORT="${WC_REST_PORT:-18184}"
+KC_REST_PORT="${KC_REST_PORT:-18183}"
+N="${BENCH_RECORDS:-1000000}"
+VALUE_SIZE="${BENCH_VALUE_SIZE:-80}"
+ROWS="${BENCH_ROWS:-source sink restart idle languages}"
+[[ "${BENCH_SCALE:-}" == 1 ]] && ROWS+=" scale"
+RUNS="${BENCH_RUNS:-1}"
+RESTARTS="${BENCH_RESTARTS:-25}"
+RESTART_SETTLE_MS="${BENCH_RESTART_SETTLE_MS:-1000}"
+IDLE_CONNECTORS="${BENCH_IDLE_CONNECTORS:-100}"
+SCALE_CONNECTORS="${BENCH_SCALE_CONNECTORS:-100}"
+SCALE_TASKS="${BENCH_SCALE_TASKS:-100}"
+SCALE_TIMEOUT="${BENCH_SCALE_TIMEOUT:-900}"
+SIDES="${BENCH_SIDES:-kc wc native}"
+
+WORK="" RUN="" BOOTSTRAP="" STARTED_BROKER="" WORKER_PID="" SIDE=""
+declare -A R=()   # R[row|side] = the cell
+
+has_row() { [[ " $ROWS " == *" $1 "* ]]; }
+has_side() { [[ " $SIDES " == *" $1 "* ]]; }
+log() { echo "[$(date +%T)] $*" >&2; }
+
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    [[ -n "$WORKER_PID" ]] && stop_worker "$WORKER_PID"
+    if [[ -n "$STARTED_BROKER" ]]; then
+        KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" stop >/dev/null || true
+    elif [[ -n "$RUN" ]]; then
+        timeout 120 kafka_topics --bootstrap-server "$BOOTSTRAP" --delete --topic "bench-$RUN-.*" >/dev/null 2>&1 || true
+    fi
+    if [[ -n "$WORK" ]]; then
+        if ((rc == 0)) && [[ "${BENCH_KEEP:-}" != 1 ]]; then rm -rf -- "$WORK"; else echo "work dir kept: $WORK" >&2; fi
+    fi
+    exit "$rc"
+}
+
+url() { if [[ "$SIDE" == wc ]]; then echo "http://127.0.0.1:$WC_REST_PORT"; else echo "http://127.0.0.1:$KC_REST_PORT"; fi; }
+
+# rest METHOD PATH [BODY]: one request to the current side; the body on stdout, fails on >= 400.
+rest() {
+    local args=(-sS --fail-with-body -X "$1" --max-time 60)
+    [[ -n "${3:-}" ]] && args+=(-H 'Content-Type: application/json' --data-binary "$3")
+    curl "${args[@]}" "$(url)$2"
+}
+
+create_topic() { kafka_topics --bootstrap-server "$BOOTSTRAP" --create --topic "$1" --partitions "$2" --replication-factor 1 >/dev/null; }
+
+# The connector configs of each side: a fast source, a paced source (1 record/s per task),
+# and the file sink.
+source_config() {  # TOPIC TASKS [paced]
+    if [[ "$SIDE" == kc ]]; then
+        local tp=-1; [[ -n "${3:-}" ]] && tp=1
+        echo "{\"connector.class\":\"org.apache.kafka.connect.tools.VerifiableSourceConnector\",\"tasks.max\":\"$2\",\"topic\":\"$1\",\"throughput\":\"$tp\",\"complete.record.data\":\"true\"}"
+    elif [[ -n "${3:-}" ]]; then
+        echo "{\"connector.class\":\"Datagen\",\"tasks.max\":\"$2\",\"topic\":\"$1\",\"rate\":\"1\",\"value.size\":\"$VALUE_SIZE\"}"
+    else
+        echo "{\"connector.class\":\"Datagen\",\"tasks.max\":\"$2\",\"topic\":\"$1\",\"records\":\"$N\",\"value.size\":\"$VALUE_SIZE\"}"
+    fi
+}
+sink_config() {  # TOPIC TASKS FILE
+    echo "{\"connector.class\":\"org.apache.kafka.connect.file.FileStreamSinkConnector\",\"tasks.max\":\"$2\",\"topics\":\"$1\",\"file\":\"$3\",\"key.converter\":\"org.apache.kafka.connect.storage.StringConverter\",\"value.converter\":\"org.apache.kafka.connect.storage.StringConverter\"}"
+}
+
+native() { "$NATIVE_KAFKA_BIN" "$@"; }
+
+start_side() {
+    local props="$WORK/$SIDE.properties"
+    log "starting $SIDE"
+    if [[ "$SIDE" == kc ]]; then
+        { connect_properties "bench-$RUN-kc" "$KC_REST_PORT" "$BOOTSTRAP"; echo "plugin.discovery=hybrid_warn"; } >"$props"
+        # VerifiableSource prints a line per record and per commit on stdout: not kept.
+        start_kafka_connect "$props" "$WORK/kc.log" /dev/null
+    else
+        { connect_properties "bench-$RUN-wc" "$WC_REST_PORT" "$BOOTSTRAP"; echo "plugin.path=$WASM_CONNECT_PLUGINS"; } >"$props"
+        start_wasm_connect "$WASM_CONNECT_BIN" "$props" "$WORK/wc.log"
+    fi
+    WORKER_PID=$STARTED_PID
+    await_worker "$(url)" "$WORKER_PID" "$WORK/$SIDE.log" 180
+    log "$SIDE serves $(url)"
+}
+
+stop_side() { stop_worker "$WORKER_PID"; WORKER_PID=""; }
+
+# running_tasks: connectors RUNNING with all their tasks RUNNING, and RUNNING tasks in total.
+running_counts() {
+    rest GET '/connectors?expand=status' 2>/dev/null | jq -r '[.[] | .status] |
+        "\([.[] | select(.connector.state == "RUNNING" and (.tasks | length) > 0 and all(.tasks[]; .state == "RUNNING"))] | length) \([.[].tasks[] | select(.state == "RUNNING")] | length)"' 2>/dev/null || echo "0 0"
+}
+
+await_running() {  # CONNECTORS TASKS TIMEOUT: 0 when reached
+    local deadline=$((SECONDS + $3)) c t last=$SECONDS
+    while :; do
+        read -r c t < <(running_counts)
+        ((c >= $1 && t >= $2)) && return 0
+        ((SECONDS >= deadline)) && { log "  $c of $1 connectors and $t of $2 tasks RUNNING after $3 s"; return 1; }
+        ((SECONDS - last >= 15)) && { log "  $c of $1 connectors, $t of $2 tasks RUNNING"; last=$SECONDS; }
+        sleep 1
+    done
+}
+
+proc_figures() {  # "RSS_MiB THREADS" of the worker process
+    awk '/^VmRSS/ {rss = $2} /^Threads/ {th = $2} END {printf "%d %d\n", rss / 1024, th}' "/proc/$WORKER_PID/status"
+}
+
+# median_cell VALUES...: the median, and the range when there are several.
+median_cell() {
+    printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {
+        m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+        if (NR > 1) printf "%d (%d-%d)", m, v[1], v[NR]; else printf "%d", m }'
+}
+
+# --- rows ---------------------------------------------------------------------------------
+
+row_source() {
+    local tasks run topic rates out
+    for tasks in 1 4; do
+        rates=()
+        for ((run = 1; run <= RUNS; run++)); do
+            topic="bench-$RUN-src-$SIDE-$tasks-$run"
+            create_topic "$topic" 4
+            log "source → Kafka, $tasks task(s), $SIDE, run $run: $N records"
+            out="$WORK/source-$SIDE-$tasks-$run.json"
+            native watch-topic --bootstrap "$BOOTSTRAP" --topic "$topic" --records "$N" >"$out" &
+            local watch=$!
+            if [[ "$SIDE" == native ]]; then
+                native produce --bootstrap "$BOOTSTRAP" --topic "$topic" --records "$N" --value-size "$VALUE_SIZE" --threads "$tasks"
+            else
+                rest POST /connectors "{\"name\":\"src-$tasks-$run\",\"config\":$(source_config "$topic" "$tasks")}" >/dev/null
+            fi
+            wait "$watch" || true
+            [[ "$SIDE" != native ]] && { rest DELETE "/connectors/src-$tasks-$run" >/dev/null || true; }
+            rates+=("$(jq -r '.rate // empty' "$out")")
+            log "  ${rates[-1]:-failed} records/s"
+        done
+        R["source-$tasks|$SIDE"]="$(median_cell "${rates[@]}")"
+    done
+}
+
+prefill_lines() {
+    LINES_TOPIC="bench-$RUN-lines"
+    create_topic "$LINES_TOPIC" 4
+    log "pre-filling $LINES_TOPIC (4 partitions) with $N lines"
+    native produce --bootstrap "$BOOTSTRAP" --topic "$LINES_TOPIC" --records "$N" --value-size "$VALUE_SIZE" --threads 1
+}
+
+row_sink() {
+    local tasks run file rates out
+    for tasks in 1 4; do
+        rates=()
+        for ((run = 1; run <= RUNS; run++)); do
+            file="$WORK/sink-$SIDE-$tasks-$run.txt"
+            out="$WORK/sink-$SIDE-$tasks-$run.json"
+            log "Kafka → file, $tasks task(s), $SIDE, run $run: $N lines"
+            native watch-file --file "$file" --records "$N" >"$out" &
+            local watch=$!
+            if [[ "$SIDE" == native ]]; then
+                native consume-to-file --bootstrap "$BOOTSTRAP" --topic "$LINES_TOPIC" --records "$N" --file "$file" --threads "$tasks"
+            else
+                rest POST /connectors "{\"name\":\"bench-$RUN-sink-$SIDE-$tasks-$run\",\"config\":$(sink_config "$LINES_TOPIC" "$tasks" "$file")}" >/dev/null
+            fi
+            wait "$watch" || true
+            [[ "$SIDE" != native ]] && { rest DELETE "/connectors/bench-$RUN-sink-$SIDE-$tasks-$run" >/dev/null || true; }
+            rm -f "$file"
+            rates+=("$(jq -r '.rate // empty' "$out")")
+            log "  ${rates[-1]:-failed} lines/s"
+        done
+        R["sink-$tasks|$SIDE"]="$(median_cell "${rates[@]}")"
+    done
+}
+
+row_restart() {
+    local topic="bench-$RUN-restart-$SIDE" out="$WORK/restart-$SIDE.json"
+    create_topic "$topic" 1
+    rest POST /connectors "{\"name\":\"restart\",\"config\":$(source_config "$topic" 8 paced)}" >/dev/null
+    await_running 1 8 120 || { R["restart-median|$SIDE"]="not RUNNING"; return 0; }
+    log "restart of an 8-task connector, $SIDE: $RESTARTS restarts"
+    if native restart --url "$(url)" --connector restart --tasks 8 --count "$RESTARTS" \
+        --settle-ms "$RESTART_SETTLE_MS" >"$out"; then
+        R["restart-median|$SIDE"]="$(jq -r '.median_ms' "$out")"
+        R["restart-p99|$SIDE"]="$(jq -r '.p99_ms' "$out")"
+        log "  $(cat "$out")"
+    else
+        R["restart-median|$SIDE"]="failed"
+    fi
+    rest DELETE /connectors/restart >/dev/null || true
+}
+
+row_idle() {
+    local topic="bench-$RUN-idle-$SIDE" i rss th
+    create_topic "$topic" 1
+    log "idle: $IDLE_CONNECTORS connectors x 1 task, $SIDE"
+    for ((i = 0; i < IDLE_CONNECTORS; i++)); do
+        rest POST /connectors "{\"name\":\"idle-$i\",\"config\":$(source_config "$topic" 1 paced)}" >/dev/null
+    done
+    if await_running "$IDLE_CONNECTORS" "$IDLE_CONNECTORS" 300; then
+        sleep 10
+        read -r rss th < <(proc_figures)
+        R["idle-rss|$SIDE"]="$rss"
+        R["idle-threads|$SIDE"]="$th"
+        log "  RSS $rss MiB, $th threads"
+    else
+        R["idle-rss|$SIDE"]="not RUNNING"
+    fi
+    for ((i = 0; i < IDLE_CONNECTORS; i++)); do rest DELETE "/connectors/idle-$i" >/dev/null || true; done
+}
+
+row_scale() {
+    local topic="bench-$RUN-scale-$SIDE" i rss th t0 total=$((SCALE_CONNECTORS * SCALE_TASKS)) lat="$WORK/scale-$SIDE-latency.json"
+    create_topic "$topic" 1
+    log "scale: $SCALE_CONNECTORS connectors x $SCALE_TASKS tasks, $SIDE (timeout ${SCALE_TIMEOUT}s)"
+    t0=$SECONDS
+    native latency --url "$(url)/connectors?expand=status" --seconds "$SCALE_TIMEOUT" >"$lat" 2>/dev/null &
+    local lat_pid=$!
+    for ((i = 0; i < SCALE_CONNECTORS; i++)); do
+        rest POST /connectors "{\"name\":\"scale-$i\",\"config\":$(source_config "$topic" "$SCALE_TASKS" paced)}" >/dev/null \
+            || log "  creating scale-$i failed"
+    done
+    if await_running "$SCALE_CONNECTORS" "$total" "$SCALE_TIMEOUT"; then
+        R["scale-time|$SIDE"]="$((SECONDS - t0))"
+    else
+        local c t; read -r c t < <(running_counts)
+        R["scale-time|$SIDE"]="gave up: $t/$total RUNNING after ${SCALE_TIMEOUT}s"
+    fi
+    if kill -0 "$WORKER_PID" 2>/dev/null; then
+        sleep 30
+        read -r rss th < <(proc_figures)
+        R["scale-rss|$SIDE"]="$rss"; R["scale-threads|$SIDE"]="$th"
+    else
+        R["scale-rss|$SIDE"]="worker exited"
+    fi
+    kill -INT "$lat_pid" 2>/dev/null; kill "$lat_pid" 2>/dev/null || true; wait "$lat_pid" 2>/dev/null || true
+    R["scale-p99|$SIDE"]="$(jq -r '.p99_ms // "none"' "$lat" 2>/dev/null || echo none)"
+    log "  ${R["scale-time|$SIDE"]}; RSS ${R["scale-rss|$SIDE"]:-?} MiB, ${R["scale-threads|$SIDE"]:-?} threads"
+}
+
+row_languages() {
+    local out="${BENCH_LANGUAGES_OUTPUT:-}"
+    if [[ -z "$out" ]]; then
+        out="$WORK/languages.md"
+        log "cargo bench --bench languages (guest rates)"
+        (cd "$ROOT" && cargo bench -q -p wasm-connect --bench languages) >"$out" 2>"$WORK/languages.log" \
+            || { log "  the languages bench failed (see $WORK/languages.log)"; return 0; }
+    fi
+    # | lang | plugin | kind | size | ... | 123.4 k (100000 records) |
+    awk -F'|' '$2 ~ /^ *(rust|python|js) *$/ {
+        gsub(/ /, "", $2); gsub(/^ +| +$/, "", $3); gsub(/^ +| +$/, "", $4)
+        rate = $(NF - 1); if (match(rate, /[0-9.]+ k/)) { r = substr(rate, RSTART, RLENGTH) + 0 } else next
+        printf "%s\t%s\t%s\t%d\n", $2, $3, $4, r * 1000 }' "$out" >"$WORK/languages.tsv"
+}
+
+# --- the table ----------------------------------------------------------------------------
+
+# line MEASURE KEY GOAL KIND: KIND rate (higher is better; ratio wc/kc), time or size (lower is
+# better; ratio kc/wc). GOAL is "RATIO NATIVE_SHARE" for rates, "RATIO MAX" for times.
+line() {
+    local measure="$1" key="$2" kind="$3" goal_ratio="$4" goal_abs="${5:-}" kc wc nat ratio="" met="" goal=""
+    kc="${R["$key|kc"]:--}" wc="${R["$key|wc"]:--}" nat="${R["$key|native"]:--}"
+    local kcn="${kc%% *}" wcn="${wc%% *}" natn="${nat%% *}"
+    num() { [[ "$1" =~ ^[0-9]+([.][0-9]+)?$ ]]; }
+    if num "$kcn" && num "$wcn"; then
+        if [[ "$kind" == rate ]]; then ratio="$(awk -v a="$wcn" -v b="$kcn" 'BEGIN {printf "%.2f×", a / b}')"
+        else ratio="$(awk -v a="$kcn" -v b="$wcn" 'BEGIN {printf "%.2f×", (b > 0) ? a / b : 0}')"; fi
+    fi
+    case "$kind" in
+        rate)
+            goal="≥ ${goal_ratio}× KC, ≥ ${goal_abs}% native"
+            if num "$kcn" && num "$wcn" && num "$natn"; then
+                met="$(awk -v w="$wcn" -v k="$kcn" -v n="$natn" -v r="$goal_ratio" -v p="$goal_abs" \
+                    'BEGIN {print (w >= r * k && w >= p / 100 * n) ? "yes" : "no"}')"
+                nat="$nat ($(awk -v w="$wcn" -v n="$natn" 'BEGIN {printf "%d%%", 100 * w / n}'))"
+            fi ;;
+        time)
+            goal="≤ $goal_abs ms${goal_ratio:+, ≥ ${goal_ratio}× KC}"
+            num "$wcn" && met="$(awk -v w="$wcn" -v k="${kcn:-0}" -v m="$goal_abs" -v r="${goal_ratio:-0}" \
+                'BEGIN {print (w <= m && (r == 0 || k + 0 >= r * w)) ? "yes" : "no"}')" ;;
+        size)
+            goal="$goal_abs"
+            [[ -n "$goal_ratio" ]] && num "$wcn" && met="$(awk -v w="$wcn" -v m="$goal_ratio" 'BEGIN {print (w <= m) ? "yes" : "no"}')" ;;
+        *) goal="$goal_abs" ;;
+    esac
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$measure" "$kc" "$wc" "$nat" "$ratio" "$goal" "$met"
+}
+
+print_table() {
+    echo
+    echo "wasm-connect $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?') vs Kafka Connect $CONNECT_VERSION, broker $BOOTSTRAP, $(nproc) cores, $(date -u '+%F %H:%M UTC'); N = $N, runs $RUNS"
+    echo
+    echo "| measure | Kafka Connect | wasm-connect | native rdkafka | ratio | goal | met |"
+    echo "|---|---|---|---|---|---|---|"
+    if has_row source; then
+        line "source → Kafka, 1 task, records/s" source-1 rate 2 80
+        line "source → Kafka, 4 tasks, records/s" source-4 rate 2 80
+    fi
+    if has_row sink; then
+        line "Kafka → FileStreamSink, 1 task, lines/s" sink-1 rate 2 80
+        line "Kafka → FileStreamSink, 4 tasks, lines/s" sink-4 rate 2 80
+    fi
+    if has_row restart; then
+        line "restart includeTasks=true, 8 tasks, median ms ($RESTARTS)" restart-median time 5 50
+        line "restart includeTasks=true, 8 tasks, p99 ms ($RESTARTS)" restart-p99 time "" 50
+    fi
+    if has_row idle; then
+        line "RSS MiB, $IDLE_CONNECTORS connectors × 1 task" idle-rss size "" ""
+        line "threads, $IDLE_CONNECTORS connectors × 1 task" idle-threads size "" ""
+    fi
+    if has_row scale; then
+        local total=$((SCALE_CONNECTORS * SCALE_TASKS))
+        line "$total tasks: s until all RUNNING" scale-time size "" ""
+        line "$total tasks: RSS MiB" scale-rss size 1536 "≤ 1536 MiB"
+        line "$total tasks: threads" scale-threads size "$((8 * $(nproc)))" "≤ 8 × cores"
+        line "$total tasks: REST p99 ms, GET /connectors?expand=status" scale-p99 size 100 "≤ 100 ms"
+    fi
+    if has_row languages && [[ -s "$WORK/languages.tsv" ]]; then
+        local lang plugin kind rate goal
+        while IFS=$'\t' read -r lang plugin kind rate; do
+            goal=200000; [[ "$lang" == rust ]] && goal=2000000
+            printf '| guest %s %s (%s), records/s | | %s | | | ≥ %s | %s |\n' "$lang" "$plugin" "$kind" "$rate" "$goal" \
+                "$( ((rate >= goal)) && echo yes || echo no)"
+        done <"$WORK/languages.tsv"
+    fi
+}
+
+main() {
+    need "$JAVA" "Java 17+ runs Kafka Connect"
+    need curl "the rows drive the REST API"
+    need flock "util-linux"
+    ensure_jq
+    [[ -x "$WASM_CONNECT_BIN" ]] || die "no wasm-connect binary at $WASM_CONNECT_BIN (cargo build --release -p wasm-connect, or set WASM_CONNECT_BIN)"
+    [[ -f "$WASM_CONNECT_PLUGINS/datagen.wasm" && -f "$WASM_CONNECT_PLUGINS/file-sink.wasm" ]] \
+        || die "no datagen.wasm and file-sink.wasm in $WASM_CONNECT_PLUGINS (scripts/build-guests.sh builds them)"
+    for p in "$WC_REST_PORT" "$KC_REST_PORT"; do
+        port_open "$p" && die "127.0.0.1:$p is in use (set WC_REST_PORT / KC_REST_PORT)"
+    done
+    if [[ ! -x "$NATIVE_KAFKA_BIN" ]]; then
+        log "building the native baselines (cargo build --release -p wasm-connect --example native_kafka)"
+        (cd "$ROOT" && cargo build -q --release -p wasm-connect --example native_kafka) >&2
+        NATIVE_KAFKA_BIN="$TARGET/release/examples/native_kafka"
+    fi
+    has_side kc && fetch_jars
+
+    WORK="$(mktemp -d "${TMPDIR:-/tmp}/bench-vs-kafka-connect.XXXXXX")"
+    RUN="$(date +%s)-$$"
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+    if [[ -n "${KAFKA_BOOTSTRAP:-}" ]]; then
+        BOOTSTRAP="$KAFKA_BOOTSTRAP"
+    else
+        BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+        if ! KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" status >/dev/null 2>&1; then
+            KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" start >&2
+            STARTED_BROKER=1
+        fi
+    fi
+    log "broker $BOOTSTRAP; rows: $ROWS; sides: $SIDES; work dir $WORK"
+    has_row sink && prefill_lines
+
+    for SIDE in kc wc native; do
+        has_side "$SIDE" || continue
+        [[ "$SIDE" != native ]] && start_side
+        has_row source && row_source
+        has_row sink && row_sink
+        if [[ "$SIDE" != native ]]; then
+            has_row restart && row_restart
+            has_row idle && row_idle
+            has_row scale && row_scale
+            stop_side
+        fi
+    done
+    SIDE=""
+    has_row languages && row_languages
+    print_table
+}
+
+main "$@"
