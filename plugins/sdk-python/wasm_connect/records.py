@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
 
+from . import jsontext
+
 __all__ = [
     "Kind",
     "SourceRecord",
@@ -39,7 +41,7 @@ class Kind(IntEnum):
 
 
 def _dumps(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return jsontext.dumps(value).encode("utf-8")
 
 
 def to_data(value: Any, kind: Optional[Kind] = None) -> Tuple[Kind, Optional[bytes]]:
