@@ -82,3 +82,24 @@ def test_compact_json_matches_json_dumps():
 
     for v in [{"a": [1, 2.5, "é\n\u2028", None, True, False]}, [], "s", 1e100, {"k": {"n": -0.0}}]:
         assert dumps(v) == json.dumps(v, separators=(",", ":"), ensure_ascii=False)
+
+
+def test_loads_gives_json_loads_results_and_errors():
+    import json
+
+    from wasm_connect.jsontext import loads
+
+    good = [b"1", b'"s"', b'{"a":[1,2]}', b" 1", b"1 ", b"\n{}\n", '"é"'.encode(), "[1]".encode("utf-16"), b"\xef\xbb\xbf[]"[3:], "x".join("ab")]
+    for data in good:
+        try:
+            want = json.loads(data)
+        except ValueError as e:
+            with pytest.raises(type(e)):
+                loads(data)
+            continue
+        assert loads(data) == want
+    for bad in [b"", b"1,2", b"[1", b"00", b"\xff", b"nul", b'"\\x"']:
+        with pytest.raises(ValueError) as want:
+            json.loads(bad)
+        with pytest.raises(type(want.value)):
+            loads(bad)

@@ -8,7 +8,6 @@ record batch carries (`wit/types.wit`, `type record-batch`). It does not lay out
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
@@ -75,7 +74,7 @@ def from_data(kind: Kind, data: Optional[bytes]) -> Any:
         return data
     if kind == Kind.STRING:
         return data.decode("utf-8")
-    return json.loads(data)
+    return jsontext.loads(data)
 
 
 def _header_bytes(value: Any) -> Optional[bytes]:
