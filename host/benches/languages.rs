@@ -2,11 +2,13 @@
 //! `build/examples/<language>/`, its size, the first load (Cranelift compile), a load from
 //! the on-disk artifact cache by a fresh runtime, the time to instantiate a task, and the
 //! records/s through `poll` (sources) or `put` (sinks) in batches of 1,000 records with
-//! 100-byte values. Prints a Markdown table.
+//! 100-byte values (JSON strings). Prints a Markdown table.
 //!
 //! Run with `cargo bench --bench languages` after `scripts/build-guests.sh`,
 //! `scripts/build-python-guests.sh` and `scripts/build-js-guests.sh`.
-//! `LANG_BENCH_RECORDS` sets the records per throughput run (default 100,000).
+//! `LANG_BENCH_RECORDS` sets the records per throughput run (default 100,000);
+//! `LANG_BENCH_ONLY` keeps the components whose path contains one of its comma-separated
+//! words (`LANG_BENCH_ONLY=python/jsonl,js/`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -16,8 +18,10 @@ use wasm_connect::model::{PluginKind, TopicPartition, TopicPartitionOffset};
 use wasm_connect::runtime::{Identity, NoHost, Plugin, Runtime, RuntimeOptions};
 use wasm_connect_batch::{Kind, Record};
 
-/// Records per batch, as the worker polls and puts by default.
-const BATCH: u32 = 1000;
+/// Records per batch, as the worker polls and puts by default (`LANG_BENCH_BATCH` changes it).
+fn batch_size() -> u32 {
+    std::env::var("LANG_BENCH_BATCH").ok().and_then(|v| v.parse().ok()).unwrap_or(1000)
+}
 
 fn examples() -> Vec<(String, PathBuf)> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/examples");
@@ -34,6 +38,10 @@ fn examples() -> Vec<(String, PathBuf)> {
             .collect();
         files.sort();
         found.extend(files.into_iter().map(|f| (lang.to_owned(), f)));
+    }
+    if let Ok(only) = std::env::var("LANG_BENCH_ONLY") {
+        let words: Vec<&str> = only.split(',').filter(|w| !w.is_empty()).collect();
+        found.retain(|(_, f)| words.iter().any(|w| f.display().to_string().contains(w)));
     }
     found
 }
@@ -59,7 +67,7 @@ fn config(plugin: &Plugin, dir: &Path) -> Vec<(String, String)> {
         let value = match key.name.as_str() {
             "topic" | "topics" => continue,
             "count" | "records" | "max.records" => "100000000".to_owned(),
-            "batch.size" => BATCH.to_string(),
+            "batch.size" => batch_size().to_string(),
             "file" | "path" => dir.join("bench.out").display().to_string(),
             _ => match &key.default_value {
                 Some(v) => v.clone(),
@@ -84,7 +92,7 @@ async fn poll_rate(plugin: &Plugin, config: &[(String, String)], target: usize) 
     let t0 = Instant::now();
     let mut n = 0;
     while n < target {
-        match task.poll(BATCH).await {
+        match task.poll(batch_size()).await {
             Ok(batch) if batch.is_empty() => break,
             Ok(batch) => n += batch.len(),
             Err(e) => return format!("poll failed: {e}"),
@@ -95,7 +103,7 @@ async fn poll_rate(plugin: &Plugin, config: &[(String, String)], target: usize) 
     format!("{:.1} k ({n} records)", rate / 1e3)
 }
 
-/// Records/s through `put` of `target` string records with 100-byte values.
+/// Records/s through `put` of `target` records whose values are 100-byte JSON strings.
 async fn put_rate(plugin: &Plugin, config: &[(String, String)], target: usize) -> String {
     let task = plugin.sink_task(Identity::task("bench", 0), config, Arc::new(NoHost)).await;
     let task = match task {
@@ -112,17 +120,18 @@ async fn put_rate(plugin: &Plugin, config: &[(String, String)], target: usize) -
     let mut offset = 0i64;
     let t0 = Instant::now();
     while (offset as usize) < target {
-        let batch: Vec<Record> = (0..BATCH as i64)
+        let batch: Vec<Record> = (0..batch_size() as i64)
             .map(|i| Record {
                 topic: tp.topic.clone(),
                 partition: Some(0),
                 offset: Some(offset + i),
-                value_kind: Kind::String,
-                value: Some(format!("{:0>100}", offset + i).into_bytes()),
+                // A JSON string of 100 bytes: what a JSON-lines sink is for.
+                value_kind: Kind::Json,
+                value: Some(format!("\"{:0>98}\"", offset + i).into_bytes()),
                 ..Record::default()
             })
             .collect();
-        offset += BATCH as i64;
+        offset += batch_size() as i64;
         if let Err(e) = task.put(&batch).await {
             return format!("put failed: {e}");
         }
@@ -165,6 +174,9 @@ async fn main() {
         let plugin = rt.load(&file).await.unwrap();
         let cached = t0.elapsed();
 
+        if plugin.info().kind == PluginKind::Transform {
+            continue; // the examples' transforms are measured by the transform benches
+        }
         let config = config(&plugin, work.path());
         let rounds = if lang == "rust" { 200 } else { 30 };
         let mut inst = Vec::new();

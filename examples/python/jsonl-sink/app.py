@@ -12,7 +12,7 @@ SDK's. Build: see README.md.
 
 import json
 
-from wasm_connect import ConfigDef, ConfigType, Connector, Grant, Importance, Kind, NonEmpty, SinkTask, export_sink, host
+from wasm_connect import ConfigDef, ConfigType, Connector, Grant, Importance, Kind, NonEmpty, SinkTask, export_sink, host, json_text
 
 CONFIG = ConfigDef().define(
     "file",
@@ -40,7 +40,7 @@ def json_line(record):
         data = record.value_data()
     else:
         data = json.loads(record.value)
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    return json_text(data)
 
 
 class JsonlTask(SinkTask):

@@ -7,10 +7,11 @@
 // every exception of a fallible call into an `err` (never a trap). It holds one connector
 // and one task per instance: the host gives each its own sandbox.
 
-import { decodeBatch, encodeBatch } from './batch.js';
+import { decodeBatch } from './batch.js';
 import { toWitError } from './errors.js';
 import { log } from './host.js';
 import { SinkRecord } from './records.js';
+import { encodeSources } from './source-batch.js';
 import { SourceTask } from './source-task.js';
 import { applyBatch, configureTransform, validateConfig } from './transform-glue.js';
 import { Transform } from './transform.js';
@@ -102,7 +103,7 @@ export function sourceTaskExports(TaskClass) {
     poll: (maxRecords) =>
       result(() => {
         const records = started().poll(maxRecords) ?? [];
-        const batch = encodeBatch(records.map((r) => r.toRaw()));
+        const batch = encodeSources(records);
         if (pending) for (const r of records) pending.push([nextSequence++, r]);
         else nextSequence += records.length;
         return batch;

@@ -25,6 +25,7 @@ from .connector import Connector, SinkTask, SourceTask
 from .errors import ConfigError, ConnectError, FatalError, RetriableError
 from .export import export_sink, export_source, export_transform
 from .host import log
+from .jsontext import dumps as json_text
 from .records import Kind, RecordAck, RecordFailure, SinkRecord, SourceRecord, TopicPartition
 from .transform import Fail, Transform
 from .validators import NonEmpty, OneOf, Range
@@ -34,6 +35,7 @@ __version__ = "0.1.0"
 __all__ = [
     "host",
     "log",
+    "json_text",
     "NO_DEFAULT",
     "ConfigDef",
     "ConfigKey",

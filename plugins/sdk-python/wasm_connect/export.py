@@ -24,6 +24,7 @@ from .connector import Connector, SinkTask, SourceTask
 from .errors import ConfigError, FatalError, classify
 from .records import RecordAck, RecordFailure, SinkRecord, SourceRecord, TopicPartition, to_data
 from .transform import Transform
+from .source_batch import encode_sources
 from .transform_glue import sink_records
 
 __all__ = ["export_source", "export_sink", "export_transform"]
@@ -207,7 +208,7 @@ class _SourceTaskExport:
             records = _task().poll(max_records) or []
             if len(records) > max_records:
                 raise FatalError(f"poll returned {len(records)} records, more than the {max_records} asked for")
-            encoded = batch.encode(wire(r) for r in records)
+            encoded = encode_sources(records)
             if _instance.keep_records:
                 _instance.pending.extend(records)
             return encoded

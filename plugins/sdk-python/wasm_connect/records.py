@@ -8,10 +8,11 @@ record batch carries (`wit/types.wit`, `type record-batch`). It does not lay out
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Tuple, Union
+
+from . import jsontext
 
 __all__ = [
     "Kind",
@@ -39,7 +40,7 @@ class Kind(IntEnum):
 
 
 def _dumps(value: Any) -> bytes:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+    return jsontext.dumps(value).encode("utf-8")
 
 
 def to_data(value: Any, kind: Optional[Kind] = None) -> Tuple[Kind, Optional[bytes]]:
@@ -73,7 +74,7 @@ def from_data(kind: Kind, data: Optional[bytes]) -> Any:
         return data
     if kind == Kind.STRING:
         return data.decode("utf-8")
-    return json.loads(data)
+    return jsontext.loads(data)
 
 
 def _header_bytes(value: Any) -> Optional[bytes]:

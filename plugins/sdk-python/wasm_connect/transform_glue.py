@@ -16,6 +16,7 @@ from . import batch
 from .config import ConfigProblem
 from .errors import ConfigError, FatalError, classify
 from .records import SinkRecord, to_data
+from .scan import sink_records_of
 from .transform import Fail, Transform
 
 __all__ = ["sink_records", "wire_sink_record", "validate", "configure", "apply_batch"]
@@ -24,24 +25,9 @@ __all__ = ["sink_records", "wire_sink_record", "validate", "configure", "apply_b
 def sink_records(data: bytes) -> List[SinkRecord]:
     """The sink records of a batch, numbered by position."""
     try:
-        wires = batch.decode(data)
+        return sink_records_of(data)
     except batch.BatchError as e:
         raise FatalError(f"malformed record batch: {e}") from None
-    return [
-        SinkRecord(
-            topic=w.topic,
-            partition=-1 if w.partition is None else w.partition,
-            offset=-1 if w.offset is None else w.offset,
-            timestamp=w.timestamp,
-            key_kind=w.key_kind,
-            key=w.key,
-            value_kind=w.value_kind,
-            value=w.value,
-            headers=w.headers,
-            index=i,
-        )
-        for i, w in enumerate(wires)
-    ]
 
 
 def wire_sink_record(record: SinkRecord) -> batch.WireRecord:

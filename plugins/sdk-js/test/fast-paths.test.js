@@ -1,0 +1,80 @@
+// The fast paths of the batch (`encodeSources`, the loop inside `decodeBatch`) against the
+// reference code they stand in for: the same bytes, the same records, the same errors.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+
+import { BatchError, checkedDecode, decodeBatch, encodeBatch } from '../src/batch.js';
+import { SourceRecord } from '../src/records.js';
+import { encodeSources } from '../src/source-batch.js';
+
+const fromHex = (h) => new Uint8Array(Buffer.from(h, 'hex'));
+const testdata = (name) => fromHex(readFileSync(new URL(`../../batch/testdata/${name}`, import.meta.url), 'utf8').trim());
+const plain = (records) => JSON.parse(JSON.stringify(records, (_, v) => (v instanceof Uint8Array ? [...v] : v)));
+
+function sources() {
+  const shared = { file: 'a' };
+  return [
+    new SourceRecord({ topic: 't', sourcePartition: shared, sourceOffset: { line: 1 }, key: 'k', value: 'v' }),
+    new SourceRecord({ topic: 't', sourcePartition: shared, sourceOffset: { line: 2 }, key: [1, 2], value: { n: 1, s: 'é\u{1F600}' } }),
+    new SourceRecord({ topic: 'u', sourcePartition: shared, sourceOffset: { line: 3 }, value: Uint8Array.of(0, 255), partition: 2, timestamp: 1_700_000_000_123 }),
+    new SourceRecord({ topic: 't', sourcePartition: { file: 'b' }, sourceOffset: {}, key: new Uint8Array(0) }),
+    new SourceRecord({ topic: 't', sourcePartition: shared, sourceOffset: { l: 4 }, key: 5, keyKind: 'connect-json', value: 'x', valueKind: 'json' }),
+    new SourceRecord({ topic: 'tópico', sourcePartition: shared, sourceOffset: { l: 5 }, value: 'h', headers: [['a', '1'], ['b', null], ['c', Uint8Array.of(1)], ['d', 7]] }),
+  ];
+}
+
+test('source batches are byte for byte the reference encoding', () => {
+  const records = sources();
+  assert.deepEqual([...encodeSources(records)], [...encodeBatch(records.map((r) => r.toRaw()))]);
+  assert.deepEqual([...encodeSources([])], [...encodeBatch([])]);
+});
+
+test('a partition object changed between polls gets its new text', () => {
+  const records = sources().slice(0, 2);
+  const before = encodeSources(records);
+  records[0].sourcePartition.file = 'z';
+  const after = encodeSources(records);
+  assert.notDeepEqual([...before], [...after]);
+  assert.deepEqual([...after], [...encodeBatch(records.map((r) => r.toRaw()))]);
+});
+
+test('an unknown kind or a fractional timestamp is refused', () => {
+  const r = sources()[0];
+  assert.throws(() => encodeSources([Object.assign(r, { valueKind: 'xml' })]), /unknown record kind "xml"/);
+  assert.throws(() => encodeSources([Object.assign(sources()[0], { timestamp: 1.5 })]), RangeError);
+});
+
+test('the fast reader gives the checked reader\'s records for both vectors and many shapes', () => {
+  for (const bytes of [testdata('batch-v1.hex'), testdata('batch-v2.hex'), encodeSources(sources())]) {
+    assert.deepEqual(plain(decodeBatch(bytes)), plain(checkedDecode(bytes)));
+  }
+});
+
+test('every truncation, extension and corruption is the checked reader\'s error', () => {
+  const data = testdata('batch-v2.hex');
+  const bad = [];
+  for (let n = 0; n < data.length; n++) bad.push(data.subarray(0, n));
+  bad.push(Uint8Array.of(...data, 0));
+  for (let i = 0; i < data.length; i++) {
+    for (const v of [0x80, 0xff]) {
+      const b = Uint8Array.from(data);
+      b[i] = v;
+      bad.push(b);
+    }
+  }
+  for (const b of bad) {
+    let checked = null;
+    try {
+      checkedDecode(b);
+    } catch (e) {
+      checked = e;
+    }
+    if (checked === null) {
+      assert.deepEqual(plain(decodeBatch(b)), plain(checkedDecode(b)));
+      continue;
+    }
+    assert.throws(() => decodeBatch(b), (e) => e instanceof BatchError && e.message === checked.message);
+  }
+});
