@@ -55,7 +55,9 @@
 #   KAFKA_BOOTSTRAP     the broker (default 127.0.0.1:$KAFKA_PORT, KAFKA_PORT 9092: a running
 #                       scripts/kafka.sh broker, or one this script starts and stops)
 #   WASM_CONNECT_BIN, WASM_CONNECT_PLUGINS, NATIVE_KAFKA_BIN, WC_REST_PORT (18184),
-#   KC_REST_PORT (18183), CONNECT_HEAP (Kafka Connect's -Xmx, default 2g here)
+#   KC_REST_PORT (18183), CONNECT_HEAP (Kafka Connect's -Xmx, default 2g here, as
+#   connect-distributed.sh sets it), BENCH_CONNECT_JVM_OPTS (default: Kafka's production
+#   options, CONNECT_PRODUCTION_JVM_OPTS in scripts/lib/connect.sh)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -63,6 +65,9 @@ SCRIPT_NAME=bench-vs-kafka-connect.sh
 CONNECT_HEAP="${CONNECT_HEAP:-2g}"
 # shellcheck source=lib/connect.sh
 source "$ROOT/scripts/lib/connect.sh"
+# Kafka Connect runs as bin/connect-distributed.sh runs it (G1, C2, its heap), never with the
+# quick-start options the REST comparison uses.
+CONNECT_JVM_OPTS="${BENCH_CONNECT_JVM_OPTS:-$CONNECT_PRODUCTION_JVM_OPTS}"
 
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 WASM_CONNECT_BIN="${WASM_CONNECT_BIN:-$TARGET/release/wasm-connect}"

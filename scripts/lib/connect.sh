@@ -106,6 +106,13 @@ scheduled.rebalance.max.delay.ms=0
 EOF
 }
 
+# JVM options of Kafka Connect. The default starts fast (C1 only, serial GC), which is what
+# the REST comparison needs; a benchmark must set Kafka's own production options
+# (KAFKA_JVM_PERFORMANCE_OPTS of bin/kafka-run-class.sh and connect-distributed.sh's heap):
+# see CONNECT_PRODUCTION_JVM_OPTS.
+CONNECT_PRODUCTION_JVM_OPTS="-Xms256m -Xmx$CONNECT_HEAP -server -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent"
+CONNECT_JVM_OPTS="${CONNECT_JVM_OPTS:--Xms128m -Xmx$CONNECT_HEAP -XX:+UseSerialGC -XX:TieredStopAtLevel=1}"
+
 # start_kafka_connect PROPS LOG [STDOUT]: starts ConnectDistributed in its own session; its
 # log4j2 log goes to LOG, its stdout (VerifiableSource prints a line per record) to STDOUT
 # (default: LOG too). Sets STARTED_PID.
@@ -125,7 +132,8 @@ rootLogger.appenderRef.out.ref = OUT
 logger.reflections.name = org.reflections
 logger.reflections.level = error
 EOF
-    setsid "$JAVA" -Xms128m "-Xmx$CONNECT_HEAP" -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Djava.awt.headless=true \
+    # shellcheck disable=SC2086 # CONNECT_JVM_OPTS is a list of options
+    setsid "$JAVA" $CONNECT_JVM_OPTS -Djava.awt.headless=true \
         "-Dlog4j2.configurationFile=file:$log4j" \
         -cp "$CONNECT_LIBS/*" org.apache.kafka.connect.cli.ConnectDistributed "$props" \
         >"$out" 2>&1 </dev/null &
