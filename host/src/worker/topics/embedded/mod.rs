@@ -1,8 +1,9 @@
 //! [`EmbeddedTopics`]: [`DataTopics`] over the embedded SQLite store of standalone mode,
 //! so `source → topic → sink` runs without Kafka, with Kafka's at-least-once semantics.
 //!
-//! Producers append through a writer task each (order kept across calls, queued calls
-//! batched into one transaction). A topic written to before it was created has one
+//! Every producer of the process is one shared producer with one writer task (order kept
+//! across calls, so each task's records stay in order; calls queued by many tasks at once
+//! are batched into one transaction, so 10,000 tasks do not ask for 10,000 `fsync`s). A topic written to before it was created has one
 //! partition (the embedded stand-in for a broker's topic auto-creation) unless
 //! [`DataTopics::create_topic`] made it first; data topics are never compacted. Consumers
 //! are members of consumer groups coordinated in this process (one worker process owns the
@@ -29,7 +30,7 @@ mod subscription;
 mod tests;
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -47,11 +48,23 @@ use crate::store::EmbeddedBackend;
 /// hold without cutting off a slow flush).
 pub const REVOKE_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The name of the shared producer's writer in logs.
+const SHARED_PRODUCER: &str = "wasm-connect-producer";
+
 /// Data topics in an embedded store. Clones share the store and the consumer groups.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct EmbeddedTopics {
     backend: EmbeddedBackend,
     coordinator: Arc<Coordinator>,
+    /// The one producer every task of the process shares (made at the first request), so
+    /// records of many tasks queued at once go into one transaction and one `fsync`.
+    producer: Arc<Mutex<Option<Arc<dyn RecordProducer>>>>,
+}
+
+impl std::fmt::Debug for EmbeddedTopics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EmbeddedTopics").field("backend", &self.backend).finish_non_exhaustive()
+    }
 }
 
 impl EmbeddedTopics {
@@ -63,7 +76,11 @@ impl EmbeddedTopics {
 
     /// [`Self::new`], with members given `revoke_timeout` to release revoked partitions.
     pub fn with_revoke_timeout(backend: EmbeddedBackend, revoke_timeout: Duration) -> Self {
-        Self { backend, coordinator: Arc::new(Coordinator::new(revoke_timeout)) }
+        Self {
+            backend,
+            coordinator: Arc::new(Coordinator::new(revoke_timeout)),
+            producer: Arc::default(),
+        }
     }
 
     /// The store.
@@ -92,7 +109,14 @@ impl DataTopics for EmbeddedTopics {
                 "Producer overrides do not apply to embedded topics"
             );
         }
-        Ok(Arc::new(EmbeddedProducer::start(self.backend.clone(), client_id)?))
+        let mut shared = self.producer.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(producer) = shared.as_ref() {
+            return Ok(producer.clone());
+        }
+        let producer: Arc<dyn RecordProducer> =
+            Arc::new(EmbeddedProducer::start(self.backend.clone(), SHARED_PRODUCER)?);
+        *shared = Some(producer.clone());
+        Ok(producer)
     }
 
     async fn consumer(
