@@ -180,8 +180,11 @@ proc_figures() {  # "RSS_MiB THREADS" of the worker process
 }
 
 # median_cell VALUES...: the median, and the range when there are several.
+# median_cell RATE...: the median (and range) of the runs that produced a rate; "failed" when
+# none did (a failed probe must never read as a rate of 0).
 median_cell() {
-    printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {
+    printf '%s\n' "$@" | grep -E '^[0-9]' | sort -n | awk '{v[NR] = $1} END {
+        if (NR == 0) { printf "failed"; exit }
         m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
         if (NR > 1) printf "%d (%d-%d)", m, v[1], v[NR]; else printf "%d", m }'
 }

@@ -148,8 +148,17 @@ fn consumer(bootstrap: &str, group: Option<&str>) -> Result<BaseConsumer> {
     Ok(config.create()?)
 }
 
+/// The topic's partitions. A topic created a moment ago may answer "not leader" until its
+/// leaders are elected: that is retried for up to 10 s.
 fn partitions(consumer: &BaseConsumer, topic: &str) -> Result<Vec<i32>> {
-    let metadata = consumer.fetch_metadata(Some(topic), Duration::from_secs(10))?;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let metadata = loop {
+        match consumer.fetch_metadata(Some(topic), Duration::from_secs(10)) {
+            Ok(metadata) => break metadata,
+            Err(_) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(50)),
+            Err(e) => return Err(e.into()),
+        }
+    };
     let parts: Vec<i32> =
         metadata.topics().iter().flat_map(|t| t.partitions().iter().map(|p| p.id())).collect();
     if parts.is_empty() {
