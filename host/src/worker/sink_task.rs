@@ -1,7 +1,7 @@
 //! The data path of a sink task: consume in the connector's group (`connect-<name>`),
 //! convert, transform, `put` to the plugin, and commit the group's offsets only after the plugin's
 //! `pre-commit` said they are safe. Runs in the task's supervisor; plugin calls run on the
-//! instance's own thread.
+//! runtime's guest pool.
 //!
 //! Delivery is at-least-once: an offset is committed only after the records before it
 //! were put and the plugin flushed them (`pre-commit`), every `offset.flush.interval.ms`,

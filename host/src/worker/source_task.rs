@@ -1,6 +1,6 @@
 //! The data path of a source task: poll the plugin, transform, convert, produce,
 //! acknowledge, commit offsets. Runs in the task's supervisor (a tokio task); the plugin
-//! calls themselves run on the instance's own thread, so nothing here blocks the herder.
+//! calls themselves run on the runtime's guest pool, so nothing here blocks the herder.
 //!
 //! Delivery is at-least-once. Up to [`MAX_IN_FLIGHT`] polled batches are being written at
 //! once (each acknowledged as a whole by the producer, which may be shared with other
