@@ -133,8 +133,16 @@ async fn main() {
             "connector.class": "Datagen", "tasks.max": tasks.to_string(), "rate": "1",
             "topic": format!("{run}-{i}"), "value.size": "100",
         }});
-        let r = http.post(format!("{base}/connectors")).json(&body).send().await.unwrap();
-        assert!(r.status().is_success(), "create {i}: {}", r.text().await.unwrap());
+        // A loaded worker may answer 500 (a store read timed out): retry, as a user would.
+        for attempt in 1..=5 {
+            let r = http.post(format!("{base}/connectors")).json(&body).send().await.unwrap();
+            let status = r.status();
+            if status.is_success() || status.as_u16() == 409 {
+                break;
+            }
+            eprintln!("create {i}, attempt {attempt}: {status} {}", r.text().await.unwrap());
+            tokio::time::sleep(Duration::from_secs(2)).await;
+        }
     }
     let created = t0.elapsed();
     let want = (connectors * (tasks + 1)) as usize;

@@ -35,10 +35,10 @@ pub const DEFAULT_OFFSET_FLUSH_INTERVAL: Duration = Duration::from_millis(60_000
 pub const DEFAULT_REST_REQUEST_TIMEOUT: Duration = Duration::from_millis(90_000);
 /// Default `offset.flush.timeout.ms` (Kafka Connect's).
 pub const DEFAULT_OFFSET_FLUSH_TIMEOUT: Duration = Duration::from_millis(5_000);
-/// Default `wasm.pool.instances`: room for 12,000 concurrent instances (10,000 tasks with
-/// their connectors, validation instances and some transforms), the runtime's default
-/// pool size (`runtime::PoolSize`).
-pub const DEFAULT_WASM_POOL_INSTANCES: u32 = 12_000;
+/// Default `wasm.pool.instances`: room for 10,500 concurrent instances (10,000 tasks with
+/// their connectors and validation instances), the runtime's default pool size
+/// (`runtime::PoolSize`), within Linux's default `vm.max_map_count`.
+pub const DEFAULT_WASM_POOL_INSTANCES: u32 = 10_500;
 /// Default `wasm.store.delivery.timeout.ms`: as long as Kafka Connect's config-store
 /// write-and-read budget (`READ_WRITE_TOTAL_TIMEOUT_MS`).
 pub const DEFAULT_WASM_STORE_DELIVERY_TIMEOUT: Duration = Duration::from_millis(30_000);

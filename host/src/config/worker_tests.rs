@@ -52,7 +52,7 @@ fn standalone_minimal_takes_every_default() {
     assert_eq!(c.offset_flush_interval, Duration::from_secs(60));
     assert_eq!(c.rest_request_timeout, Duration::from_secs(90));
     assert_eq!(c.offset_flush_timeout, Duration::from_secs(5));
-    assert_eq!(c.wasm_pool_instances, 12_000);
+    assert_eq!(c.wasm_pool_instances, 10_500);
     assert_eq!(c.wasm_store_delivery_timeout, Duration::from_secs(30));
     assert_eq!((c.wasm_cache_dir, c.client_id, c.rest_advertised_port), (None, None, None));
     assert_eq!(c.rest_basic_auth_credentials_file, None);

@@ -4,9 +4,12 @@
 //! The pool's address space, per instance slot, with the defaults below: one linear
 //! memory slot (4 GiB reservation + 32 MiB guard, so 32-bit guests need no bounds
 //! checks) for each of [`MEMORIES_PER_INSTANCE`], a 2 MiB async stack (+ a guard page),
-//! and [`TABLES_PER_INSTANCE`] tables of 100,000 elements (800 KiB each). 12,000
-//! instances reserve about 62 TiB of the 128 TiB a Linux process may address; none of
-//! it is resident until a guest touches it.
+//! and [`TABLES_PER_INSTANCE`] tables of 100,000 elements (800 KiB each). 10,500
+//! instances reserve about 54 TiB of the 128 TiB a Linux process may address; none of
+//! it is resident until a guest touches it. Linux counts mappings too: the stack pool
+//! makes two per slot up front (stack and guard page), and each running instance about
+//! four more (measured: 62,190 mappings with 9,495 instances), against a default
+//! `vm.max_map_count` of 65,530; [`warn_if_map_count_low`] says so at start.
 
 use std::num::NonZeroUsize;
 
@@ -36,9 +39,35 @@ pub struct PoolSize {
 }
 
 impl Default for PoolSize {
-    /// 10,000 tasks with their connectors, validation instances and some transforms.
+    /// 10,000 tasks with their connectors and validation instances, within the default
+    /// `vm.max_map_count` (10,500 x 6 mappings < 65,530).
     fn default() -> Self {
-        Self { instances: 12_000, max_memory_bytes: 1 << 30 }
+        Self { instances: 10_500, max_memory_bytes: 1 << 30 }
+    }
+}
+
+/// Mappings the kernel must allow per pool slot (see the module doc).
+const MAPPINGS_PER_INSTANCE: u64 = 6;
+
+/// Warns when `vm.max_map_count` is too low for `pool` to fill up: instantiation would
+/// then fail with "Cannot allocate memory" before `wasm.pool.instances` is reached.
+pub fn warn_if_map_count_low(pool: &PoolSize) {
+    let Some(max) = std::fs::read_to_string("/proc/sys/vm/max_map_count")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+    else {
+        return;
+    };
+    let needed = u64::from(pool.instances) * MAPPINGS_PER_INSTANCE;
+    if max < needed {
+        tracing::warn!(
+            vm_max_map_count = max,
+            needed,
+            instances = pool.instances,
+            "vm.max_map_count is too low for wasm.pool.instances: instances may fail to start \
+             before the pool is full; raise it (sysctl vm.max_map_count={needed}) or lower \
+             wasm.pool.instances"
+        );
     }
 }
 

@@ -91,6 +91,9 @@ impl Runtime {
     /// Builds the engine, starts its epoch ticker and links WASI 0.2 plus the contract's
     /// host interfaces.
     pub fn new(options: RuntimeOptions) -> anyhow::Result<Self> {
+        if let Some(pool) = &options.pool {
+            engine::warn_if_map_count_low(pool);
+        }
         let engine = engine::build(options.pool)?;
         epoch::start(&engine)?;
         let mut linker = Linker::new(&engine);
