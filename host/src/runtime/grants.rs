@@ -3,7 +3,8 @@
 //! Deny by default: no preopened directory, no socket, no environment variable, and
 //! clocks that read zero. A capability exists only because a user set a key that the
 //! plugin's config definition marks with a grant (`file` → its directory), or a
-//! `wasm.env.NAME` key. [`Grants::from_config`] is pure, so the rules are unit-tested
+//! `wasm.env.NAME` key. A `connect` key's value is a list of `host:port` addresses or one
+//! URL ([`endpoint`] parses both). [`Grants::from_config`] is pure, so the rules are unit-tested
 //! without wasmtime; [`Grants::build_wasi`] turns them into a `WasiCtx`.
 //!
 //! File paths. A relative path is relative to the worker's working directory, as in Kafka
@@ -21,6 +22,7 @@ use std::time::Duration;
 use wasmtime_wasi::sockets::SocketAddrUse;
 use wasmtime_wasi::{FsPerms, HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder};
 
+use super::endpoint;
 use crate::model::{Config, ConfigDef, ConfigProblem, Grant};
 
 /// The capabilities granted to one instance.
@@ -73,14 +75,10 @@ impl Grants {
                     }
                     Err(message) => problem(k, message),
                 },
-                Grant::Connect => {
-                    for addr in v.split(',').map(str::trim).filter(|a| !a.is_empty()) {
-                        if !addr.contains(':') {
-                            problem(k, format!("{addr:?} is not a host:port address"));
-                        }
-                        g.connect.insert(addr.to_owned());
-                    }
-                }
+                Grant::Connect => match endpoint::addresses(v) {
+                    Ok(addrs) => g.connect.extend(addrs),
+                    Err(message) => problem(k, message),
+                },
                 Grant::Clock => g.clock |= !v.trim().eq_ignore_ascii_case("false"),
             }
         }
@@ -356,5 +354,9 @@ mod tests {
         let g = Grants::from_config(&def(), &cfg(&[("rate", "false")])).unwrap();
         assert!(!g.clock);
         assert!(Grants::from_config(&def(), &cfg(&[("addr", "nohost")])).is_err());
+        // A URL grants its host and port, and only those.
+        let g = Grants::from_config(&def(), &cfg(&[("addr", "jdbc:postgresql://127.0.0.1/app")]))
+            .unwrap();
+        assert_eq!(g.connect.into_iter().collect::<Vec<_>>(), ["127.0.0.1:5432"]);
     }
 }

@@ -18,6 +18,7 @@ mod bindings;
 mod cache;
 mod connector_instance;
 mod convert;
+mod endpoint;
 mod engine;
 mod epoch;
 mod error;
