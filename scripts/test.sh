@@ -2,7 +2,8 @@
 # The test command: builds the guest components (Rust, the Python examples with the pinned
 # componentize-py, the JavaScript examples with the pinned componentize-js), then runs every
 # quality gate and every test of both workspaces and of the Python and JavaScript SDKs, and
-# fuzzes the REST API against openapi.json (scripts/schemathesis.sh, a few minutes).
+# fuzzes the REST API against openapi.json (scripts/schemathesis.sh, a few minutes), and
+# drives the web dashboard in Chromium (scripts/ui-tests.sh, under a minute).
 # `.ci/run` calls exactly this.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -64,3 +65,6 @@ cargo test --release --workspace
 
 step "REST API against openapi.json (schemathesis)"
 scripts/schemathesis.sh
+
+step "dashboard in Chromium (Playwright)"
+scripts/ui-tests.sh

@@ -16,11 +16,13 @@
 //!
 //! Layout: `connectors` (with `listing`, the bodies of connector lists), `plugins` (with
 //! `connector_keys`, the keys a definition shows), `offsets`, `topics`, `loggers`,
-//! `metrics`, `root`, `openapi`, `internal` (one file per resource), `forward` (forwarding
+//! `metrics`, `root`, `openapi`, `internal`, `catalog` (one file per resource), `ui` (the
+//! web dashboard at `/ui`, embedded files), `forward` (forwarding
 //! between workers), `auth` (basic authentication), `tls` (listeners), `dto` (bodies),
 //! `extract` (extractors with [`ApiError`] rejections), `error`.
 
 pub mod auth;
+mod catalog;
 mod connector_keys;
 mod connectors;
 mod dto;
@@ -40,6 +42,7 @@ mod test_worker;
 pub mod tls;
 mod topics;
 mod transform_keys;
+mod ui;
 
 use std::future::Future;
 use std::time::{Duration, Instant};
@@ -135,6 +138,8 @@ fn routes(state: RestState) -> Router {
         .merge(loggers::routes())
         .merge(metrics::routes())
         .merge(internal::routes())
+        .merge(catalog::routes())
+        .merge(ui::routes())
         .fallback(|| async { ApiError::not_found("HTTP 404 Not Found") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(axum::http::StatusCode::METHOD_NOT_ALLOWED, "HTTP 405 Method Not Allowed")

@@ -32,7 +32,8 @@ mod tests {
     use super::DOCUMENT;
 
     /// The sources that declare routes; `internal.rs` is left out on purpose (the
-    /// inter-worker endpoints are hidden, as in Kafka Connect).
+    /// inter-worker endpoints are hidden, as in Kafka Connect), and so is `ui.rs` (the
+    /// dashboard's pages are HTML, not API).
     const SOURCES: &[&str] = &[
         include_str!("connectors.rs"),
         include_str!("plugins.rs"),
@@ -42,6 +43,7 @@ mod tests {
         include_str!("loggers.rs"),
         include_str!("metrics.rs"),
         include_str!("openapi.rs"),
+        include_str!("catalog.rs"),
     ];
 
     /// (method, path) of every `.route("PATH", method(..).method(..))` in the sources.

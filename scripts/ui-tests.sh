@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# Browser tests of the dashboard (/ui): starts two standalone workers (release binary,
+# embedded SQLite store, plugins from build/plugins and the chaos fixtures from
+# build/fixtures), one open and one behind basic authentication, then drives Debian's
+# Chromium with Playwright (tests/ui/dashboard.test.mjs, `playwright-core` from npm, no
+# browser download) through the pages, and stops the workers.
+#
+# Installs what a fresh machine lacks: Debian's chromium (apt-get, when /usr/bin/chromium
+# is missing) and tests/ui's npm packages (`npm ci`, when missing or when the lock file
+# changed). Builds the worker like scripts/schemathesis.sh does and the guests when
+# build/fixtures has none (WASM_CONNECT_BIN names a worker binary to use instead of
+# building one). A screenshot of every page, and the workers' logs, are left in
+# build/ui-artifacts/; UPDATE_SCREENSHOT=1 also copies the connectors page to
+# docs/ui-connectors.png (the README's picture).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
+OUT="$ROOT/build/ui-artifacts"
+UI="$ROOT/tests/ui"
+
+if [ ! -x /usr/bin/chromium ]; then
+    echo "Installing Debian's chromium" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null
+fi
+if ! cmp -s "$UI/package-lock.json" "$UI/node_modules/.package-lock.json" 2>/dev/null \
+    && ! cmp -s "$UI/package-lock.json" "$UI/node_modules/.installed-lock.json" 2>/dev/null; then
+    (cd "$UI" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$UI/package-lock.json" "$UI/node_modules/.installed-lock.json"
+fi
+
+if ! compgen -G "build/fixtures/*.wasm" >/dev/null || ! compgen -G "build/plugins/*.wasm" >/dev/null; then
+    scripts/build-guests.sh
+fi
+BIN="${WASM_CONNECT_BIN:-}"
+if [ -z "$BIN" ]; then
+    echo "Building the worker (release)" >&2
+    cargo test --release --workspace --no-run
+    BIN="$CARGO_TARGET_DIR/release/wasm-connect"
+fi
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/wasm-connect-ui.XXXXXX")"
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do
+        kill -TERM "$pid" 2>/dev/null || true
+    done
+    for pid in "${PIDS[@]}"; do
+        for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+        kill -KILL "$pid" 2>/dev/null || true
+    done
+    mkdir -p "$OUT"
+    cp "$WORK"/*.log "$OUT/" 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+free_port() {
+    node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'
+}
+
+# start NAME [extra properties...]: a worker in $WORK/NAME; sets URL to its base URL.
+start() {
+    local name="$1"
+    shift
+    local port
+    port="$(free_port)"
+    mkdir -p "$WORK/$name"
+    {
+        echo "plugin.path=$ROOT/build/fixtures,$ROOT/build/plugins"
+        echo "listeners=http://127.0.0.1:$port"
+        echo "offset.storage.file.filename=$WORK/$name/standalone.db"
+        echo "offset.flush.interval.ms=1000"
+        echo "wasm.pool.instances=64"
+        echo "task.shutdown.graceful.timeout.ms=2000"
+        printf '%s\n' "$@"
+    } >"$WORK/$name/worker.properties"
+    "$BIN" standalone "$WORK/$name/worker.properties" >"$WORK/$name.log" 2>&1 &
+    PIDS+=($!)
+    URL="http://127.0.0.1:$port"
+}
+
+printf 'admin: admin-secret\n' >"$WORK/credentials.properties"
+start open
+OPEN_URL="$URL"
+start auth "rest.basic.auth.credentials.file=$WORK/credentials.properties"
+AUTH_URL="$URL"
+
+status=0
+(cd "$UI" && UI_OPEN_URL="$OPEN_URL" UI_AUTH_URL="$AUTH_URL" UI_AUTH_USER=admin \
+    UI_AUTH_PASSWORD=admin-secret UI_ARTIFACTS="$OUT" \
+    node --test --test-concurrency=1 dashboard.test.mjs) || status=$?
+if [ "$status" -ne 0 ]; then
+    echo "The end of the open worker's log:" >&2
+    tail -n 30 "$WORK/open.log" >&2 || true
+fi
+if [ "$status" -eq 0 ] && [ "${UPDATE_SCREENSHOT:-0}" = 1 ]; then
+    mkdir -p docs
+    cp "$OUT/connectors.png" docs/ui-connectors.png
+fi
+exit "$status"

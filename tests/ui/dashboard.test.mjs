@@ -1,0 +1,273 @@
+//! dashboard.test.mjs: the dashboard (/ui) end to end in Debian's Chromium, driven by
+//! Playwright. scripts/ui-tests.sh starts the two workers this file is given
+//! (UI_OPEN_URL, and UI_AUTH_URL behind basic authentication) and reads the screenshots it
+//! leaves in UI_ARTIFACTS. Runs the pages as a user would: creates a connector from the
+//! editor, sees it RUNNING, sees a chaos connector's FAILED task and its trace, restarts,
+//! pauses, resumes and deletes, reads the plugin catalog, and logs in.
+
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const OPEN = process.env.UI_OPEN_URL;
+const AUTH = process.env.UI_AUTH_URL;
+const LOGIN = { username: process.env.UI_AUTH_USER, password: process.env.UI_AUTH_PASSWORD };
+const ARTIFACTS = process.env.UI_ARTIFACTS || tmpdir();
+const WIDE = { width: 1280, height: 860 };
+const PHONE = { width: 390, height: 844 };
+const TIMEOUT = 30_000;
+
+let browser;
+
+async function healthy(base, headers = {}) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`${base}/health`, { headers });
+      if (r.status === 200) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${base} did not become healthy`);
+}
+
+function basic() {
+  return { Authorization: `Basic ${Buffer.from(`${LOGIN.username}:${LOGIN.password}`).toString('base64')}` };
+}
+
+async function newPage(options = {}) {
+  const context = await browser.newContext({ viewport: WIDE, ...options });
+  context.setDefaultTimeout(TIMEOUT);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(String(e)));
+  page.on('console', (m) => m.type() === 'error' && !/status of 40[14]|status of 409|status of 500/.test(m.text()) && problems.push(m.text()));
+  return { context, page, problems };
+}
+
+/** `test(name, body)` that leaves a screenshot of every open page when `body` fails. */
+function scenario(name, body) {
+  test(name, async () => {
+    const pages = [];
+    try {
+      await body((p) => pages.push(p));
+    } catch (e) {
+      let i = 0;
+      for (const p of pages) {
+        i += 1;
+        await p.screenshot({ path: join(ARTIFACTS, `failed-${name.split(' ')[0]}-${i}.png`), fullPage: true }).catch(() => {});
+      }
+      throw e;
+    }
+  });
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Waits until `locator`'s text matches `re` (polling pages refresh on their own). */
+async function eventually(locator, re) {
+  await locator.filter({ hasText: re }).first().waitFor({ timeout: TIMEOUT });
+}
+
+before(async () => {
+  assert.ok(OPEN && AUTH, 'UI_OPEN_URL and UI_AUTH_URL are set (run scripts/ui-tests.sh)');
+  await healthy(OPEN);
+  await healthy(AUTH, basic());
+  // Playwright runs Chromium headless with a fresh profile directory of its own.
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+});
+
+scenario('create from the editor, see it run, pause, resume, and delete it', async (track) => {
+  const { context, page, problems } = await newPage();
+  track(page);
+  await page.goto(`${OPEN}/ui`);
+  await page.getByRole('heading', { name: 'Connectors', level: 1 }).waitFor();
+  await page.getByRole('link', { name: 'New connector' }).first().click();
+  await page.getByRole('heading', { name: 'New connector' }).waitFor();
+  await page.getByLabel('Name').fill('ui-datagen');
+  const plugins = await page.locator('#connector-class option').allTextContents();
+  const datagen = plugins.find((p) => /datagen/i.test(p));
+  assert.ok(datagen, `the plugin list offers datagen: ${plugins}`);
+  await page.getByLabel('Plugin').selectOption({ label: datagen });
+
+  // Validate as the user types: the required topic is missing, then a bad value.
+  const keys = page.locator('#config-keys');
+  await eventually(keys.locator('li.invalid'), /topic/);
+  const editor = page.getByLabel('Config (JSON)');
+  const config = JSON.parse(await editor.inputValue());
+  await editor.fill(JSON.stringify({ ...config, topic: 'ui-datagen-topic', rate: '-5' }, null, 2));
+  await eventually(keys.locator('li.invalid[data-key="rate"] .key-error'), /-1|greater than 0/);
+  await eventually(page.locator('.gutter .mark'), /!/);
+  await shot(page, 'editor-errors');
+  await editor.fill(JSON.stringify({ ...config, topic: 'ui-datagen-topic', rate: '200' }, null, 2));
+  await eventually(page.locator('#validation-summary'), /Valid: no errors/);
+  assert.equal(await keys.locator('li.invalid').count(), 0);
+  await shot(page, 'editor');
+  await page.getByRole('button', { name: 'Create' }).click();
+
+  // The connector's page: RUNNING, its config, its task's figures.
+  await page.getByRole('heading', { name: 'ui-datagen', level: 1 }).waitFor();
+  await eventually(page.locator('#connector-state'), /RUNNING/);
+  await eventually(page.locator('li.task[data-task="0"]'), /RUNNING/);
+  await eventually(page.locator('#config'), /ui-datagen-topic/);
+  await eventually(page.locator('#topics'), /ui-datagen-topic/);
+  await eventually(page.locator('.task-charts[data-task="0"] figure').filter({ hasText: 'Records out' }), /[1-9][0-9]*(\.[0-9])?\/s/);
+  await shot(page, 'connector');
+
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await eventually(page.locator('#answer'), /PUT \/connectors\/ui-datagen\/pause → 202/);
+  await eventually(page.locator('#connector-state'), /PAUSED/);
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await eventually(page.locator('#answer'), /resume → 202/);
+  await eventually(page.locator('#connector-state'), /RUNNING/);
+
+  // Edit: the editor loads the current config and saves a change.
+  await page.getByRole('link', { name: 'Edit config' }).click();
+  await page.getByRole('heading', { name: 'Edit ui-datagen' }).waitFor();
+  const current = JSON.parse(await page.getByLabel('Config (JSON)').inputValue());
+  assert.equal(current.topic, 'ui-datagen-topic');
+  await page.getByLabel('Config (JSON)').fill(JSON.stringify({ ...current, rate: '100' }, null, 2));
+  await eventually(page.locator('#validation-summary'), /Valid/);
+  await page.getByRole('button', { name: 'Save config' }).click();
+  await page.getByRole('heading', { name: 'ui-datagen', level: 1 }).waitFor();
+  await eventually(page.locator('#config'), /100/);
+
+  // Delete asks first; Cancel keeps it.
+  await page.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog');
+  await eventually(dialog, /Delete ui-datagen\?/);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  assert.equal((await page.request.get(`${OPEN}/connectors/ui-datagen`)).status(), 200);
+  await page.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('heading', { name: 'Connectors', level: 1 }).waitFor();
+  assert.equal((await page.request.get(`${OPEN}/connectors/ui-datagen`)).status(), 404);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+scenario('a failed chaos task shows its trace, hides the secret, and restarts', async (track) => {
+  const { context, page, problems } = await newPage();
+  track(page);
+  for (const [name, config] of [
+    ['ui-chaos', { 'connector.class': 'ChaosSource', 'tasks.max': '2', 'chaos.fail.tasks': '1', 'chaos.secret': 'do-not-show-me' }],
+    ['ui-running', { 'connector.class': 'ChaosSource', 'tasks.max': '1' }],
+    ['ui-broken', { 'connector.class': 'ChaosSink', topics: 'chaos', 'chaos.mode': 'trap', 'chaos.when': 'connector-start' }],
+  ]) {
+    const r = await page.request.post(`${OPEN}/connectors`, { data: { name, config } });
+    assert.equal(r.status(), 201, await r.text());
+  }
+
+  await page.goto(`${OPEN}/ui#/connectors`);
+  const row = page.locator('tr[data-connector="ui-chaos"]');
+  await eventually(row, /1 failed/);
+  await eventually(page.locator('tr[data-connector="ui-running"]'), /RUNNING/);
+  await eventually(page.locator('tr[data-connector="ui-broken"]'), /FAILED/);
+  await shot(page, 'connectors');
+  await page.setViewportSize(PHONE);
+  await shot(page, 'connectors-phone');
+  await page.setViewportSize(WIDE);
+
+  // The FAILED filter keeps connectors that failed and those with a failed task.
+  await page.getByLabel('State').selectOption('FAILED');
+  await eventually(page.locator('#list-summary'), /2 shown/);
+  assert.equal(await page.locator('tr[data-connector="ui-running"]').count(), 0);
+  await page.getByLabel('State').selectOption('');
+
+  // A connector that failed as it started: its trace is on its page.
+  await page.getByRole('link', { name: 'ui-broken' }).click();
+  await eventually(page.locator('#connector-state'), /FAILED/);
+  await page.locator('#status details.trace summary').first().click();
+  await eventually(page.locator('#status details.trace pre'), /unreachable|trap|wasm/i);
+  await page.goBack();
+
+  // Keyboard: the link to the connector is reachable and opens its page.
+  await row.getByRole('link', { name: 'ui-chaos' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'ui-chaos', level: 1 }).waitFor();
+  const failed = page.locator('li.task[data-task="1"]');
+  await eventually(failed, /FAILED/);
+  await eventually(page.locator('li.task[data-task="0"]'), /RUNNING/);
+  const trace = failed.locator('details.trace');
+  assert.equal(await trace.getAttribute('open'), null, 'the trace starts collapsed');
+  await trace.locator('summary').click();
+  await eventually(trace.locator('pre'), /task 1 told to fail/);
+  await eventually(page.locator('#config'), /chaos\.secret/);
+  assert.match(await page.locator('#config').innerText(), /\[hidden\]/);
+  assert.doesNotMatch(await page.locator('main').innerText(), /do-not-show-me/);
+  await shot(page, 'connector-failed');
+
+  await page.getByLabel('include tasks').check();
+  await page.getByLabel('only failed').check();
+  await page.getByRole('button', { name: 'Restart', exact: true }).click();
+  await eventually(page.locator('#answer'), /restart\?includeTasks=true&onlyFailed=true → 202/);
+  await eventually(page.locator('#answer pre'), /"state": "RESTARTING"/);
+  await failed.getByRole('button', { name: 'Restart task 1' }).click();
+  // The task fails again as it starts, and the worker says so (as Kafka Connect does).
+  await eventually(page.locator('#answer'), /tasks\/1\/restart → 500/);
+  await eventually(page.locator('#answer pre'), /Failed to start task/);
+  await eventually(failed, /FAILED/);
+  await eventually(page.locator('.task-charts[data-task="1"] figure').filter({ hasText: 'Failures' }), /[1-9]/);
+
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Stop' }).click();
+  await eventually(page.locator('#answer'), /stop → 204/);
+  await eventually(page.locator('#connector-state'), /STOPPED/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+scenario('the plugin catalog shows kinds, languages, capabilities and definitions', async (track) => {
+  const { context, page, problems } = await newPage();
+  track(page);
+  await page.goto(`${OPEN}/ui#/plugins`);
+  const chaos = page.locator('article[data-plugin="ChaosSource"]');
+  await eventually(chaos, /rust/);
+  const text = await chaos.innerText();
+  assert.match(text, /source/);
+  assert.match(text, /connect \(chaos\.address\)/);
+  await chaos.getByText('Config definition').click();
+  await eventually(chaos.locator('table'), /chaos\.secret/);
+  assert.match(await chaos.locator('table').innerText(), /PASSWORD/);
+  await eventually(page.locator('main'), /Built into the worker/);
+  await shot(page, 'plugins');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+scenario('behind basic authentication the page uses the same login', async (track) => {
+  const refused = await newPage();
+  const response = await refused.context.request.get(`${AUTH}/ui`);
+  assert.equal(response.status(), 401);
+  assert.match(response.headers()['www-authenticate'], /^Basic/);
+  await refused.context.close();
+
+  const { context, page, problems } = await newPage({ httpCredentials: LOGIN });
+  track(page);
+  const r = await page.request.post(`${AUTH}/connectors`, { data: { name: 'ui-behind-auth', config: { 'connector.class': 'ChaosSource', 'tasks.max': '1' } } });
+  assert.equal(r.status(), 201, await r.text());
+  await page.goto(`${AUTH}/ui`);
+  await eventually(page.locator('tr[data-connector="ui-behind-auth"]'), /RUNNING/);
+  await page.getByRole('link', { name: 'ui-behind-auth' }).click();
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await eventually(page.locator('#answer'), /pause → 202/);
+  await eventually(page.locator('#connector-state'), /PAUSED/);
+  await shot(page, 'auth-connector');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
