@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Browser tests of the dashboard (/ui): starts two standalone workers (release binary,
 # embedded SQLite store, plugins from build/plugins and the chaos fixtures from
-# build/fixtures), one open and one behind basic authentication, then drives Debian's
+# build/fixtures), one open on HTTP and one on HTTPS (a self-signed certificate made with
+# openssl) behind basic authentication, then drives Debian's
 # Chromium with Playwright (tests/ui/dashboard.test.mjs, `playwright-core` from npm, no
 # browser download) through the pages, and stops the workers.
 #
@@ -63,16 +64,17 @@ free_port() {
     node -e 'const s = require("net").createServer().listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); })'
 }
 
-# start NAME [extra properties...]: a worker in $WORK/NAME; sets URL to its base URL.
+# start NAME SCHEME [extra properties...]: a worker in $WORK/NAME listening on
+# SCHEME://127.0.0.1; sets URL to its base URL.
 start() {
-    local name="$1"
-    shift
+    local name="$1" scheme="$2"
+    shift 2
     local port
     port="$(free_port)"
     mkdir -p "$WORK/$name"
     {
         echo "plugin.path=$ROOT/build/fixtures,$ROOT/build/plugins"
-        echo "listeners=http://127.0.0.1:$port"
+        echo "listeners=$scheme://127.0.0.1:$port"
         echo "offset.storage.file.filename=$WORK/$name/standalone.db"
         echo "offset.flush.interval.ms=1000"
         echo "wasm.pool.instances=64"
@@ -81,17 +83,23 @@ start() {
     } >"$WORK/$name/worker.properties"
     "$BIN" standalone "$WORK/$name/worker.properties" >"$WORK/$name.log" 2>&1 &
     PIDS+=($!)
-    URL="http://127.0.0.1:$port"
+    URL="$scheme://127.0.0.1:$port"
 }
 
 printf 'admin: admin-secret\n' >"$WORK/credentials.properties"
-start open
+# The second worker's HTTPS certificate: self-signed for 127.0.0.1; the test trusts it.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 \
+    -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 \
+    -keyout "$WORK/key.pem" -out "$WORK/cert.pem" 2>/dev/null
+cat "$WORK/key.pem" "$WORK/cert.pem" >"$WORK/keystore.pem"
+start open http
 OPEN_URL="$URL"
-start auth "rest.basic.auth.credentials.file=$WORK/credentials.properties"
+start auth https "rest.basic.auth.credentials.file=$WORK/credentials.properties" \
+    listeners.https.ssl.keystore.type=PEM "listeners.https.ssl.keystore.location=$WORK/keystore.pem"
 AUTH_URL="$URL"
 
 status=0
-(cd "$UI" && UI_OPEN_URL="$OPEN_URL" UI_AUTH_URL="$AUTH_URL" UI_AUTH_USER=admin \
+(cd "$UI" && NODE_EXTRA_CA_CERTS="$WORK/cert.pem" UI_OPEN_URL="$OPEN_URL" UI_AUTH_URL="$AUTH_URL" UI_AUTH_USER=admin \
     UI_AUTH_PASSWORD=admin-secret UI_ARTIFACTS="$OUT" \
     node --test --test-concurrency=1 dashboard.test.mjs) || status=$?
 if [ "$status" -ne 0 ]; then

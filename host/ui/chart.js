@@ -27,6 +27,7 @@ export function chart(label, points, windowMs, format = (y) => y.toFixed(1)) {
     h('figcaption', {}, h('span', {}, label), h('strong', {}, text)),
     svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `${label}: ${text}, peak ${format(max)} since ${ago}`, preserveAspectRatio: 'none' },
       svg('line', { x1: 0, x2: W, y1: H - 4, y2: H - 4, class: 'axis' }),
-      path ? svg('path', { d: path, class: 'line' }) : null),
+      path ? svg('path', { d: path, class: 'line' }) : null,
+      latest === null ? null : svg('line', { x1: x(shown[shown.length - 1][0]).toFixed(1), x2: x(shown[shown.length - 1][0]).toFixed(1), y1: y(latest).toFixed(1), y2: y(latest).toFixed(1), class: 'dot' })),
     h('div', { class: 'chart-scale', 'aria-hidden': 'true' }, h('span', {}, ago), h('span', {}, `max ${format(max)}`)));
 }

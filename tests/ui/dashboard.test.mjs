@@ -1,6 +1,7 @@
 //! dashboard.test.mjs: the dashboard (/ui) end to end in Debian's Chromium, driven by
 //! Playwright. scripts/ui-tests.sh starts the two workers this file is given
-//! (UI_OPEN_URL, and UI_AUTH_URL behind basic authentication) and reads the screenshots it
+//! (UI_OPEN_URL, and UI_AUTH_URL: HTTPS with a self-signed certificate, which
+//! NODE_EXTRA_CA_CERTS names, behind basic authentication) and reads the screenshots it
 //! leaves in UI_ARTIFACTS. Runs the pages as a user would: creates a connector from the
 //! editor, sees it RUNNING, sees a chaos connector's FAILED task and its trace, restarts,
 //! pauses, resumes and deletes, reads the plugin catalog, and logs in.
@@ -165,7 +166,11 @@ scenario('a failed chaos task shows its trace, hides the secret, and restarts', 
   const { context, page, problems } = await newPage();
   track(page);
   for (const [name, config] of [
-    ['ui-chaos', { 'connector.class': 'ChaosSource', 'tasks.max': '2', 'chaos.fail.tasks': '1', 'chaos.secret': 'do-not-show-me' }],
+    ['ui-chaos', {
+      'connector.class': 'ChaosSource', 'tasks.max': '2', 'chaos.fail.tasks': '1', 'chaos.secret': 'do-not-show-me',
+      // An automatic restart far enough away to be read on the page.
+      'restart.policy': 'on-failure', 'restart.backoff.initial.ms': '600000', 'restart.backoff.max.ms': '600000', 'restart.retries.max': '3',
+    }],
     ['ui-running', { 'connector.class': 'ChaosSource', 'tasks.max': '1' }],
     ['ui-broken', { 'connector.class': 'ChaosSink', topics: 'chaos', 'chaos.mode': 'trap', 'chaos.when': 'connector-start' }],
   ]) {
@@ -210,7 +215,11 @@ scenario('a failed chaos task shows its trace, hides the secret, and restarts', 
   await eventually(page.locator('#config'), /chaos\.secret/);
   assert.match(await page.locator('#config').innerText(), /\[hidden\]/);
   assert.doesNotMatch(await page.locator('main').innerText(), /do-not-show-me/);
+  await eventually(failed.locator('.retry'), /Automatic restart: attempt 1 of 3 at/);
   await shot(page, 'connector-failed');
+  await page.setViewportSize(PHONE);
+  await shot(page, 'connector-phone');
+  await page.setViewportSize(WIDE);
 
   await page.getByLabel('include tasks').check();
   await page.getByLabel('only failed').check();
@@ -250,14 +259,16 @@ scenario('the plugin catalog shows kinds, languages, capabilities and definition
   await context.close();
 });
 
-scenario('behind basic authentication the page uses the same login', async (track) => {
-  const refused = await newPage();
+scenario('over HTTPS behind basic authentication the page uses the same login', async (track) => {
+  // Chromium does not know the test's certificate authority; Node does.
+  const tls = { ignoreHTTPSErrors: true };
+  const refused = await newPage(tls);
   const response = await refused.context.request.get(`${AUTH}/ui`);
   assert.equal(response.status(), 401);
   assert.match(response.headers()['www-authenticate'], /^Basic/);
   await refused.context.close();
 
-  const { context, page, problems } = await newPage({ httpCredentials: LOGIN });
+  const { context, page, problems } = await newPage({ ...tls, httpCredentials: LOGIN });
   track(page);
   const r = await page.request.post(`${AUTH}/connectors`, { data: { name: 'ui-behind-auth', config: { 'connector.class': 'ChaosSource', 'tasks.max': '1' } } });
   assert.equal(r.status(), 201, await r.text());
@@ -267,6 +278,7 @@ scenario('behind basic authentication the page uses the same login', async (trac
   await page.getByRole('button', { name: 'Pause' }).click();
   await eventually(page.locator('#answer'), /pause → 202/);
   await eventually(page.locator('#connector-state'), /PAUSED/);
+  assert.ok(page.url().startsWith('https://'), page.url());
   await shot(page, 'auth-connector');
   assert.deepEqual(problems, []);
   await context.close();
