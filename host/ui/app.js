@@ -1,7 +1,8 @@
 //! app.js: the dashboard's shell. Maps the location hash to a view (`#/connectors`,
 //! `#/connectors/{name}`, `#/connectors/{name}/edit`, `#/new`, `#/plugins`), mounts it in
-//! `<main>`, stops the previous view's timers, marks the current nav link and moves focus
-//! to the new page's heading. Views own their content; this file owns only the switching.
+//! `<main>`, stops the previous view's timers, marks the current nav link and, on a page
+//! change, moves focus to the new page's heading. Views own their content; this file
+//! owns only the switching.
 
 import { get } from './api.js';
 import { fill, h } from './dom.js';
@@ -20,7 +21,7 @@ const ROUTES = [
 
 let stop = null;
 
-function route() {
+function route(event) {
   if (stop) stop();
   stop = null;
   const main = document.getElementById('main');
@@ -37,7 +38,8 @@ function route() {
     const heading = main.querySelector('h1');
     if (heading) {
       heading.setAttribute('tabindex', '-1');
-      heading.focus({ preventScroll: true });
+      // On a page change only: a fresh load starts at the top, with the skip link.
+      if (event) heading.focus({ preventScroll: true });
       document.title = `${heading.textContent} · wasm-connect`;
     }
     return;

@@ -4,11 +4,13 @@
 //! NODE_EXTRA_CA_CERTS names, behind basic authentication) and reads the screenshots it
 //! leaves in UI_ARTIFACTS. Runs the pages as a user would: creates a connector from the
 //! editor, sees it RUNNING, sees a chaos connector's FAILED task and its trace, restarts,
-//! pauses, resumes and deletes, reads the plugin catalog, and logs in.
+//! pauses, resumes and deletes, reads the plugin catalog, logs in, and checks every page
+//! with axe-core (WCAG 2 A and AA: labels, contrast, landmarks) and from the keyboard.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -19,6 +21,7 @@ const ARTIFACTS = process.env.UI_ARTIFACTS || tmpdir();
 const WIDE = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 const TIMEOUT = 30_000;
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let browser;
 
@@ -280,6 +283,62 @@ scenario('over HTTPS behind basic authentication the page uses the same login', 
   await eventually(page.locator('#connector-state'), /PAUSED/);
   assert.ok(page.url().startsWith('https://'), page.url());
   await shot(page, 'auth-connector');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+/** axe-core's WCAG 2 A and AA violations on the page as it is, one line each. */
+async function violations(page) {
+  if (!(await page.evaluate(() => Boolean(window.axe)))) await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] });
+    return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+scenario('every page passes axe-core and works from the keyboard', async (track) => {
+  // axe is injected as a script: the page's content security policy would refuse it.
+  const { context, page, problems } = await newPage({ bypassCSP: true });
+  track(page);
+  const config = { 'connector.class': 'ChaosSource', 'tasks.max': '1', 'chaos.fail.tasks': '0' };
+  const r = await page.request.post(`${OPEN}/connectors`, { data: { name: 'ui-a11y', config } });
+  assert.equal(r.status(), 201, await r.text());
+
+  await page.goto(`${OPEN}/ui`);
+  await eventually(page.locator('tr[data-connector="ui-a11y"]'), /ui-a11y/);
+  // The keyboard: the skip link first, then the brand and the navigation.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Skip to content');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'main');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  assert.match(await page.evaluate(() => document.activeElement.textContent), /New connector|State|All states/);
+
+  const pages = [
+    ['#/connectors', () => eventually(page.locator('tr[data-connector="ui-a11y"]'), /FAILED|RUNNING/)],
+    ['#/connectors/ui-a11y', async () => {
+      await eventually(page.locator('li.task[data-task="0"]'), /FAILED/);
+      await page.locator('details.trace summary').first().focus();
+      await page.keyboard.press('Enter');
+      await eventually(page.locator('details.trace pre'), /told to fail/);
+    }],
+    ['#/connectors/ui-a11y/edit', () => eventually(page.locator('#validation-summary'), /Valid|error/)],
+    ['#/new', () => eventually(page.locator('#validation-summary'), /connector.class/)],
+    ['#/plugins', () => eventually(page.locator('main'), /Built into the worker/)],
+  ];
+  const found = [];
+  for (const viewport of [WIDE, PHONE]) {
+    await page.setViewportSize(viewport);
+    for (const [hash, ready] of pages) {
+      await page.goto(`${OPEN}/ui${hash}`);
+      await ready();
+      for (const v of await violations(page)) found.push(`${viewport.width}px ${hash}: ${v}`);
+    }
+  }
+  assert.deepEqual(found, []);
+  const gone = await page.request.delete(`${OPEN}/connectors/ui-a11y`);
+  assert.equal(gone.status(), 204);
   assert.deepEqual(problems, []);
   await context.close();
 });
