@@ -2,15 +2,15 @@
 # Browser tests of the dashboard (/ui): starts two standalone workers (release binary,
 # embedded SQLite store, plugins from build/plugins and the chaos fixtures from
 # build/fixtures), one open on HTTP and one on HTTPS (a self-signed certificate made with
-# openssl) behind basic authentication, then drives Debian's
-# Chromium with Playwright (tests/ui/dashboard.test.mjs, `playwright-core` from npm, no
-# browser download) through the pages, and stops the workers.
+# openssl) behind basic authentication, then drives Debian's Chromium with Playwright
+# (tests/ui/dashboard.test.mjs, `playwright-core` from npm, no browser download) through
+# the pages, and stops the workers.
 #
-# Installs what a fresh machine lacks: Debian's chromium (apt-get, when /usr/bin/chromium
-# is missing) and tests/ui's npm packages (`npm ci`, when missing or when the lock file
-# changed). Builds the worker like scripts/schemathesis.sh does and the guests when
-# build/fixtures has none (WASM_CONNECT_BIN names a worker binary to use instead of
-# building one). A screenshot of every page, and the workers' logs, are left in
+# Installs what a fresh machine lacks: Debian's chromium and openssl (apt-get, when
+# missing) and tests/ui's npm packages (playwright-core, axe-core; `npm ci`, when missing
+# or when the lock file changed). Builds the worker like scripts/schemathesis.sh does, and
+# the guests when build/ has none (WASM_CONNECT_BIN names a worker binary to use instead
+# of building one). A screenshot of every page, and the workers' logs, are left in
 # build/ui-artifacts/; UPDATE_SCREENSHOT=1 also copies the connectors page to
 # docs/ui-connectors.png (the README's picture).
 set -euo pipefail
@@ -21,10 +21,13 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 OUT="$ROOT/build/ui-artifacts"
 UI="$ROOT/tests/ui"
 
-if [ ! -x /usr/bin/chromium ]; then
-    echo "Installing Debian's chromium" >&2
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation)
+command -v openssl >/dev/null || missing+=(openssl)
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "Installing ${missing[*]} (Debian)" >&2
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-liberation >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 if ! cmp -s "$UI/package-lock.json" "$UI/node_modules/.package-lock.json" 2>/dev/null \
     && ! cmp -s "$UI/package-lock.json" "$UI/node_modules/.installed-lock.json" 2>/dev/null; then

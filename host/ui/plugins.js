@@ -44,7 +44,7 @@ function card(p) {
     } catch (e) {
       fill(defs, h('p', { class: 'error' }, e.message));
     }
-  }, { once: false });
+  });
   return h('article', { class: 'plugin', 'data-plugin': p.class, 'aria-labelledby': `plugin-${p.class}` },
     h('h2', { id: `plugin-${p.class}` }, p.class),
     h('dl', { class: 'facts' },
