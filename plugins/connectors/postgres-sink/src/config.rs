@@ -225,13 +225,13 @@ pub fn definition() -> ConfigDef {
         )
         .define(
             ConfigKey::int(RETRY_BACKOFF_MS)
-                .default_value(3000)
                 .ensure(Range::at_least(0))
                 .importance(Importance::Medium)
                 .grant(Grant::Clock)
                 .doc(
                     "How long to wait after such an error before trying again, in \
-                     milliseconds (grants the clock).",
+                     milliseconds; 3000 if unset. The connector writes it into every task \
+                     config, where it grants the clock.",
                 ),
         )
 }

@@ -46,7 +46,12 @@ impl Connector for JdbcSinkConnector {
     }
 
     fn task_configs(&mut self, max_tasks: u32) -> Result<Vec<Config>> {
-        Ok(vec![self.config.clone(); max_tasks as usize])
+        // The back-off needs the clock, which only a value in the task config grants.
+        let mut task = self.config.clone();
+        if task.get(config::RETRY_BACKOFF_MS).is_none_or(|v| v.trim().is_empty()) {
+            task.set(config::RETRY_BACKOFF_MS, "3000");
+        }
+        Ok(vec![task; max_tasks as usize])
     }
 
     fn stop(&mut self) {}

@@ -161,11 +161,14 @@ pub fn definition() -> ConfigDef {
         )
         .define(
             ConfigKey::int(POLL_INTERVAL_MS)
-                .default_value(5000)
                 .ensure(Range::at_least(0))
                 .importance(Importance::High)
                 .grant(Grant::Clock)
-                .doc("How often to look for new rows in each table, in milliseconds (grants the clock)."),
+                .doc(
+                    "How often to look for new rows in each table, in milliseconds; 5000 if \
+                     unset. The connector writes it into every task config, where it grants \
+                     the clock.",
+                ),
         )
         .define(
             ConfigKey::int(BATCH_MAX_ROWS)

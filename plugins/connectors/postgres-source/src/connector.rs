@@ -72,8 +72,13 @@ impl Connector for JdbcSourceConnector {
 
     fn task_configs(&mut self, max_tasks: u32) -> Result<Vec<Config>> {
         let s = Settings::parse(&self.config)?;
+        // The poll interval needs the clock, which only a value in the task config grants.
+        let mut base = self.config.clone();
+        if base.get(config::POLL_INTERVAL_MS).is_none_or(|v| v.trim().is_empty()) {
+            base.set(config::POLL_INTERVAL_MS, "5000");
+        }
         if s.query.is_some() {
-            return Ok(vec![self.config.clone()]);
+            return Ok(vec![base]);
         }
         let tables = tables(&s)?;
         if tables.is_empty() {
@@ -88,7 +93,7 @@ impl Connector for JdbcSourceConnector {
         Ok(groups
             .into_iter()
             .map(|g| {
-                let mut c = self.config.clone();
+                let mut c = base.clone();
                 c.set(config::TABLES, g.join(","));
                 c
             })
