@@ -3,7 +3,8 @@
 # prints one table:
 #   - into PostgreSQL: JdbcSinkConnector (insert, pk.mode=none) at batch.size 100 and 1000,
 #     from a topic already holding $ROWS records (JsonConverter with schemas, 3 columns),
-#     with consumer.max.poll.records=2000 (so each put is one transaction of 2000 rows);
+#     with consumer.max.poll.records=2000 (so each put is one transaction of 2000 rows), into
+#     a table with a primary key (the source reads it back by that key);
 #   - out of PostgreSQL: JdbcSourceConnector (incrementing) at batch.max.rows 100 and 1000,
 #     reading the $ROWS-row table into a topic that FileStreamSink writes to a file.
 # Each figure is rows / seconds from creating the connector to the last row landing
@@ -62,7 +63,7 @@ wait_for() { until [[ "$(eval "$1" 2>/dev/null || echo 0)" -ge "$ROWS" ]]; do sl
 
 declare -A RATE
 for b in 100 1000; do
-    psql_ "DROP TABLE IF EXISTS bench_sink_$b; CREATE TABLE bench_sink_$b (id BIGINT NOT NULL, name TEXT, qty INT)"
+    psql_ "SET client_min_messages = warning; DROP TABLE IF EXISTS bench_sink_$b; CREATE TABLE bench_sink_$b (id BIGINT PRIMARY KEY, name TEXT, qty INT)"
     t0="$(now)"
     put "sink-$b" "{\"connector.class\": \"JdbcSinkConnector\", \"topics\": \"bench-in\", $conn, $json,
       \"table.name.format\": \"bench_sink_$b\", \"batch.size\": \"$b\"}"

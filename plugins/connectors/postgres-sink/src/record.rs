@@ -6,6 +6,10 @@
 //! logical fields; schemaless data is a JSON object whose columns must already exist.
 //! This module is pure: no SQL and no I/O.
 
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use wasm_connect_sdk::serde_json::value::RawValue;
 use wasm_connect_sdk::serde_json::{self, Map, Value};
 use wasm_connect_sdk::{Kind, SinkRecord};
 
@@ -32,39 +36,90 @@ pub enum Data {
     Primitive(Column),
 }
 
+/// A field of a Connect schema, with its column type.
+#[derive(Clone, Debug)]
+struct FieldDef {
+    name: String,
+    ty: String,
+    logical: String,
+    scale: u32,
+    optional: bool,
+    sql_type: &'static str,
+}
+
+/// A key's or value's Connect schema: a struct's fields, or one primitive.
+#[derive(Debug)]
+enum Shape {
+    Struct(Vec<FieldDef>),
+    Primitive(FieldDef),
+}
+
+/// Schemas already read, by their JSON text: every record of a topic carries the same
+/// envelope schema, so each is parsed once.
+#[derive(Default)]
+pub struct Schemas {
+    known: HashMap<String, Rc<Shape>>,
+}
+
+impl Schemas {
+    fn shape(&mut self, text: &str) -> Result<Rc<Shape>, String> {
+        if let Some(shape) = self.known.get(text) {
+            return Ok(shape.clone());
+        }
+        let schema: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        let shape = if schema["type"] == "struct" {
+            let fields = schema["fields"].as_array().ok_or("a struct without fields")?;
+            let defs = fields
+                .iter()
+                .map(|f| {
+                    let name = f["field"].as_str().ok_or("a field without a name")?;
+                    field_def(name, f).map_err(|e| format!("{name}: {e}"))
+                })
+                .collect::<Result<_, String>>()?;
+            Shape::Struct(defs)
+        } else {
+            Shape::Primitive(field_def("", &schema)?)
+        };
+        if self.known.len() >= 64 {
+            self.known.clear();
+        }
+        let shape = Rc::new(shape);
+        self.known.insert(text.to_owned(), shape.clone());
+        Ok(shape)
+    }
+}
+
 /// Reads the key (`key = true`) or value of a record.
-pub fn data(record: &SinkRecord, key: bool) -> Result<Data, String> {
+pub fn data(record: &SinkRecord, key: bool, schemas: &mut Schemas) -> Result<Data, String> {
     let (kind, bytes) =
         if key { (record.key_kind, &record.key) } else { (record.value_kind, &record.value) };
     let what = if key { "key" } else { "value" };
     let Some(bytes) = bytes else { return Ok(Data::Null) };
     match kind {
         Kind::ConnectJson => {
-            let v: Value = serde_json::from_slice(bytes).map_err(|e| format!("{what}: {e}"))?;
-            let (schema, payload) = (&v["schema"], &v["payload"]);
+            let envelope: HashMap<&str, &RawValue> =
+                serde_json::from_slice(bytes).map_err(|e| format!("{what}: {e}"))?;
+            let raw = |k| envelope.get(k).map_or("null", |r: &&RawValue| r.get());
+            let payload: Value =
+                serde_json::from_str(raw("payload")).map_err(|e| format!("{what}: {e}"))?;
             if payload.is_null() {
                 return Ok(Data::Null);
             }
-            if schema.is_null() {
-                return schemaless(payload, what);
+            if raw("schema") == "null" {
+                return schemaless(&payload, what);
             }
-            if schema["type"] == "struct" {
-                let fields =
-                    schema["fields"].as_array().ok_or(format!("{what}: struct without fields"))?;
-                let mut out = Vec::with_capacity(fields.len());
-                for f in fields {
-                    let name =
-                        f["field"].as_str().ok_or(format!("{what}: a field without a name"))?;
-                    out.push(
-                        column(name, f, &payload[name])
-                            .map_err(|e| format!("{what}.{name}: {e}"))?,
-                    );
+            let shape = schemas.shape(raw("schema")).map_err(|e| format!("{what}: {e}"))?;
+            match &*shape {
+                Shape::Struct(defs) => defs
+                    .iter()
+                    .map(|d| {
+                        column(d, &payload[&d.name]).map_err(|e| format!("{what}.{}: {e}", d.name))
+                    })
+                    .collect::<Result<_, _>>()
+                    .map(Data::Struct),
+                Shape::Primitive(d) => {
+                    column(d, &payload).map(Data::Primitive).map_err(|e| format!("{what}: {e}"))
                 }
-                Ok(Data::Struct(out))
-            } else {
-                Ok(Data::Primitive(
-                    column("", schema, payload).map_err(|e| format!("{what}: {e}"))?,
-                ))
             }
         }
         Kind::Json => {
@@ -112,11 +167,10 @@ fn text(v: &Value) -> Option<String> {
     }
 }
 
-/// The column of a field with Connect schema `schema` and JSON payload `v`.
-fn column(name: &str, schema: &Value, v: &Value) -> Result<Column, String> {
+/// The definition of a field with Connect schema `schema`.
+fn field_def(name: &str, schema: &Value) -> Result<FieldDef, String> {
     let ty = schema["type"].as_str().unwrap_or("");
     let logical = schema["name"].as_str().unwrap_or("");
-    let optional = schema["optional"].as_bool().unwrap_or(false);
     let sql_type = match (logical, ty) {
         ("org.apache.kafka.connect.data.Decimal", _) => "DECIMAL",
         ("org.apache.kafka.connect.data.Date", _) => "DATE",
@@ -132,17 +186,29 @@ fn column(name: &str, schema: &Value, v: &Value) -> Result<Column, String> {
         (_, "bytes") => "BYTEA",
         (_, other) => return Err(format!("type {other:?} has no column type")),
     };
+    let scale = &schema["parameters"]["scale"];
+    Ok(FieldDef {
+        name: name.to_owned(),
+        ty: ty.to_owned(),
+        logical: logical.to_owned(),
+        scale: scale
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .or_else(|| scale.as_u64().map(|s| s as u32))
+            .unwrap_or(0),
+        optional: schema["optional"].as_bool().unwrap_or(false),
+        sql_type,
+    })
+}
+
+/// The column of field `d` with JSON payload `v`.
+fn column(d: &FieldDef, v: &Value) -> Result<Column, String> {
     let value = if v.is_null() {
         None
     } else {
-        Some(match (logical, v) {
+        Some(match (d.logical.as_str(), v) {
             ("org.apache.kafka.connect.data.Decimal", Value::String(b64)) => {
-                let scale = schema["parameters"]["scale"]
-                    .as_str()
-                    .and_then(|s| s.parse().ok())
-                    .or_else(|| schema["parameters"]["scale"].as_u64().map(|s| s as u32))
-                    .unwrap_or(0);
-                decimal(&base64(b64)?, scale)?
+                decimal(&base64(b64)?, d.scale)?
             }
             ("org.apache.kafka.connect.data.Date", Value::Number(n)) => {
                 format_date(n.as_i64().ok_or("a date is not an integer")?)
@@ -153,14 +219,19 @@ fn column(name: &str, schema: &Value, v: &Value) -> Result<Column, String> {
             ("org.apache.kafka.connect.data.Timestamp", Value::Number(n)) => {
                 format_timestamp_micros(n.as_i64().ok_or("a timestamp is not an integer")? * 1000)
             }
-            (_, Value::String(s)) if ty == "bytes" => format!("\\x{}", hex(&base64(s)?)),
+            (_, Value::String(s)) if d.ty == "bytes" => format!("\\x{}", hex(&base64(s)?)),
             (_, Value::String(s)) => s.clone(),
             (_, Value::Number(n)) => n.to_string(),
             (_, Value::Bool(b)) => b.to_string(),
-            (_, other) => return Err(format!("{other} does not fit type {ty}")),
+            (_, other) => return Err(format!("{other} does not fit type {}", d.ty)),
         })
     };
-    Ok(Column { name: name.to_owned(), sql_type: Some(sql_type.into()), optional, value })
+    Ok(Column {
+        name: d.name.clone(),
+        sql_type: Some(d.sql_type.into()),
+        optional: d.optional,
+        value,
+    })
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -237,7 +308,9 @@ mod tests {
             schema,
             json!({"id": 7, "name": null, "raw": "AQL/", "at": 1000, "price": "/zg="}),
         );
-        let Data::Struct(cols) = data(&r, false).unwrap() else { panic!() };
+        let Data::Struct(cols) = data(&r, false, &mut Schemas::default()).unwrap() else {
+            panic!()
+        };
         let got: Vec<_> =
             cols.iter().map(|c| (c.sql_type.as_deref().unwrap(), c.value.as_deref())).collect();
         assert_eq!(
@@ -260,9 +333,14 @@ mod tests {
             value: Some(br#"{"a":1,"b":"x"}"#.to_vec()),
             ..SinkRecord::default()
         };
-        let Data::Struct(cols) = data(&r, false).unwrap() else { panic!() };
+        let Data::Struct(cols) = data(&r, false, &mut Schemas::default()).unwrap() else {
+            panic!()
+        };
         assert_eq!((cols[0].value.as_deref(), cols[1].value.as_deref()), (Some("1"), Some("x")));
-        assert_eq!(data(&SinkRecord::default(), false).unwrap(), Data::Null);
+        assert_eq!(
+            data(&SinkRecord::default(), false, &mut Schemas::default()).unwrap(),
+            Data::Null
+        );
         assert_eq!(decimal(&[0x30, 0x39], 3).unwrap(), "12.345");
         assert_eq!(decimal(&[0x05], 2).unwrap(), "0.05");
     }

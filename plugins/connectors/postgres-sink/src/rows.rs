@@ -6,7 +6,7 @@
 use wasm_connect_sdk::SinkRecord;
 
 use crate::config::{PkMode, Settings};
-use crate::record::{Column, Data, data};
+use crate::record::{Column, Data, Schemas, data};
 
 /// Write or delete.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -44,9 +44,13 @@ fn fixed(name: &str, ty: &str, value: String) -> Column {
 
 /// The row of `record`; `Ok(None)` for a tombstone that is not a delete (skipped, as
 /// the JDBC sink does), `Err` with the reason a record cannot be written.
-pub fn row(s: &Settings, record: &SinkRecord) -> Result<Option<Row>, String> {
+pub fn row(
+    s: &Settings,
+    schemas: &mut Schemas,
+    record: &SinkRecord,
+) -> Result<Option<Row>, String> {
     let table = s.table(&record.topic);
-    let value = data(record, false)?;
+    let value = data(record, false, schemas)?;
     let tombstone = value == Data::Null;
     if tombstone && !s.delete_enabled {
         return Ok(None);
@@ -58,7 +62,7 @@ pub fn row(s: &Settings, record: &SinkRecord) -> Result<Option<Row>, String> {
             fixed(&s.pk_fields[1], "INT", record.partition.unwrap_or(0).to_string()),
             fixed(&s.pk_fields[2], "BIGINT", record.offset.unwrap_or(0).to_string()),
         ],
-        PkMode::RecordKey => match data(record, true)? {
+        PkMode::RecordKey => match data(record, true, schemas)? {
             Data::Null => return Err("pk.mode=record_key but the record has no key".into()),
             Data::Primitive(mut c) => {
                 if s.pk_fields.len() > 1 {

@@ -23,6 +23,7 @@ use wasm_connect_sdk::{
 
 use crate::config::Settings;
 use crate::plan::plan;
+use crate::record::Schemas;
 use crate::rows::{Row, row};
 use crate::tables::{TableError, Tables};
 
@@ -33,6 +34,7 @@ pub struct JdbcSinkTask {
     url: Option<ConnectUrl>,
     client: Option<Client>,
     tables: Tables,
+    schemas: Schemas,
     /// Per topic-partition, the offset after the last committed record.
     committed: HashMap<(String, i32), i64>,
     /// Transient errors in a row.
@@ -75,7 +77,7 @@ impl JdbcSinkTask {
         self.client()?;
         let client = self.client.as_mut().expect("connected");
         for (i, record) in records.iter().enumerate() {
-            match row(&s, record) {
+            match row(&s, &mut self.schemas, record) {
                 Ok(None) => {}
                 Ok(Some(r)) => match self.tables.ensure(client, &s, &r) {
                     Ok(()) => rows.push((i, r)),
