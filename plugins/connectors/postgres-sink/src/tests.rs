@@ -109,3 +109,20 @@ fn auto_create_makes_the_table_and_a_down_database_is_retriable() {
     assert!(matches!(sink.put(&records), Err(Error::Retriable(_))));
     assert!(matches!(sink.put(&records), Err(Error::Fatal(m)) if m.contains("max.retries")));
 }
+
+#[test]
+fn md5_and_scram_users_both_log_in_and_a_wrong_password_is_refused() {
+    let Some((url, user, password)) = env() else { return };
+    let url = ConnectUrl::parse(&url).unwrap();
+    let mut scram = Client::connect(&url, &user, &password).unwrap();
+    assert_eq!(scram.simple_query("SELECT 1").unwrap().rows, vec![vec![Some("1".to_owned())]]);
+    if let (Ok(md5_user), Ok(md5_password)) =
+        (std::env::var("POSTGRES_MD5_USER"), std::env::var("POSTGRES_MD5_PASSWORD"))
+    {
+        let mut md5 = Client::connect(&url, &md5_user, &md5_password).unwrap();
+        let who = md5.simple_query("SELECT current_user").unwrap().rows;
+        assert_eq!(who, vec![vec![Some(md5_user.clone())]]);
+    }
+    let err = Client::connect(&url, &user, "wrong").err().expect("a wrong password fails");
+    assert_eq!(err.code(), Some("28P01"), "{err}");
+}
