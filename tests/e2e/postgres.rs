@@ -5,6 +5,8 @@
 //!
 //! - the sink on both backends: FileStreamSource → topic → JdbcSinkConnector (insert,
 //!   upsert, tombstone deletes, a row the table's CHECK rejects to the dead letter queue);
+//! - the sink on both backends when the server is down at first: retriable, RUNNING,
+//!   and the rows land once it answers;
 //! - the source on both backends: incrementing and timestamp tables read while rows are
 //!   added, with the JDBC source's struct schema on the topic;
 //! - kill -9 of a worker process running source → topic → sink, and its restart: every
@@ -322,9 +324,74 @@ async fn source_reads_new_rows_while_running(b: Backing) {
     pg.sql(&format!("DROP TABLE {inc}; DROP TABLE {ts}"));
 }
 
+/// A database that is down fails `put` retriably: the task keeps RUNNING, backs off and
+/// writes the rows once the server answers. The sink reaches the server through a
+/// loopback forwarder that only starts listening after the rows are on their way.
+async fn sink_waits_out_a_database_that_is_down(b: Backing) {
+    let pg = pg_or_skip!();
+    let table = unique("pg_down");
+    pg.sql(&format!("CREATE TABLE {table} (id BIGINT PRIMARY KEY, name TEXT, qty INT)"));
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let url = pg.url.replace(&format!(":{}/", pg.port()), &format!(":{port}/"));
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.txt");
+    std::fs::write(&input, format!("{}\n{}\n", value(1, "one", 1), value(2, "two", 2))).unwrap();
+    let app = b.start_with(&[("offset.flush.interval.ms", "500")]).await;
+    create(
+        &app,
+        &format!("{table}-src"),
+        props(&[
+            ("connector.class", "FileStreamSource"),
+            ("file", input.to_str().unwrap()),
+            ("topic", &table),
+            ("value.converter", "org.apache.kafka.connect.storage.StringConverter"),
+        ]),
+    )
+    .await;
+    create(
+        &app,
+        &format!("{table}-snk"),
+        props(&[
+            ("connector.class", "JdbcSinkConnector"),
+            ("topics", &table),
+            ("value.converter", "org.apache.kafka.connect.json.JsonConverter"),
+            ("connection.url", &url),
+            ("connection.user", &pg.user),
+            ("connection.password", &pg.password),
+            ("max.retries", "1000"),
+            ("retry.backoff.ms", "100"),
+        ]),
+    )
+    .await;
+    let task = t(&format!("{table}-snk"), 0);
+    crate::harness::wait_state(&app, task.clone(), State::Running).await;
+    // Time for puts to fail against the closed port; then the server "comes back".
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(pg.sql(&format!("SELECT count(*) FROM {table}")), "0");
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await.unwrap();
+    let upstream = pg.port();
+    let forwarder = tokio::spawn(async move {
+        loop {
+            let Ok((mut inbound, _)) = listener.accept().await else { return };
+            tokio::spawn(async move {
+                if let Ok(mut out) = tokio::net::TcpStream::connect(("127.0.0.1", upstream)).await {
+                    let _ = tokio::io::copy_bidirectional(&mut inbound, &mut out).await;
+                }
+            });
+        }
+    });
+    let all = format!("SELECT string_agg(id || ':' || name, ',' ORDER BY id) FROM {table}");
+    wait_sql(&pg, &all, "1:one,2:two").await;
+    assert_eq!(crate::harness::state(&app, &task).await, Some(State::Running));
+    app.shutdown().await;
+    forwarder.abort();
+    pg.sql(&format!("DROP TABLE {table}"));
+}
+
 on_both_backends!(
     sink_inserts_upserts_deletes_and_routes_a_bad_row,
-    source_reads_new_rows_while_running
+    source_reads_new_rows_while_running,
+    sink_waits_out_a_database_that_is_down,
 );
 
 /// A standalone worker process, killed with SIGKILL when dropped.
