@@ -21,6 +21,21 @@ scripts/build-python-guests.sh
 step "JavaScript guest components"
 scripts/build-js-guests.sh
 
+# Whatever a step starts is stopped on exit, in reverse order.
+cleanup=()
+trap 'for ((i = ${#cleanup[@]} - 1; i >= 0; i--)); do eval "${cleanup[i]}"; done' EXIT
+
+step "postgres"
+# The PostgreSQL connectors' tests (native and e2e) need a server. Use POSTGRES_URL (with
+# POSTGRES_USER and POSTGRES_PASSWORD) when set; otherwise start scripts/postgres.sh's
+# (Debian's package, a free loopback port, data in a temp dir) and stop it afterwards.
+if [[ -z "${POSTGRES_URL:-}" ]]; then
+  if ! scripts/postgres.sh status >/dev/null 2>&1; then
+    cleanup+=('scripts/postgres.sh stop >/dev/null')
+  fi
+  eval "$(scripts/postgres.sh start)"
+fi
+
 step "format"
 cargo fmt --all -- --check
 cargo fmt --manifest-path plugins/Cargo.toml --all -- --check
@@ -47,7 +62,7 @@ step "kafka broker"
 # scripts/kafka.sh's broker (and stop it afterwards if we started it).
 if [[ -z "${KAFKA_BOOTSTRAP:-}" ]]; then
   if ! scripts/kafka.sh status >/dev/null; then
-    trap 'scripts/kafka.sh stop >/dev/null' EXIT
+    cleanup+=('scripts/kafka.sh stop >/dev/null')
   fi
   scripts/kafka.sh start
   export KAFKA_BOOTSTRAP="127.0.0.1:${KAFKA_PORT:-9092}"

@@ -35,6 +35,8 @@ fn list_shows_every_shipped_plugin() {
         ("org.apache.kafka.connect.file.FileStreamSourceConnector", "source"),
         ("org.apache.kafka.connect.file.FileStreamSinkConnector", "sink"),
         ("Datagen", "source"),
+        ("io.confluent.connect.jdbc.JdbcSinkConnector", "sink"),
+        ("io.confluent.connect.jdbc.JdbcSourceConnector", "source"),
     ] {
         let line = stdout
             .lines()

@@ -25,6 +25,7 @@ mod https;
 mod js_plugins;
 mod loggers;
 mod offsets;
+mod postgres;
 mod providers;
 mod python_plugins;
 mod rest;

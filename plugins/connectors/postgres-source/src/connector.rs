@@ -1,0 +1,104 @@
+//! [`JdbcSourceConnector`]: the connector half. It lists the tables of the current
+//! schema (narrowed by `table.whitelist` / `table.blacklist`) and splits them between
+//! at most `tasks.max` tasks, round robin, as Confluent's `JdbcSourceConnector` does; a
+//! `query` is one task.
+
+use postgres_wire::{Client, ConnectUrl};
+use wasm_connect_sdk::{Config, ConfigDef, ConfigProblem, Connector, Error, Result, warn};
+
+use crate::config::{self, Settings};
+
+/// The source connector.
+#[derive(Default)]
+pub struct JdbcSourceConnector {
+    config: Config,
+}
+
+fn tables(s: &Settings) -> Result<Vec<String>> {
+    if !s.whitelist.is_empty() {
+        return Ok(s.whitelist.clone());
+    }
+    let url = ConnectUrl::parse(&s.url).map_err(Error::config)?;
+    let user = s.user.clone().or_else(|| url.user.clone()).unwrap_or_default();
+    let password = s.password.clone().or_else(|| url.password.clone()).unwrap_or_default();
+    let mut client = Client::connect(&url, &user, &password)
+        .map_err(|e| Error::retriable(format!("PostgreSQL: {e}")))?;
+    let sql = "SELECT table_name::text FROM information_schema.tables \
+               WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1";
+    let rows =
+        client.query(sql, &[]).map_err(|e| Error::retriable(format!("PostgreSQL: {e}")))?.rows;
+    client.close();
+    Ok(rows
+        .into_iter()
+        .filter_map(|mut r| r.pop().flatten())
+        .filter(|t| !s.blacklist.contains(t))
+        .collect())
+}
+
+impl Connector for JdbcSourceConnector {
+    fn name(&self) -> &str {
+        "io.confluent.connect.jdbc.JdbcSourceConnector"
+    }
+
+    fn version(&self) -> &str {
+        env!("CARGO_PKG_VERSION")
+    }
+
+    fn config_definition(&self) -> ConfigDef {
+        config::definition()
+    }
+
+    fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
+        let mut problems = Vec::new();
+        if let Some(url) = config.get(config::CONNECTION_URL)
+            && let Err(e) = ConnectUrl::parse(url)
+        {
+            problems.push(ConfigProblem::new(config::CONNECTION_URL, e));
+        }
+        if config.get(config::CONNECTION_URL).is_some()
+            && config.get(config::MODE).is_some()
+            && let Err(e) = Settings::parse(config)
+        {
+            problems.push(ConfigProblem::new(config::MODE, e.message().to_owned()));
+        }
+        problems
+    }
+
+    fn start(&mut self, config: Config) -> Result<()> {
+        Settings::parse(&config)?;
+        self.config = config;
+        Ok(())
+    }
+
+    fn task_configs(&mut self, max_tasks: u32) -> Result<Vec<Config>> {
+        let s = Settings::parse(&self.config)?;
+        // The poll interval needs the clock, which only a value in the task config grants.
+        let mut base = self.config.clone();
+        if base.get(config::POLL_INTERVAL_MS).is_none_or(|v| v.trim().is_empty()) {
+            base.set(config::POLL_INTERVAL_MS, "5000");
+        }
+        if s.query.is_some() {
+            return Ok(vec![base]);
+        }
+        let tables = tables(&s)?;
+        if tables.is_empty() {
+            warn!("No tables to read");
+            return Ok(Vec::new());
+        }
+        let n = tables.len().min(max_tasks.max(1) as usize);
+        let mut groups = vec![Vec::new(); n];
+        for (i, t) in tables.into_iter().enumerate() {
+            groups[i % n].push(t);
+        }
+        Ok(groups
+            .into_iter()
+            .map(|g| {
+                let mut c = base.clone();
+                c.set(config::TABLES, g.join(","));
+                c
+            })
+            .collect())
+    }
+
+    fn stop(&mut self) {}
+}
