@@ -124,12 +124,10 @@ async fn run(app: &App, n: u64, batch: u64) -> (f64, f64) {
     ]);
     app.herder.put_connector_config(&unique("http-sink"), config, None, false).await.unwrap();
     let c = counts.clone();
-    let first = Instant::now();
     wait(move || c.records.load(Ordering::Relaxed), 1).await;
     let start_records = counts.records.load(Ordering::Relaxed);
     let start_requests = counts.requests.load(Ordering::Relaxed);
     let t0 = Instant::now();
-    let _ = first;
     let c = counts.clone();
     wait(move || c.records.load(Ordering::Relaxed), n).await;
     let secs = t0.elapsed().as_secs_f64().max(1e-3);
