@@ -38,6 +38,8 @@ struct Gate {
     origins: Arc<BTreeSet<String>>,
     /// TLS for `https` origins; `None` when no origin is granted.
     tls: Option<Arc<ClientConfig>>,
+    /// Idle connections to granted origins.
+    pool: send::Pool,
 }
 
 impl HttpAccess {
@@ -52,7 +54,8 @@ impl HttpAccess {
         origins: BTreeSet<String>,
         tls: Option<Arc<ClientConfig>>,
     ) -> Self {
-        let gate = Gate { who: who.into(), origins: Arc::new(origins), tls };
+        let gate =
+            Gate { who: who.into(), origins: Arc::new(origins), tls, pool: send::Pool::default() };
         Self { ctx: WasiHttpCtx::new(), gate }
     }
 
@@ -113,7 +116,7 @@ impl WasiHttpHooks for Gate {
             return Box::new(async { Err(Error::HttpRequestDenied) });
         }
         let tls = self.tls.clone();
-        Box::new(send::send(request, options, tls))
+        Box::new(send::send(request, options, tls, self.pool.clone()))
     }
 
     fn p2_error_from_connect(&mut self, err: &std::io::Error) -> ErrorCode {

@@ -15,7 +15,7 @@
 //! it for the view the generated bindings need.
 //!
 //! Layout: `access` (the allow-list and the hooks wasmtime-wasi-http calls), `send` (one
-//! request over TCP or TLS).
+//! request over TCP or TLS, on a kept-alive connection of the instance when there is one).
 
 mod access;
 mod send;
