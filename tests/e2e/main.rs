@@ -21,6 +21,7 @@ mod delivery;
 mod distributed;
 mod fuzz;
 mod herder;
+mod http_sink;
 mod https;
 mod js_plugins;
 mod loggers;

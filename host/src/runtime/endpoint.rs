@@ -8,6 +8,9 @@
 //! (`jdbc:postgresql://a:5432,b:5433/app`): each is granted. User info before `@` is
 //! dropped, so a password written into a URL never becomes part of a grant.
 //!
+//! An `http://` or `https://` URL also names an origin ([`origin`]): `wasi:http` requests
+//! may go there (see [`super::http`]).
+//!
 //! This module only parses; it resolves no name and opens nothing ([`super::grants`] does
 //! that when it builds an instance's sandbox).
 
@@ -39,6 +42,21 @@ pub fn addresses(value: &str) -> Result<Vec<String>, String> {
         .split(',')
         .map(|h| host_port(h.trim(), default_port).map_err(|why| format!("the URL {why}")))
         .collect()
+}
+
+/// The origin an `http://` or `https://` URL names, `scheme://host:port` in lower case
+/// with the scheme's default port: what a `connect` grant of that URL allows HTTP requests
+/// to. `None` for any other value (an address list, another scheme, no valid host).
+pub fn origin(value: &str) -> Option<String> {
+    let (scheme, _) = value.trim().split_once("://")?;
+    let scheme = scheme.to_ascii_lowercase();
+    if scheme != "http" && scheme != "https" {
+        return None;
+    }
+    match addresses(value).ok()?.as_slice() {
+        [one] => Some(format!("{scheme}://{}", one.to_ascii_lowercase())),
+        _ => None,
+    }
 }
 
 /// `host:port` from `host[:port]` or `[v6][:port]`, with `default` when the port is absent.
@@ -99,6 +117,20 @@ mod tests {
         assert_eq!(ok("http://127.0.0.1:8080"), ["127.0.0.1:8080"]);
         assert_eq!(ok("HTTP://[::1]/x"), ["[::1]:80"]);
         assert_eq!(ok("jdbc:postgresql://a:5432,b:5433/app"), ["a:5432", "b:5433"]);
+    }
+
+    #[test]
+    fn http_urls_name_their_origin() {
+        use super::origin;
+        assert_eq!(origin("http://127.0.0.1:8080/x").as_deref(), Some("http://127.0.0.1:8080"));
+        assert_eq!(
+            origin("HTTPS://Api.Example.com/v1").as_deref(),
+            Some("https://api.example.com:443")
+        );
+        assert_eq!(origin("https://u:pw@h:8443").as_deref(), Some("https://h:8443"));
+        assert_eq!(origin("jdbc:postgresql://db/app"), None);
+        assert_eq!(origin("127.0.0.1:80"), None);
+        assert_eq!(origin("http://h,i/"), None);
     }
 
     #[test]

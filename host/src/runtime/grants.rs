@@ -4,7 +4,9 @@
 //! clocks that read zero. A capability exists only because a user set a key that the
 //! plugin's config definition marks with a grant (`file` → its directory), or a
 //! `wasm.env.NAME` key. A `connect` key's value is a list of `host:port` addresses or one
-//! URL ([`endpoint`] parses both). [`Grants::from_config`] is pure, so the rules are unit-tested
+//! URL ([`endpoint`] parses both); an `http://` or `https://` URL also grants `wasi:http`
+//! requests to its origin, sent by the host with TLS per the config's `https.ssl.*` keys
+//! ([`super::http`]). [`Grants::from_config`] is pure, so the rules are unit-tested
 //! without wasmtime; [`Grants::build_wasi`] turns them into a `WasiCtx`.
 //!
 //! File paths. A relative path is relative to the worker's working directory, as in Kafka
@@ -13,7 +15,7 @@
 //! paths only, so no instance ever starts with a path that means something else inside
 //! the sandbox (whose preopens are absolute) than outside it.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,6 +25,8 @@ use wasmtime_wasi::sockets::SocketAddrUse;
 use wasmtime_wasi::{FsPerms, HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxBuilder};
 
 use super::endpoint;
+use super::http::HttpAccess;
+use crate::config::security::Secret;
 use crate::model::{Config, ConfigDef, ConfigProblem, Grant};
 
 /// The capabilities granted to one instance.
@@ -34,6 +38,10 @@ pub struct Grants {
     pub write_dirs: BTreeSet<PathBuf>,
     /// `host:port` addresses TCP connections may go to.
     pub connect: BTreeSet<String>,
+    /// Origins (`scheme://host:port`) `wasi:http` requests may go to.
+    pub http: BTreeSet<String>,
+    /// The config's `https.ssl.*` keys: TLS to the `https` origins.
+    pub https_tls: BTreeMap<String, Secret>,
     /// Whether the clocks are real.
     pub clock: bool,
     /// Environment variables.
@@ -59,6 +67,9 @@ impl Grants {
             problems.push(ConfigProblem { key: key.to_owned(), message })
         };
         for (k, v) in config {
+            if k.starts_with("https.ssl.") {
+                g.https_tls.insert(k.clone(), Secret::new(v.clone()));
+            }
             if let Some(name) = k.strip_prefix("wasm.env.") {
                 g.env.push((name.to_owned(), v.clone()));
                 continue;
@@ -76,11 +87,19 @@ impl Grants {
                     Err(message) => problem(k, message),
                 },
                 Grant::Connect => match endpoint::addresses(v) {
-                    Ok(addrs) => g.connect.extend(addrs),
+                    Ok(addrs) => {
+                        g.connect.extend(addrs);
+                        g.http.extend(endpoint::origin(v));
+                    }
                     Err(message) => problem(k, message),
                 },
                 Grant::Clock => g.clock |= !v.trim().eq_ignore_ascii_case("false"),
             }
+        }
+        if g.http.is_empty() {
+            g.https_tls.clear();
+        } else if let Err((key, message)) = HttpAccess::tls(&g.tls_props()) {
+            problems.push(ConfigProblem { key, message });
         }
         if !problems.is_empty() {
             return Err(problems);
@@ -88,6 +107,20 @@ impl Grants {
         // A directory granted for writing needs no second, read-only preopen.
         g.read_dirs.retain(|d| !g.write_dirs.contains(d));
         Ok(g)
+    }
+
+    /// The `wasi:http` access these grants give instance `who`: the granted origins, or
+    /// none at all.
+    pub fn build_http(&self, who: &str) -> Result<HttpAccess, String> {
+        if self.http.is_empty() {
+            return Ok(HttpAccess::denied(who));
+        }
+        let tls = HttpAccess::tls(&self.tls_props()).map_err(|(k, m)| format!("{k}: {m}"))?;
+        Ok(HttpAccess::new(who, self.http.clone(), Some(tls)))
+    }
+
+    fn tls_props(&self) -> BTreeMap<String, String> {
+        self.https_tls.iter().map(|(k, v)| (k.clone(), v.expose().to_owned())).collect()
     }
 
     /// A `WasiCtx` with exactly these grants and the given stdio capture.
@@ -358,5 +391,28 @@ mod tests {
         let g = Grants::from_config(&def(), &cfg(&[("addr", "jdbc:postgresql://127.0.0.1/app")]))
             .unwrap();
         assert_eq!(g.connect.into_iter().collect::<Vec<_>>(), ["127.0.0.1:5432"]);
+        assert!(g.http.is_empty());
+    }
+
+    #[test]
+    fn http_urls_grant_their_origin_and_tls_keys_only_with_one() {
+        let config = cfg(&[
+            ("addr", "https://user:pw@api.example.com/v1"),
+            ("https.ssl.truststore.password", "secret"),
+        ]);
+        let g = Grants::from_config(&def(), &config).unwrap();
+        assert_eq!(g.connect.iter().collect::<Vec<_>>(), ["api.example.com:443"]);
+        assert_eq!(g.http.iter().collect::<Vec<_>>(), ["https://api.example.com:443"]);
+        assert!(!format!("{g:?}").contains("secret"), "{g:?}");
+        // Without a URL the TLS keys grant nothing and are not kept.
+        let g = Grants::from_config(&def(), &config[1..]).unwrap();
+        assert_eq!(g, Grants::none());
+        // A trust store that cannot be read is a problem of its key.
+        let bad = cfg(&[
+            ("addr", "https://api.example.com"),
+            ("https.ssl.truststore.location", "/no/such/ca.pem"),
+        ]);
+        let problems = Grants::from_config(&def(), &bad).unwrap_err();
+        assert_eq!(problems[0].key, "https.ssl.truststore.location", "{problems:?}");
     }
 }

@@ -11,8 +11,8 @@
 //! Layout: `engine` (engine knobs, pool sizing), `epoch` (ticker: yields and deadlines),
 //! `executor` (the guest thread pool), `cache/` (sealed compiled artifacts), `bindings` +
 //! `convert` (the one `bindgen!` and its conversions), `plugin` (load, check, describe),
-//! `instance` (Store + async calls + deadlines), `limits`, `grants`
-//! and `stdio` (the sandbox), `host/` (import implementations), `producers` (language).
+//! `instance` (Store + async calls + deadlines), `limits`, `grants`,
+//! `endpoint`, `http/` (outgoing `wasi:http` to granted origins) and `stdio` (the sandbox), `host/` (import implementations), `producers` (language).
 
 mod bindings;
 mod cache;
@@ -25,6 +25,7 @@ mod error;
 mod executor;
 mod grants;
 mod host;
+mod http;
 mod instance;
 mod limits;
 mod plugin;
@@ -99,6 +100,8 @@ impl Runtime {
         epoch::start(&engine)?;
         let mut linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+        // Every instance may import wasi:http; only granted origins answer (see `http`).
+        wasmtime_wasi_http::p2::add_only_http_to_linker_async(&mut linker)?;
         bindings::Plugin::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
         let cache = options.cache_dir.and_then(ArtifactCache::open_or_warn);
         let executor = executor::GuestExecutor::per_core()?;

@@ -264,9 +264,11 @@ impl Plugin {
     ) -> Result<Live, InstanceError> {
         let stdout = GuestOutput::new(ident.clone(), Stream::Stdout, limits.max_output_bytes / 2);
         let wasi = grants.build_wasi(stdout, stderr.clone()).map_err(InstanceError::Instantiate)?;
+        let http = grants.build_http(&ident.to_string()).map_err(InstanceError::Instantiate)?;
         let state = InstanceState {
             ident,
             wasi,
+            http,
             table: wasmtime::component::ResourceTable::new(),
             limiter: Limiter::new(&limits),
             host,

@@ -1,5 +1,5 @@
-//! The data of one Store: the instance's identity, its WASI context (built deny-by-default
-//! by `grants`), its resource table, its limiter, and the injected [`InstanceHost`] that
+//! The data of one Store: the instance's identity, its WASI context and outgoing HTTP
+//! access (built deny-by-default by `grants`), its resource table, its limiter, and the injected [`InstanceHost`] that
 //! host imports reach the rest of the worker through.
 //!
 //! The runtime knows nothing of stores, Kafka or the herder: whatever a host import needs
@@ -11,7 +11,9 @@ use std::time::Instant;
 
 use wasmtime::component::ResourceTable;
 use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
+use wasmtime_wasi_http::{WasiHttpCtxView, WasiHttpView};
 
+use super::http::HttpAccess;
 use super::limits::Limiter;
 use crate::model::ConnectorError;
 
@@ -71,6 +73,8 @@ impl InstanceHost for NoHost {}
 pub struct InstanceState {
     pub(crate) ident: Identity,
     pub(crate) wasi: WasiCtx,
+    /// Outgoing HTTP: the granted origins, or none.
+    pub(crate) http: HttpAccess,
     pub(crate) table: ResourceTable,
     pub(crate) limiter: Limiter,
     pub(crate) host: Arc<dyn InstanceHost>,
@@ -81,5 +85,11 @@ pub struct InstanceState {
 impl WasiView for InstanceState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
         WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
+
+impl WasiHttpView for InstanceState {
+    fn http(&mut self) -> WasiHttpCtxView<'_> {
+        self.http.view(&mut self.table)
     }
 }
