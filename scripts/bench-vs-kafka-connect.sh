@@ -54,6 +54,7 @@
 #   BENCH_SIDES         which to run (default "kc wc native")
 #   KAFKA_BOOTSTRAP     the broker (default 127.0.0.1:$KAFKA_PORT, KAFKA_PORT 9092: a running
 #                       scripts/kafka.sh broker, or one this script starts and stops)
+#   BENCH_WC_PROPS      extra wasm-connect worker properties, one per line
 #   WASM_CONNECT_BIN, WASM_CONNECT_PLUGINS, NATIVE_KAFKA_BIN, WC_REST_PORT (18184),
 #   KC_REST_PORT (18183), CONNECT_HEAP (Kafka Connect's -Xmx, default 2g here, as
 #   connect-distributed.sh sets it), BENCH_CONNECT_JVM_OPTS (default: Kafka's production
@@ -148,7 +149,12 @@ start_side() {
         # VerifiableSource prints a line per record and per commit on stdout: not kept.
         start_kafka_connect "$props" "$WORK/kc.log" /dev/null
     else
-        { connect_properties "bench-$RUN-wc" "$WC_REST_PORT" "$BOOTSTRAP"; echo "plugin.path=$WASM_CONNECT_PLUGINS"; } >"$props"
+        {
+            connect_properties "bench-$RUN-wc" "$WC_REST_PORT" "$BOOTSTRAP"
+            echo "plugin.path=$WASM_CONNECT_PLUGINS"
+            # Extra worker properties, one per line (to try a setting).
+            if [[ -n "${BENCH_WC_PROPS:-}" ]]; then printf '%s\n' "$BENCH_WC_PROPS"; fi
+        } >"$props"
         start_wasm_connect "$WASM_CONNECT_BIN" "$props" "$WORK/wc.log"
     fi
     WORKER_PID=$STARTED_PID

@@ -7,7 +7,8 @@
 //!
 //! Run with `cargo bench --bench data` after `scripts/build-guests.sh`, with a broker from
 //! `scripts/kafka.sh start` at `KAFKA_BOOTSTRAP` (default 127.0.0.1:9092). `DATA_BENCH_RECORDS`
-//! sets the record count per flow (default 1,000,000).
+//! sets the record count per flow (default 1,000,000); `DATA_BENCH_WORKER` adds worker
+//! properties (`k=v,k=v`).
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -70,6 +71,12 @@ async fn worker(dir: &Path, bootstrap: Option<&str>, pool: u32) -> App {
     ];
     if let Some(b) = bootstrap {
         p.push(("bootstrap.servers".into(), b.to_owned()));
+    }
+    // Extra worker properties, `k=v,k=v` (e.g. `consumer.max.poll.records=2000`).
+    for pair in std::env::var("DATA_BENCH_WORKER").unwrap_or_default().split(',') {
+        if let Some((k, v)) = pair.split_once('=') {
+            p.push((k.trim().to_owned(), v.trim().to_owned()));
+        }
     }
     let config = WorkerConfig::from_properties(&p, Mode::Standalone).unwrap();
     App::start(&config, None).await.unwrap()
@@ -241,6 +248,9 @@ fn native_consume(topic: &str, file: &Path, n: usize, members: usize) -> f64 {
                     .set("group.id", group)
                     .set("enable.auto.commit", "false")
                     .set("auto.offset.reset", "earliest")
+                    // As the worker's consumer sets it (librdkafka's default waits 1 s
+                    // whenever 100,000 records are queued).
+                    .set("fetch.queue.backoff.ms", "10")
                     .create()
                     .unwrap();
                 consumer.subscribe(&[topic]).unwrap();

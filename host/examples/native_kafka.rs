@@ -145,6 +145,9 @@ fn consumer(bootstrap: &str, group: Option<&str>) -> Result<BaseConsumer> {
     let mut config = ClientConfig::new();
     config.set("bootstrap.servers", bootstrap).set("enable.auto.commit", "false");
     config.set("group.id", group.unwrap_or("native-kafka-probe"));
+    // As the worker's consumer sets it: with librdkafka's default (1 s), a consumer reading
+    // more than `queued.min.messages` (100,000) a second empties its queue and then waits.
+    config.set("fetch.queue.backoff.ms", "10");
     Ok(config.create()?)
 }
 

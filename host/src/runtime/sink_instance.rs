@@ -54,8 +54,17 @@ impl SinkTaskInstance {
 
     /// Delivers records; returns those the plugin could not handle.
     pub async fn put(&self, records: &[Record]) -> Result<Vec<RecordFailure>, InstanceError> {
-        let batch = wasm_connect_batch::encode(records);
-        let n = records.len();
+        self.put_batch(wasm_connect_batch::encode(records).into(), records.len()).await
+    }
+
+    /// Delivers an encoded batch of `n` records (built with
+    /// [`wasm_connect_batch::Encoder`]); returns those the plugin could not handle. Shared,
+    /// so a retry sends it again without copying.
+    pub async fn put_batch(
+        &self,
+        batch: std::sync::Arc<Vec<u8>>,
+        n: usize,
+    ) -> Result<Vec<RecordFailure>, InstanceError> {
         self.0
             .call("put", move |live| {
                 Box::pin(async move {

@@ -14,11 +14,12 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use tokio::sync::mpsc;
-use wasm_connect_batch::Record;
+use wasm_connect_batch::{Encoder, Record};
 
 use super::WorkerEvent;
-use super::convert::Converter;
+use super::convert::{ConvertError, Converter};
 use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
 use super::task_control::{Cmd, Exit, drain};
 use super::topics::{ConsumerEvent, InRecord, RecordConsumer};
@@ -218,72 +219,19 @@ impl SinkTask {
             count: records.len(),
         }
         .emit();
-        let mut batch = Vec::with_capacity(records.len());
         let mut origin = Vec::with_capacity(records.len());
         let mut failures = Vec::new();
-        for (i, r) in records.iter().enumerate() {
-            let key = self.key_converter.to_plugin(&r.topic, r.key.as_deref());
-            let value = self.value_converter.to_plugin(&r.topic, r.value.as_deref());
-            match (key, value) {
-                (Ok((key_kind, key)), Ok((value_kind, value))) => {
-                    batch.push(Record {
-                        topic: r.topic.clone(),
-                        partition: Some(r.partition),
-                        offset: Some(r.offset),
-                        timestamp: r.timestamp,
-                        key_kind,
-                        key,
-                        value_kind,
-                        value,
-                        headers: r.headers.clone(),
-                        source_partition: None,
-                        source_offset: None,
-                    });
-                    origin.push(i);
-                }
-                (Err(e), _) => failures.push(Failure {
-                    stage: Stage::KeyConverter,
-                    record: FailedRecord::Sink(r),
-                    error: e.to_string(),
-                    error_kind: "DataException",
-                    class: None,
-                }),
-                (_, Err(e)) => failures.push(Failure {
-                    stage: Stage::ValueConverter,
-                    record: FailedRecord::Sink(r),
-                    error: e.to_string(),
-                    error_kind: "DataException",
-                    class: None,
-                }),
-            }
-        }
-        // Transforms after the converter; a dropped record counts as delivered.
         let mut failed_classes = Vec::new();
-        if !self.chain.is_empty() && !batch.is_empty() {
-            let converted = std::mem::take(&mut batch);
-            let input = converted.into_iter().map(transforms::from_batch).collect();
-            let outcomes = self.chain.apply(input).await;
-            let header_converter = self.chain.header_converter();
-            let mut kept = Vec::with_capacity(outcomes.len());
-            for (outcome, i) in outcomes.into_iter().zip(std::mem::take(&mut origin)) {
-                let r = &records[i];
-                match outcome {
-                    Outcome::Keep(t) => match transforms::to_batch(t, header_converter) {
-                        Ok(mut t) => {
-                            t.offset = Some(r.offset);
-                            batch.push(t);
-                            kept.push(i);
-                        }
-                        Err(error) => failed_classes.push((i, None, error)),
-                    },
-                    Outcome::Dropped => {}
-                    Outcome::Failed { class, error } => {
-                        failed_classes.push((i, Some(class), error))
-                    }
-                }
-            }
-            origin = kept;
-        }
+        let (batch, count) = if self.chain.is_empty() {
+            // No transforms: encode straight from the consumed bytes, no record copies.
+            let enc = self.encode(&records, &mut origin, &mut failures);
+            let count = enc.len();
+            (enc.finish(), count)
+        } else {
+            let converted = self.convert(&records, &mut origin, &mut failures);
+            let batch = self.transform(converted, &records, &mut origin, &mut failed_classes).await;
+            (wasm_connect_batch::encode(&batch), batch.len())
+        };
         failures.extend(failed_classes.iter().map(|(i, class, error)| Failure {
             stage: Stage::Transformation,
             record: FailedRecord::Sink(&records[*i]),
@@ -294,8 +242,8 @@ impl SinkTask {
         if !failures.is_empty() {
             self.reporter.report(failures).await.map_err(|e| e.to_string())?;
         }
-        if !batch.is_empty() {
-            let put_failures = self.put(&batch).await?;
+        if count > 0 {
+            let put_failures = self.put(batch.into(), count).await?;
             let failures: Vec<Failure<'_>> = match put_failures {
                 PutOutcome::Failed(list) => list
                     .into_iter()
@@ -332,18 +280,124 @@ impl SinkTask {
         metrics::RecordsPut {
             connector: &self.connector,
             task: self.task,
-            count: batch.len(),
+            count,
             latency: started.elapsed(),
         }
         .emit();
         Ok(())
     }
 
-    /// Puts `batch`, retrying retriable errors by the error policy.
-    async fn put(&mut self, batch: &[Record]) -> Result<PutOutcome, String> {
+    /// Converts `records` straight into a put batch, borrowing their bytes where the
+    /// converter allows; `origin` gets the input index of each encoded record, `failures`
+    /// the records a converter refused.
+    fn encode<'r>(
+        &self,
+        records: &'r [InRecord],
+        origin: &mut Vec<usize>,
+        failures: &mut Vec<Failure<'r>>,
+    ) -> Encoder {
+        let bytes: usize = records.iter().map(encoded_len).sum();
+        let mut enc = Encoder::with_capacity(bytes);
+        for (i, r) in records.iter().enumerate() {
+            let key = self.key_converter.to_plugin_borrowed(&r.topic, r.key.as_deref());
+            let value = self.value_converter.to_plugin_borrowed(&r.topic, r.value.as_deref());
+            match (key, value) {
+                (Ok((key_kind, key)), Ok((value_kind, value))) => {
+                    enc.push_parts(
+                        &r.topic,
+                        Some(r.partition),
+                        Some(r.offset),
+                        r.timestamp,
+                        (key_kind, key.as_deref()),
+                        (value_kind, value.as_deref()),
+                        r.headers.iter().map(|h| (h.key.as_str(), h.value.as_deref())),
+                        None,
+                        None,
+                    );
+                    origin.push(i);
+                }
+                (Err(e), _) => failures.push(convert_failure(Stage::KeyConverter, r, e)),
+                (_, Err(e)) => failures.push(convert_failure(Stage::ValueConverter, r, e)),
+            }
+        }
+        enc
+    }
+
+    /// Converts `records` into plugin records for the transformation chain; `origin` and
+    /// `failures` as in [`encode`](Self::encode).
+    fn convert<'r>(
+        &self,
+        records: &'r [InRecord],
+        origin: &mut Vec<usize>,
+        failures: &mut Vec<Failure<'r>>,
+    ) -> Vec<Record> {
+        let mut batch = Vec::with_capacity(records.len());
+        for (i, r) in records.iter().enumerate() {
+            let key = self.key_converter.to_plugin(&r.topic, r.key.as_deref());
+            let value = self.value_converter.to_plugin(&r.topic, r.value.as_deref());
+            match (key, value) {
+                (Ok((key_kind, key)), Ok((value_kind, value))) => {
+                    batch.push(Record {
+                        topic: r.topic.clone(),
+                        partition: Some(r.partition),
+                        offset: Some(r.offset),
+                        timestamp: r.timestamp,
+                        key_kind,
+                        key,
+                        value_kind,
+                        value,
+                        headers: r.headers.clone(),
+                        source_partition: None,
+                        source_offset: None,
+                    });
+                    origin.push(i);
+                }
+                (Err(e), _) => failures.push(convert_failure(Stage::KeyConverter, r, e)),
+                (_, Err(e)) => failures.push(convert_failure(Stage::ValueConverter, r, e)),
+            }
+        }
+        batch
+    }
+
+    /// Runs the transformation chain after the converter; a dropped record counts as
+    /// delivered. `origin` is narrowed to the kept records; failures go to `failed`.
+    async fn transform(
+        &mut self,
+        converted: Vec<Record>,
+        records: &[InRecord],
+        origin: &mut Vec<usize>,
+        failed: &mut Vec<(usize, Option<String>, String)>,
+    ) -> Vec<Record> {
+        let input = converted.into_iter().map(transforms::from_batch).collect();
+        let outcomes = self.chain.apply(input).await;
+        let header_converter = self.chain.header_converter();
+        let mut batch = Vec::with_capacity(outcomes.len());
+        let mut kept = Vec::with_capacity(outcomes.len());
+        for (outcome, i) in outcomes.into_iter().zip(std::mem::take(origin)) {
+            let r = &records[i];
+            match outcome {
+                Outcome::Keep(t) => match transforms::to_batch(t, header_converter) {
+                    Ok(mut t) => {
+                        t.offset = Some(r.offset);
+                        batch.push(t);
+                        kept.push(i);
+                    }
+                    Err(error) => failed.push((i, None, error)),
+                },
+                Outcome::Dropped => {}
+                Outcome::Failed { class, error } => failed.push((i, Some(class), error)),
+            }
+        }
+        *origin = kept;
+        batch
+    }
+
+    /// Puts the encoded `batch` of `count` records, retrying retriable errors by the error
+    /// policy.
+    async fn put(&mut self, batch: Arc<Vec<u8>>, count: usize) -> Result<PutOutcome, String> {
         let mut retry: Option<(Instant, RetryBackoff)> = None;
         loop {
-            match self.instance.put(batch).await {
+            match self.instance.put_batch(batch.clone(), count).await {
                 Ok(failures) => {
                     return Ok(PutOutcome::Failed(
                         failures.into_iter().map(|f| (f.index as usize, f.reason)).collect(),
@@ -443,6 +497,27 @@ impl SinkTask {
         }
         Ok(())
     }
+}
+
+/// A record a converter refused.
+fn convert_failure<'r>(stage: Stage, record: &'r InRecord, e: ConvertError) -> Failure<'r> {
+    Failure {
+        stage,
+        record: FailedRecord::Sink(record),
+        error: e.to_string(),
+        error_kind: "DataException",
+        class: None,
+    }
+}
+
+/// About the bytes `record` takes in a put batch (a capacity hint).
+fn encoded_len(record: &InRecord) -> usize {
+    let headers: usize =
+        record.headers.iter().map(|h| 8 + h.key.len() + h.value.as_ref().map_or(0, Vec::len)).sum();
+    48 + record.topic.len()
+        + record.key.as_ref().map_or(0, Bytes::len)
+        + record.value.as_ref().map_or(0, Bytes::len)
+        + headers
 }
 
 /// What a `put` came to.

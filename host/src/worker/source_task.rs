@@ -269,7 +269,7 @@ impl SourceTask {
                     Err((Stage::Transformation, error, Some(class), r))
                 }
             };
-            let t = match next {
+            let mut t = match next {
                 Ok(t) => t,
                 Err(failure) => {
                     skipped.push(sequence);
@@ -277,9 +277,18 @@ impl SourceTask {
                     continue;
                 }
             };
-            let key = self.key_converter.from_plugin(&t.topic, t.key_kind, t.key.as_deref());
-            let value =
-                self.value_converter.from_plugin(&t.topic, t.value_kind, t.value.as_deref());
+            // Bytes that pass through unchanged move instead of being copied; a failed record
+            // gets them back (they are the same bytes), so it is reported as polled.
+            let key = self.key_converter.from_plugin_take(&t.topic, t.key_kind, &mut t.key);
+            let value = self.value_converter.from_plugin_take(&t.topic, t.value_kind, &mut t.value);
+            if (key.is_err() || value.is_err()) && (t.key.is_none() || t.value.is_none()) {
+                if let (None, Ok(k)) = (&t.key, &key) {
+                    t.key = k.clone();
+                }
+                if let (None, Ok(v)) = (&t.value, &value) {
+                    t.value = v.clone();
+                }
+            }
             match (key, value) {
                 (Ok(key), Ok(value)) => {
                     out.push(OutRecord {

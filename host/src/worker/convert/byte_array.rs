@@ -4,11 +4,13 @@
 //! Passes bytes through both ways and refuses other data with Kafka's messages. It owns
 //! only that rule; envelopes are read with `json_text` and `schema`.
 
+use std::borrow::Cow;
+
 use super::json::base64;
 use super::json_text;
 use super::schema::Schema;
 use super::string::connect_envelope;
-use super::{ConvertError, Converter, Kind};
+use super::{ConvertError, Converter, Kind, PluginData};
 
 /// Raw bytes.
 ///
@@ -69,6 +71,26 @@ impl Converter for ByteArrayConverter {
         data: Option<&[u8]>,
     ) -> Result<(Kind, Option<Vec<u8>>), ConvertError> {
         Ok((Kind::Bytes, data.map(<[u8]>::to_vec)))
+    }
+
+    fn from_plugin_take(
+        &self,
+        topic: &str,
+        kind: Kind,
+        data: &mut Option<Vec<u8>>,
+    ) -> Result<Option<Vec<u8>>, ConvertError> {
+        match kind {
+            Kind::Bytes => Ok(data.take()),
+            _ => self.from_plugin(topic, kind, data.as_deref()),
+        }
+    }
+
+    fn to_plugin_borrowed<'a>(
+        &self,
+        _topic: &str,
+        data: Option<&'a [u8]>,
+    ) -> Result<PluginData<'a>, ConvertError> {
+        Ok((Kind::Bytes, data.map(Cow::Borrowed)))
     }
 }
 

@@ -15,6 +15,8 @@
 //! `string`, `json`, `byte_array` (one converter each), `json_text` (JSON text helpers),
 //! `schema` (envelope schema checks), `error`.
 
+use std::borrow::Cow;
+
 mod byte_array;
 mod class;
 mod error;
@@ -28,6 +30,10 @@ pub use class::CLASSES;
 pub use error::ConvertError;
 pub use select::{Side, connector_own, worker_default};
 pub use wasm_connect_batch::Kind;
+
+/// Plugin data and its kind, borrowed from the topic bytes where it can be
+/// ([`Converter::to_plugin_borrowed`]).
+pub type PluginData<'a> = (Kind, Option<Cow<'a, [u8]>>);
 
 /// Converts one side (key or value) of records between plugin data and topic bytes.
 /// Converters are stateless and shared by a connector's tasks.
@@ -43,6 +49,19 @@ pub trait Converter: Send + Sync + 'static {
         data: Option<&[u8]>,
     ) -> Result<Option<Vec<u8>>, ConvertError>;
 
+    /// [`from_plugin`](Self::from_plugin) that takes the bytes out of `data` instead of
+    /// copying them when they pass through unchanged; then it never fails. Data it does
+    /// not take stays in `data`.
+    #[allow(clippy::wrong_self_convention)]
+    fn from_plugin_take(
+        &self,
+        topic: &str,
+        kind: Kind,
+        data: &mut Option<Vec<u8>>,
+    ) -> Result<Option<Vec<u8>>, ConvertError> {
+        self.from_plugin(topic, kind, data.as_deref())
+    }
+
     /// Sink side: bytes read from `topic` to plugin data and its kind. `None` (a null)
     /// stays `None`.
     fn to_plugin(
@@ -50,6 +69,17 @@ pub trait Converter: Send + Sync + 'static {
         topic: &str,
         data: Option<&[u8]>,
     ) -> Result<(Kind, Option<Vec<u8>>), ConvertError>;
+
+    /// [`to_plugin`](Self::to_plugin) that may borrow `data` instead of copying it, for the
+    /// sink's put batch, which copies every byte once more anyway. The same result.
+    fn to_plugin_borrowed<'a>(
+        &self,
+        topic: &str,
+        data: Option<&'a [u8]>,
+    ) -> Result<PluginData<'a>, ConvertError> {
+        let (kind, data) = self.to_plugin(topic, data)?;
+        Ok((kind, data.map(Cow::Owned)))
+    }
 }
 
 #[cfg(test)]

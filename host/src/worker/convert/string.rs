@@ -4,9 +4,11 @@
 //! rendering of each kind as text (Kafka's `value.toString()`); JSON handling is
 //! `json_text`'s. Only UTF-8 is supported (`converter.encoding` must be UTF-8).
 
+use std::borrow::Cow;
+
 use super::json_text::{self, Envelope, NotEnvelope};
 use super::schema::Schema;
-use super::{ConvertError, Converter, Kind};
+use super::{ConvertError, Converter, Kind, PluginData};
 
 /// Data as text, in UTF-8.
 ///
@@ -47,6 +49,31 @@ impl Converter for StringConverter {
         data: Option<&[u8]>,
     ) -> Result<(Kind, Option<Vec<u8>>), ConvertError> {
         let text = data.map(|d| String::from_utf8_lossy(d).into_owned().into_bytes());
+        Ok((Kind::String, text))
+    }
+
+    fn from_plugin_take(
+        &self,
+        topic: &str,
+        kind: Kind,
+        data: &mut Option<Vec<u8>>,
+    ) -> Result<Option<Vec<u8>>, ConvertError> {
+        match kind {
+            Kind::String | Kind::Bytes => Ok(data.take()),
+            _ => self.from_plugin(topic, kind, data.as_deref()),
+        }
+    }
+
+    fn to_plugin_borrowed<'a>(
+        &self,
+        _topic: &str,
+        data: Option<&'a [u8]>,
+    ) -> Result<PluginData<'a>, ConvertError> {
+        // `from_utf8` checks ASCII a word at a time; the lossy form only for invalid text.
+        let text = data.map(|d| match std::str::from_utf8(d) {
+            Ok(_) => Cow::Borrowed(d),
+            Err(_) => Cow::Owned(String::from_utf8_lossy(d).into_owned().into_bytes()),
+        });
         Ok((Kind::String, text))
     }
 }

@@ -170,3 +170,55 @@ fn nulls_stay_null_everywhere() {
         assert_eq!(c.to_plugin("t", None).unwrap().1, None, "{class}");
     }
 }
+
+/// Every converter class with default settings.
+fn every_converter() -> Vec<Arc<dyn Converter>> {
+    ["StringConverter", "ByteArrayConverter", JSON, "org.apache.kafka.connect.json.JsonConverter"]
+        .iter()
+        .zip([&[][..], &[][..], &[("schemas.enable", "false")][..], &[][..]])
+        .map(|(class, config)| {
+            let props: BTreeMap<String, String> =
+                config.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            worker_default(Side::Value, class, &props).unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn the_taking_and_borrowing_forms_agree_with_the_copying_ones() {
+    let inputs: [(Kind, &[u8]); 5] = [
+        (Kind::String, b"text"),
+        (Kind::Bytes, b"\xff\x00raw"),
+        (Kind::Json, br#"{"a":1}"#),
+        (Kind::Json, b"null"),
+        (Kind::ConnectJson, br#"{"schema":{"type":"string","optional":false},"payload":"p"}"#),
+    ];
+    for converter in every_converter() {
+        for (kind, data) in inputs {
+            let copied = converter.from_plugin("t", kind, Some(data));
+            let mut slot = Some(data.to_vec());
+            let taken = converter.from_plugin_take("t", kind, &mut slot);
+            assert_eq!(taken.is_ok(), copied.is_ok(), "{kind:?}");
+            if let (Ok(taken), Ok(copied)) = (&taken, &copied) {
+                assert_eq!(taken, copied, "{kind:?}");
+            }
+            // What is not taken stays; what is taken passed through unchanged.
+            match &slot {
+                Some(left) => assert_eq!(left.as_slice(), data),
+                None => assert_eq!(taken.unwrap().as_deref(), Some(data)),
+            }
+        }
+        for data in [&b"plain text"[..], b"\xff\xfe", br#"{"a":[1,2]}"#, b"\"q\""] {
+            let copied = converter.to_plugin("t", Some(data));
+            let borrowed = converter.to_plugin_borrowed("t", Some(data));
+            match (copied, borrowed) {
+                (Ok((k1, d1)), Ok((k2, d2))) => {
+                    assert_eq!((k1, d1.as_deref()), (k2, d2.as_deref()));
+                }
+                (Err(_), Err(_)) => {}
+                (a, b) => panic!("{a:?} vs {b:?}"),
+            }
+        }
+        assert_eq!(converter.to_plugin_borrowed("t", None).unwrap().1, None);
+    }
+}

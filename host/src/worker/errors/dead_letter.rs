@@ -47,8 +47,8 @@ impl DeadLetterQueue {
             topic: self.settings.topic.clone(),
             partition: None,
             timestamp: record.timestamp,
-            key: record.key.clone(),
-            value: record.value.clone(),
+            key: record.key.as_deref().map(<[u8]>::to_vec),
+            value: record.value.as_deref().map(<[u8]>::to_vec),
             headers,
         }
     }

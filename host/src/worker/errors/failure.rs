@@ -130,7 +130,7 @@ mod tests {
             topic: "orders".into(),
             partition: 3,
             offset: 42,
-            key: Some(b"secret".to_vec()),
+            key: Some(b"secret".to_vec().into()),
             ..InRecord::default()
         };
         assert_eq!(FailedRecord::Sink(&sink).describe(), "topic 'orders', partition 3, offset 42");

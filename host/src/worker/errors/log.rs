@@ -73,8 +73,8 @@ mod tests {
             topic: "t".into(),
             partition: 1,
             offset: 9,
-            key: Some(b"the-key".to_vec()),
-            value: Some(b"the-value".to_vec()),
+            key: Some(b"the-key".to_vec().into()),
+            value: Some(b"the-value".to_vec().into()),
             headers: vec![Header { key: "h".into(), value: Some(b"hv".to_vec()) }],
             ..InRecord::default()
         };

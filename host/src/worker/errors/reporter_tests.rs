@@ -33,8 +33,8 @@ fn consumed(offset: i64) -> InRecord {
         partition: 2,
         offset,
         timestamp: Some(1_700_000_000_000),
-        key: Some(b"k\xff".to_vec()),
-        value: Some(b"{\"v\":1}".to_vec()),
+        key: Some(b"k\xff".to_vec().into()),
+        value: Some(b"{\"v\":1}".to_vec().into()),
         headers: vec![
             Header { key: "h".into(), value: Some(b"x".to_vec()) },
             Header { key: "n".into(), value: None },
@@ -126,8 +126,8 @@ async fn dead_letter_records_are_the_consumed_bytes() {
         topic: "dlq".into(),
         partition: None,
         timestamp: a.timestamp,
-        key: a.key.clone(),
-        value: a.value.clone(),
+        key: a.key.as_deref().map(<[u8]>::to_vec),
+        value: a.value.as_deref().map(<[u8]>::to_vec),
         headers: a.headers.clone(),
     };
     assert_eq!(*sent, [want]);

@@ -16,11 +16,13 @@ use std::sync::mpsc as std_mpsc;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use bytes::Bytes;
 use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer, ConsumerContext, Rebalance};
 use rdkafka::message::{Headers, Message};
 use rdkafka::{ClientConfig, ClientContext, Offset, TopicPartitionList};
 use tokio::sync::{mpsc, oneshot};
 
+use super::kafka_batch::MessageQueue;
 use super::{ConsumerEvent, Header, InRecord, RecordConsumer, Subscription, TopicError};
 use crate::model::{TopicPartition, TopicPartitionOffset};
 
@@ -34,6 +36,10 @@ const REVOKE_WAIT: Duration = Duration::from_secs(60);
 
 /// Pause between attempts to hand an event to a task whose channel is full.
 const SEND_RETRY: Duration = Duration::from_millis(1);
+
+/// How long librdkafka waits before fetching again for a partition whose queue was full,
+/// unless the config says otherwise (`consumer.fetch.queue.backoff.ms`).
+const FETCH_QUEUE_BACKOFF_MS: &str = "10";
 
 /// How often the consumer refreshes topic metadata, unless the config says otherwise.
 const TOPIC_REFRESH_MS: &str = "1000";
@@ -58,6 +64,8 @@ struct GroupContext {
     paused: Mutex<bool>,
     /// Partitions revoked during the last poll, whose buffered records must be dropped.
     revoked: Mutex<Vec<TopicPartition>>,
+    /// Partitions assigned during the last poll, whose messages go to the batch queue.
+    assigned: Mutex<Vec<TopicPartition>>,
     /// Set when `Close` arrived during a callback.
     closing: Mutex<bool>,
 }
@@ -123,6 +131,7 @@ impl ConsumerContext for GroupContext {
             tracing::warn!(error = %e, "Could not pause newly assigned partitions");
         }
         if !partitions.is_empty() {
+            self.assigned.lock().expect("not poisoned").extend(partitions.iter().cloned());
             send_event(consumer, self, ConsumerEvent::Assigned(partitions));
         }
     }
@@ -234,6 +243,12 @@ impl KafkaConsumer {
         if config.get("auto.offset.reset").is_none() {
             config.set("auto.offset.reset", "earliest");
         }
+        if config.get("fetch.queue.backoff.ms").is_none() {
+            // librdkafka stops fetching while its queue holds `queued.min.messages` (100,000)
+            // and looks again only after this backoff, 1 s by default: a task putting more
+            // than 100,000 records a second emptied the queue and then waited for it.
+            config.set("fetch.queue.backoff.ms", FETCH_QUEUE_BACKOFF_MS);
+        }
         if config.get("topic.metadata.refresh.interval.ms").is_none() {
             // librdkafka looks for a subscribed topic that does not exist yet (or a new
             // topic matching a pattern) only at this interval, 5 minutes by default: a
@@ -247,6 +262,7 @@ impl KafkaConsumer {
             commands: Mutex::new(commands_rx),
             paused: Mutex::new(false),
             revoked: Mutex::new(Vec::new()),
+            assigned: Mutex::new(Vec::new()),
             closing: Mutex::new(false),
         };
         let consumer: BaseConsumer<GroupContext> = config
@@ -290,13 +306,20 @@ fn anchored(pattern: &str) -> String {
 }
 
 /// The consumer thread: polls, batches records, serves commands.
+///
+/// Messages of assigned partitions are read in batches from a [`MessageQueue`]; the
+/// consumer's own poll serves rebalances, commit results and errors, and returns the
+/// messages a partition fetched before its queue was forwarded (older than any in the
+/// batch queue, so they are taken first).
 fn run(consumer: BaseConsumer<GroupContext>, max_records: usize) {
+    let mut queue = MessageQueue::new(&consumer);
     let mut batch: Vec<InRecord> = Vec::new();
     loop {
         loop {
             let command = consumer.context().commands.lock().expect("not poisoned").try_recv();
             match command {
                 Ok(Command::Close) | Err(std_mpsc::TryRecvError::Disconnected) => {
+                    drop(queue);
                     return close(consumer);
                 }
                 Ok(other) => serve(&consumer, consumer.context(), other),
@@ -304,9 +327,15 @@ fn run(consumer: BaseConsumer<GroupContext>, max_records: usize) {
             }
         }
         if *consumer.context().closing.lock().expect("not poisoned") {
+            drop(queue);
             return close(consumer);
         }
-        let polled = consumer.poll(if batch.is_empty() { POLL_INTERVAL } else { Duration::ZERO });
+        let polled = consumer.poll(Duration::ZERO);
+        let assigned =
+            std::mem::take(&mut *consumer.context().assigned.lock().expect("not poisoned"));
+        if !assigned.is_empty() {
+            queue.forward(&assigned);
+        }
         let revoked =
             std::mem::take(&mut *consumer.context().revoked.lock().expect("not poisoned"));
         if !revoked.is_empty() {
@@ -325,9 +354,16 @@ fn run(consumer: BaseConsumer<GroupContext>, max_records: usize) {
             Some(Err(e)) => tracing::debug!(error = %e, "Consumer error"),
             None => {}
         }
+        let room = max_records.saturating_sub(batch.len());
+        let wait = if batch.is_empty() { POLL_INTERVAL } else { Duration::ZERO };
+        let taken = queue.consume(wait, room, &mut batch);
+        if taken > 0 && batch.len() < max_records {
+            continue;
+        }
         if !batch.is_empty() {
             let records = std::mem::take(&mut batch);
             if !send_event(&consumer, consumer.context(), ConsumerEvent::Records(records)) {
+                drop(queue);
                 return close(consumer);
             }
         }
@@ -355,8 +391,8 @@ fn to_record(m: &rdkafka::message::BorrowedMessage<'_>) -> InRecord {
         partition: m.partition(),
         offset: m.offset(),
         timestamp: m.timestamp().to_millis(),
-        key: m.key().map(<[u8]>::to_vec),
-        value: m.payload().map(<[u8]>::to_vec),
+        key: m.key().map(Bytes::copy_from_slice),
+        value: m.payload().map(Bytes::copy_from_slice),
         headers,
     }
 }

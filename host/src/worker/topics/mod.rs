@@ -8,7 +8,8 @@
 //! `worker/source_task.rs` and `worker/sink_task.rs` hold those.
 //!
 //! Layout: this file (the traits and the record types), `kafka.rs` ([`KafkaTopics`]:
-//! client settings, topic creation), `kafka_producer.rs`, `kafka_consumer.rs`, and
+//! client settings, topic creation), `kafka_producer.rs`, `kafka_consumer.rs` (with
+//! `kafka_batch.rs`, its batch queue), and
 //! `embedded/` ([`EmbeddedTopics`]: both roles over SQLite, with an in-process group
 //! coordinator).
 
@@ -19,6 +20,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use async_trait::async_trait;
+use bytes::Bytes;
 
 pub use embedded::EmbeddedTopics;
 pub use wasm_connect_batch::Header;
@@ -26,7 +28,10 @@ pub use wasm_connect_batch::Header;
 use crate::model::{TopicPartition, TopicPartitionOffset};
 
 mod kafka;
+mod kafka_batch;
 mod kafka_consumer;
+#[cfg(test)]
+mod kafka_consumer_tests;
 mod kafka_producer;
 #[cfg(test)]
 mod kafka_tests;
@@ -59,7 +64,8 @@ pub struct Delivered {
     pub offset: i64,
 }
 
-/// A record read from a data topic, before conversion.
+/// A record read from a data topic, before conversion. Its key and value may slice one
+/// buffer shared by the records of a batch.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InRecord {
     /// Topic.
@@ -71,9 +77,9 @@ pub struct InRecord {
     /// Milliseconds since the epoch, if the record has one.
     pub timestamp: Option<i64>,
     /// Serialized key.
-    pub key: Option<Vec<u8>>,
+    pub key: Option<Bytes>,
     /// Serialized value.
-    pub value: Option<Vec<u8>>,
+    pub value: Option<Bytes>,
     /// Headers, in order.
     pub headers: Vec<Header>,
 }

@@ -94,8 +94,8 @@ impl EmbeddedConsumer {
             partition: tp.partition,
             offset: entry.offset,
             timestamp: Some(entry.timestamp_ms),
-            key: entry.key,
-            value: entry.value,
+            key: entry.key.map(Into::into),
+            value: entry.value.map(Into::into),
             headers: entry.headers,
         }
     }

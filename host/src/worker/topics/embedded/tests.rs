@@ -76,7 +76,7 @@ async fn records(consumer: &mut dyn RecordConsumer, count: usize) -> Vec<InRecor
 fn values(records: &[InRecord]) -> Vec<String> {
     records
         .iter()
-        .map(|r| String::from_utf8(r.value.clone().unwrap_or_default()).unwrap())
+        .map(|r| String::from_utf8(r.value.as_deref().unwrap_or_default().to_vec()).unwrap())
         .collect()
 }
 
@@ -110,12 +110,12 @@ async fn records_round_trip_with_headers_timestamps_keys_and_null_values() {
             partition: 0,
             offset: 0,
             timestamp: Some(1234),
-            key: Some(b"k".to_vec()),
+            key: Some(b"k".to_vec().into()),
             value: None,
             headers: first.headers,
         }
     );
-    assert_eq!((got[1].key.clone(), got[1].value.clone()), (None, Some(b"v".to_vec())));
+    assert_eq!((got[1].key.clone(), got[1].value.clone()), (None, Some(b"v".to_vec().into())));
     assert!(got[1].timestamp.unwrap() > 1_600_000_000_000);
     // Nothing more: `next` waits out its timeout.
     assert_eq!(consumer.next(Duration::from_millis(100), 10).await.unwrap(), None);
@@ -174,7 +174,7 @@ async fn order_is_kept_across_many_concurrent_sends() {
             .iter()
             .filter(|r| r.key.as_deref() == Some(format!("key-{key}").as_bytes()))
             .map(|r| {
-                let value = String::from_utf8(r.value.clone().unwrap()).unwrap();
+                let value = String::from_utf8(r.value.as_deref().unwrap().to_vec()).unwrap();
                 let (call, i) = value.split_once(':').unwrap();
                 (call.parse().unwrap(), i.parse().unwrap())
             })
