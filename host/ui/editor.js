@@ -138,6 +138,10 @@ export function editorView(main, existing) {
       h('div', { class: 'row' }, save, h('a', { class: 'button', href: existing ? `#/connectors/${seg(existing)}` : '#/connectors' }, 'Cancel'))),
     box);
 
+  // Until the current config is in, nothing can be typed or saved (a save would send `{}`).
+  text.readOnly = true;
+  save.disabled = true;
+  summary.textContent = 'Loading…';
   (async () => {
     try {
       const plugins = await get('/connector-plugins');
@@ -155,6 +159,8 @@ export function editorView(main, existing) {
       }
       text.value = JSON.stringify(r.body, null, 2);
     }
+    text.readOnly = false;
+    save.disabled = false;
     validate();
   })();
   return () => clearTimeout(timer);

@@ -143,6 +143,11 @@ scenario('create from the editor, see it run, pause, resume, and delete it', asy
   // Edit: the editor loads the current config and saves a change.
   await page.getByRole('link', { name: 'Edit config' }).click();
   await page.getByRole('heading', { name: 'Edit ui-datagen' }).waitFor();
+  // The editor is read-only until the current config has loaded.
+  await page.waitForFunction(() => {
+    const t = document.getElementById('config-json');
+    return t && !t.readOnly && t.value.length > 0;
+  }, null, { timeout: TIMEOUT });
   const current = JSON.parse(await page.getByLabel('Config (JSON)').inputValue());
   assert.equal(current.topic, 'ui-datagen-topic');
   await page.getByLabel('Config (JSON)').fill(JSON.stringify({ ...current, rate: '100' }, null, 2));
