@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use postgres_wire::{Client, ConnectUrl, PgError};
+use postgres_wire::{Client, ConnectUrl, PgError, Session};
 use wasm_connect_sdk::{
     Config, Error, RecordFailure, Result, SinkRecord, SinkTask, TopicPartition,
     TopicPartitionOffset, info, warn,
@@ -31,8 +31,7 @@ use crate::tables::{TableError, Tables};
 #[derive(Default)]
 pub struct JdbcSinkTask {
     settings: Option<Settings>,
-    url: Option<ConnectUrl>,
-    client: Option<Client>,
+    session: Option<Session>,
     tables: Tables,
     schemas: Schemas,
     /// Per topic-partition, the offset after the last committed record.
@@ -49,23 +48,6 @@ impl JdbcSinkTask {
         self.settings.as_ref().ok_or_else(|| Error::fatal("put before start"))
     }
 
-    fn client(&mut self) -> std::result::Result<&mut Client, PgError> {
-        if self.client.as_ref().is_some_and(Client::is_broken) {
-            self.client = None;
-        }
-        if self.client.is_none() {
-            let s = self.settings.as_ref().expect("started");
-            let url = self.url.as_ref().expect("started");
-            let user = s.user.clone().or_else(|| url.user.clone()).unwrap_or_default();
-            let password = s.password.clone().or_else(|| url.password.clone()).unwrap_or_default();
-            let client = Client::connect(url, &user, &password)?;
-            info!("Connected to PostgreSQL at {}:{}", url.host, url.port);
-            self.tables.clear();
-            self.client = Some(client);
-        }
-        Ok(self.client.as_mut().expect("connected above"))
-    }
-
     /// Writes the batch; `Err` only for a failure worth retrying the whole batch.
     fn write(
         &mut self,
@@ -74,8 +56,7 @@ impl JdbcSinkTask {
         let s = self.settings.clone().expect("started");
         let mut failures = Vec::new();
         let mut rows: Vec<(usize, Row)> = Vec::with_capacity(records.len());
-        self.client()?;
-        let client = self.client.as_mut().expect("connected");
+        let client = connect(self.session.as_mut().expect("started"), &mut self.tables)?;
         for (i, record) in records.iter().enumerate() {
             match row(&s, &mut self.schemas, record) {
                 Ok(None) => {}
@@ -125,13 +106,27 @@ impl JdbcSinkTask {
     }
 }
 
+/// The session's connection; the table cache is dropped whenever it is a new one.
+fn connect<'s>(
+    session: &'s mut Session,
+    tables: &mut Tables,
+) -> std::result::Result<&'s mut Client, PgError> {
+    let (host, port) = (session.url().host.clone(), session.url().port);
+    let (client, opened) = session.client()?;
+    if opened {
+        info!("Connected to PostgreSQL at {host}:{port}");
+        tables.clear();
+    }
+    Ok(client)
+}
+
 impl SinkTask for JdbcSinkTask {
     fn start(&mut self, config: Config) -> Result<()> {
         let settings = Settings::parse(&config)?;
-        self.url = Some(
-            ConnectUrl::parse(&settings.url)
-                .map_err(|e| Error::config(format!("connection.url: {e}")))?,
-        );
+        let url = ConnectUrl::parse(&settings.url)
+            .map_err(|e| Error::config(format!("connection.url: {e}")))?;
+        self.session =
+            Some(Session::new(url, settings.user.as_deref(), settings.password.as_deref()));
         self.settings = Some(settings);
         Ok(())
     }
@@ -159,8 +154,8 @@ impl SinkTask for JdbcSinkTask {
                 Ok(failures)
             }
             Err(e) => {
-                if let Some(c) = self.client.take() {
-                    c.close();
+                if let Some(session) = &mut self.session {
+                    session.close();
                 }
                 self.retries += 1;
                 if self.retries > max_retries {
@@ -202,8 +197,8 @@ impl SinkTask for JdbcSinkTask {
     }
 
     fn stop(&mut self) {
-        if let Some(c) = self.client.take() {
-            c.close();
+        if let Some(session) = &mut self.session {
+            session.close();
         }
     }
 }

@@ -3,7 +3,7 @@
 //! at most `tasks.max` tasks, round robin, as Confluent's `JdbcSourceConnector` does; a
 //! `query` is one task.
 
-use postgres_wire::{Client, ConnectUrl};
+use postgres_wire::{ConnectUrl, Session};
 use wasm_connect_sdk::{Config, ConfigDef, ConfigProblem, Connector, Error, Result, warn};
 
 use crate::config::{self, Settings};
@@ -19,15 +19,12 @@ fn tables(s: &Settings) -> Result<Vec<String>> {
         return Ok(s.whitelist.clone());
     }
     let url = ConnectUrl::parse(&s.url).map_err(Error::config)?;
-    let user = s.user.clone().or_else(|| url.user.clone()).unwrap_or_default();
-    let password = s.password.clone().or_else(|| url.password.clone()).unwrap_or_default();
-    let mut client = Client::connect(&url, &user, &password)
-        .map_err(|e| Error::retriable(format!("PostgreSQL: {e}")))?;
+    let mut session = Session::new(url, s.user.as_deref(), s.password.as_deref());
     let sql = "SELECT table_name::text FROM information_schema.tables \
                WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1";
-    let rows =
-        client.query(sql, &[]).map_err(|e| Error::retriable(format!("PostgreSQL: {e}")))?.rows;
-    client.close();
+    let rows = session.client().and_then(|(client, _)| client.query(sql, &[]));
+    session.close();
+    let rows = rows.map_err(|e| Error::retriable(format!("PostgreSQL: {e}")))?.rows;
     Ok(rows
         .into_iter()
         .filter_map(|mut r| r.pop().flatten())

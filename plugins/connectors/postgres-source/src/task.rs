@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use postgres_wire::{Client, Column, ConnectUrl, PgError};
+use postgres_wire::{Client, Column, ConnectUrl, PgError, Session};
 use wasm_connect_sdk::{Config, Error, Result, SourceRecord, SourceTask, info, offsets};
 
 use crate::config::{Mode, Settings};
@@ -20,8 +20,7 @@ use crate::schema::{payload, struct_schema};
 #[derive(Default)]
 pub struct JdbcSourceTask {
     settings: Option<Settings>,
-    url: Option<ConnectUrl>,
-    client: Option<Client>,
+    session: Option<Session>,
     queriers: Vec<Querier>,
     /// The next querier to look at.
     cursor: usize,
@@ -31,18 +30,13 @@ pub struct JdbcSourceTask {
 
 impl JdbcSourceTask {
     fn client(&mut self) -> std::result::Result<&mut Client, PgError> {
-        if self.client.as_ref().is_some_and(Client::is_broken) {
-            self.client = None;
+        let session = self.session.as_mut().expect("started");
+        let (host, port) = (session.url().host.clone(), session.url().port);
+        let (client, opened) = session.client()?;
+        if opened {
+            info!("Connected to PostgreSQL at {host}:{port}");
         }
-        if self.client.is_none() {
-            let s = self.settings.as_ref().expect("started");
-            let url = self.url.as_ref().expect("started");
-            let user = s.user.clone().or_else(|| url.user.clone()).unwrap_or_default();
-            let password = s.password.clone().or_else(|| url.password.clone()).unwrap_or_default();
-            self.client = Some(Client::connect(url, &user, &password)?);
-            info!("Connected to PostgreSQL at {}:{}", url.host, url.port);
-        }
-        Ok(self.client.as_mut().expect("connected above"))
+        Ok(client)
     }
 
     /// Whether each column may be null (unknown columns may).
@@ -122,7 +116,7 @@ impl SourceTask for JdbcSourceTask {
                 info!("Resuming {} from {o}", q.topic);
             }
         }
-        self.url = Some(url);
+        self.session = Some(Session::new(url, s.user.as_deref(), s.password.as_deref()));
         self.settings = Some(s);
         Ok(())
     }
@@ -139,8 +133,8 @@ impl SourceTask for JdbcSourceTask {
                 && self.queriers[i].due(now)
                 && let Err(e) = self.read(i)
             {
-                if let Some(c) = self.client.take() {
-                    c.close();
+                if let Some(session) = &mut self.session {
+                    session.close();
                 }
                 return Err(e);
             }
@@ -157,8 +151,8 @@ impl SourceTask for JdbcSourceTask {
     }
 
     fn stop(&mut self) {
-        if let Some(c) = self.client.take() {
-            c.close();
+        if let Some(session) = &mut self.session {
+            session.close();
         }
     }
 }

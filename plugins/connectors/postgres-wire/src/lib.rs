@@ -10,17 +10,20 @@
 //! schemas, no config keys. Plain TCP only (no TLS).
 //!
 //! Layout: `url` (connection.url), `error` ([`PgError`]), `client` ([`Client`]),
+//! `session` ([`Session`]: a login and its connection, reopened after a break),
 //! `time` (days, micros and their PostgreSQL text forms), `ident` (quoting).
 
 mod client;
 mod error;
 mod ident;
+mod session;
 mod time;
 mod url;
 
 pub use client::{Client, Column, QueryResult, Statement};
 pub use error::PgError;
 pub use ident::{quote_ident, quote_literal};
+pub use session::Session;
 pub use time::{
     civil_from_days, days_from_civil, format_date, format_time_millis, format_timestamp_micros,
     parse_date, parse_time_micros, parse_timestamp_micros,
