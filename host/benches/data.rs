@@ -8,7 +8,7 @@
 //! Run with `cargo bench --bench data` after `scripts/build-guests.sh`, with a broker from
 //! `scripts/kafka.sh start` at `KAFKA_BOOTSTRAP` (default 127.0.0.1:9092). `DATA_BENCH_RECORDS`
 //! sets the record count per flow (default 1,000,000); `DATA_BENCH_WORKER` adds worker
-//! properties (`k=v,k=v`).
+//! properties (`k=v,k=v`); `DATA_BENCH_TASKS` picks the task counts (default `1,4`).
 
 use std::collections::BTreeMap;
 use std::io::Write as _;
@@ -275,7 +275,7 @@ fn native_consume(topic: &str, file: &Path, n: usize, members: usize) -> f64 {
     (n - 1) as f64 / started.elapsed().as_secs_f64()
 }
 
-fn row(what: &str, tasks: usize, ours: Option<f64>, native: Option<f64>) {
+fn row(what: &str, tasks: u32, ours: Option<f64>, native: Option<f64>) {
     let k = |r: Option<f64>| r.map_or("-".to_owned(), |r| format!("{:.0} k", r / 1000.0));
     let ratio = match (ours, native) {
         (Some(o), Some(v)) => format!("{:.0} %", 100.0 * o / v),
@@ -335,10 +335,15 @@ async fn main() {
     // `ours` or `native` runs one side only (to profile it).
     let side = std::env::var("DATA_BENCH_SIDE").unwrap_or_default();
     let (ours, native) = (side != "native", side != "ours");
+    // `DATA_BENCH_TASKS=4` runs the 4-task (and 4-client) flows only.
+    let counts: Vec<u32> = std::env::var("DATA_BENCH_TASKS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|t| t.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1, 4]);
     let out = tempfile::tempdir().unwrap();
     let mut source = Vec::new();
     let mut sink = Vec::new();
-    for tasks in [1u32, 4].into_iter().filter(|_| ours) {
+    for tasks in counts.iter().copied().filter(|_| ours) {
         let dir = tempfile::tempdir().unwrap();
         let app = worker(dir.path(), Some(&bootstrap()), 64).await;
         let topic = unique(&format!("data{tasks}"));
@@ -355,7 +360,7 @@ async fn main() {
     }
     let mut native_source = Vec::new();
     let mut native_sink = Vec::new();
-    for clients in [1usize, 4].into_iter().filter(|_| native) {
+    for clients in counts.iter().map(|&c| c as usize).filter(|_| native) {
         let topic = unique(&format!("native{clients}"));
         create_topic(&topic).await;
         let t = topic.clone();
@@ -380,11 +385,11 @@ async fn main() {
         "| flow | tasks / clients | wasm-connect records/s | native rdkafka records/s | of native |"
     );
     println!("|---|---|---|---|---|");
-    for (i, tasks) in [1, 4].into_iter().enumerate() {
+    for (i, &tasks) in counts.iter().enumerate() {
         let (o, v) = (source.get(i).copied(), native_source.get(i).copied());
         row("Datagen → Kafka (native: idempotent acks=all producer)", tasks, o, v);
     }
-    for (i, tasks) in [1, 4].into_iter().enumerate() {
+    for (i, &tasks) in counts.iter().enumerate() {
         let (o, v) = (sink.get(i).copied(), native_sink.get(i).copied());
         row("Kafka → FileStreamSink (native: group member writing lines)", tasks, o, v);
     }

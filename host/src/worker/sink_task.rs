@@ -199,7 +199,7 @@ impl SinkTask {
         let started = Instant::now();
         let mut records = records;
         // Looked up once per run of records of one partition, not per record.
-        let mut last: Option<(String, i32, bool)> = None;
+        let mut last: Option<(Arc<str>, i32, bool)> = None;
         records.retain(|r| match &last {
             Some((topic, partition, kept)) if *partition == r.partition && *topic == r.topic => {
                 *kept
@@ -338,7 +338,7 @@ impl SinkTask {
             match (key, value) {
                 (Ok((key_kind, key)), Ok((value_kind, value))) => {
                     batch.push(Record {
-                        topic: r.topic.clone(),
+                        topic: r.topic.to_string(),
                         partition: Some(r.partition),
                         offset: Some(r.offset),
                         timestamp: r.timestamp,

@@ -32,7 +32,7 @@ impl DeadLetterQueue {
                     value: Some(value.into_bytes()),
                 })
             };
-            add("topic", record.topic.clone());
+            add("topic", record.topic.to_string());
             add("partition", record.partition.to_string());
             add("offset", record.offset.to_string());
             add("connector.name", origin.connector.clone());

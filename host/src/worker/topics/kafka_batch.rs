@@ -20,6 +20,7 @@
 
 use std::ffi::{CStr, CString, c_char, c_void};
 use std::ops::Range;
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -37,8 +38,9 @@ pub(super) struct MessageQueue<'c, C: ConsumerContext> {
     queue: *mut rd::rd_kafka_queue_t,
     /// Room for the message pointers of one batch.
     slots: Vec<*mut rd::rd_kafka_message_t>,
-    /// The topic handle of the last message and its name, so a name is read once per run.
-    topic: (*mut rd::rd_kafka_topic_t, String),
+    /// The topic handle of the last message and its name, so a name is read (and
+    /// allocated) once per run of one topic's messages.
+    topic: (*mut rd::rd_kafka_topic_t, Arc<str>),
 }
 
 impl<'c, C: ConsumerContext> MessageQueue<'c, C> {
@@ -46,7 +48,7 @@ impl<'c, C: ConsumerContext> MessageQueue<'c, C> {
     pub(super) fn new(consumer: &'c BaseConsumer<C>) -> Self {
         // SAFETY: the client pointer is valid while `consumer` lives, which outlives `self`.
         let queue = unsafe { rd::rd_kafka_queue_new(consumer.client().native_ptr()) };
-        Self { consumer, queue, slots: Vec::new(), topic: (std::ptr::null_mut(), String::new()) }
+        Self { consumer, queue, slots: Vec::new(), topic: (std::ptr::null_mut(), Arc::from("")) }
     }
 
     /// Sends the messages of these (newly assigned) partitions to this queue. Messages
@@ -136,7 +138,7 @@ impl<'c, C: ConsumerContext> MessageQueue<'c, C> {
             let m = &*message;
             if m.rkt != self.topic.0 {
                 let name = CStr::from_ptr(rd::rd_kafka_topic_name(m.rkt));
-                self.topic = (m.rkt, name.to_string_lossy().into_owned());
+                self.topic = (m.rkt, Arc::from(name.to_string_lossy()));
             }
             let mut kind = rd::rd_kafka_timestamp_type_t::RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
             let timestamp = rd::rd_kafka_message_timestamp(message, &mut kind);

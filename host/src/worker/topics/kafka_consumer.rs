@@ -7,12 +7,14 @@
 //! bounded channel (the bound is the back-pressure: a sink that is slow to `put` stops the
 //! fetching); commits, pause and resume go in as commands. On a revocation the callback
 //! sends `Revoked` and then serves commands (the task's final commit of those partitions)
-//! until the task asks for the next event, and only then lets the rebalance go on.
+//! until the task asks for the next event, and only then lets the rebalance go on. While the
+//! channel is full the thread parks, and the task unparks it whenever it takes an event or
+//! sends a command, so the next batch is handed over as soon as there is room.
 //!
 //! It owns the client; it must not know what a record means or when to commit.
 
-use std::sync::Mutex;
 use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -34,8 +36,9 @@ const POLL_INTERVAL: Duration = Duration::from_millis(50);
 /// stuck, and its uncommitted records are read again by the next owner.
 const REVOKE_WAIT: Duration = Duration::from_secs(60);
 
-/// Pause between attempts to hand an event to a task whose channel is full.
-const SEND_RETRY: Duration = Duration::from_millis(1);
+/// Longest park between attempts to hand an event to a task whose channel is full; the
+/// task unparks the thread sooner when it takes an event or sends a command.
+const SEND_RETRY: Duration = Duration::from_millis(10);
 
 /// How long librdkafka waits before fetching again for a partition whose queue was full,
 /// unless the config says otherwise (`consumer.fetch.queue.backoff.ms`).
@@ -158,7 +161,7 @@ fn send_event(
                 return false;
             }
             Ok(other) => serve(consumer, ctx, other),
-            Err(std_mpsc::TryRecvError::Empty) => std::thread::sleep(SEND_RETRY),
+            Err(std_mpsc::TryRecvError::Empty) => std::thread::park_timeout(SEND_RETRY),
         }
     }
 }
@@ -223,6 +226,8 @@ pub struct KafkaConsumer {
     commands: std_mpsc::Sender<Command>,
     /// Whether the last event handed out was `Revoked`, so the next `next` releases it.
     revoking: bool,
+    /// The consumer thread, unparked when the channel has room or a command waits.
+    waker: std::thread::Thread,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
@@ -280,7 +285,8 @@ impl KafkaConsumer {
             .name(format!("consumer-{group}"))
             .spawn(move || run(consumer, max_records.max(1)))
             .map_err(|e| TopicError::Consume(format!("cannot start the consumer thread: {e}")))?;
-        Ok(Self { events, commands, revoking: false, thread: Some(thread) })
+        let waker = thread.thread().clone();
+        Ok(Self { events, commands, revoking: false, waker, thread: Some(thread) })
     }
 
     async fn request(&self, make: impl FnOnce(Reply) -> Command) -> Result<(), TopicError> {
@@ -288,6 +294,7 @@ impl KafkaConsumer {
         self.commands
             .send(make(tx))
             .map_err(|_| TopicError::Consume("the consumer thread has stopped".into()))?;
+        self.waker.unpark();
         rx.await.map_err(|_| TopicError::Consume("the consumer thread has stopped".into()))?
     }
 }
@@ -340,7 +347,7 @@ fn run(consumer: BaseConsumer<GroupContext>, max_records: usize) {
             std::mem::take(&mut *consumer.context().revoked.lock().expect("not poisoned"));
         if !revoked.is_empty() {
             batch.retain(|r| {
-                !revoked.iter().any(|tp| tp.topic == r.topic && tp.partition == r.partition)
+                !revoked.iter().any(|tp| *tp.topic == *r.topic && tp.partition == r.partition)
             });
         }
         match polled {
@@ -387,7 +394,7 @@ fn to_record(m: &rdkafka::message::BorrowedMessage<'_>) -> InRecord {
         })
         .unwrap_or_default();
     InRecord {
-        topic: m.topic().to_owned(),
+        topic: Arc::from(m.topic()),
         partition: m.partition(),
         offset: m.offset(),
         timestamp: m.timestamp().to_millis(),
@@ -406,11 +413,14 @@ impl RecordConsumer for KafkaConsumer {
     ) -> Result<Option<ConsumerEvent>, TopicError> {
         if std::mem::take(&mut self.revoking) {
             let _ = self.commands.send(Command::RevokeDone);
+            self.waker.unpark();
         }
         match tokio::time::timeout(timeout, self.events.recv()).await {
             Err(_) => Ok(None),
             Ok(None) => Err(TopicError::Consume("the consumer thread has stopped".into())),
             Ok(Some(event)) => {
+                // The channel has room again.
+                self.waker.unpark();
                 self.revoking = matches!(event, ConsumerEvent::Revoked(_));
                 Ok(Some(event))
             }
@@ -432,6 +442,7 @@ impl RecordConsumer for KafkaConsumer {
 
     async fn close(mut self: Box<Self>) {
         let _ = self.commands.send(Command::Close);
+        self.waker.unpark();
         // Drain events so a thread blocked on a full channel can see the command.
         self.events.close();
         if let Some(thread) = self.thread.take() {
@@ -443,5 +454,6 @@ impl RecordConsumer for KafkaConsumer {
 impl Drop for KafkaConsumer {
     fn drop(&mut self) {
         let _ = self.commands.send(Command::Close);
+        self.waker.unpark();
     }
 }

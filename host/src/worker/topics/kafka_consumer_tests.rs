@@ -87,7 +87,7 @@ async fn records_come_through_the_batch_queue_whole_once_and_in_order() {
         *expected += 1;
         // Partition p's k-th record is record 2k + p.
         let w = &written[(r.offset * 2 + i64::from(r.partition)) as usize];
-        assert_eq!(r.topic, topic);
+        assert_eq!(*r.topic, *topic);
         assert_eq!(r.key.as_deref(), w.key.as_deref());
         assert_eq!(r.value.as_deref(), w.value.as_deref());
         assert_eq!(r.headers, w.headers);

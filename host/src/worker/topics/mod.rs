@@ -17,6 +17,7 @@ mod embedded;
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -68,8 +69,8 @@ pub struct Delivered {
 /// buffer shared by the records of a batch.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct InRecord {
-    /// Topic.
-    pub topic: String,
+    /// Topic, shared by the records of a batch (a consumer reads one name per run).
+    pub topic: Arc<str>,
     /// Partition.
     pub partition: i32,
     /// Offset.
@@ -87,7 +88,7 @@ pub struct InRecord {
 impl InRecord {
     /// Its topic-partition.
     pub fn topic_partition(&self) -> TopicPartition {
-        TopicPartition { topic: self.topic.clone(), partition: self.partition }
+        TopicPartition { topic: self.topic.to_string(), partition: self.partition }
     }
 }
 

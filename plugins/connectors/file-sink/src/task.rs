@@ -3,8 +3,11 @@
 //! a JSON string bare, other JSON (or a Connect envelope's payload) as compact JSON, raw
 //! bytes as they are, and a null value as `null`.
 //!
-//! This module owns the buffered file handle. Writes are buffered and flushed in
-//! `pre_commit`, so a committed consumer offset never runs ahead of the file.
+//! This module owns the buffered file handle. A `put` writes its lines through one buffer
+//! and hands them to the file before it returns (one write for a batch instead of one per
+//! line), so a line is in the file as soon as its batch is put, as with Kafka Connect's
+//! unbuffered `PrintStream`; `pre_commit` flushes again, so a committed consumer offset
+//! never runs ahead of the file.
 
 use std::borrow::Cow;
 use std::fs::{File, OpenOptions};
@@ -70,6 +73,7 @@ impl SinkTask for FileStreamSinkTask {
                 .and_then(|()| out.write_all(b"\n"))
                 .map_err(|e| Error::fatal(format!("cannot write to {path}: {e}")))?;
         }
+        out.flush().map_err(|e| Error::fatal(format!("cannot write to {path}: {e}")))?;
         Ok(Vec::new())
     }
 

@@ -24,7 +24,7 @@ fn config(path: &Path) -> Config {
 }
 
 #[test]
-fn values_are_appended_one_per_line_and_flushed_before_the_commit() {
+fn values_are_appended_one_per_line_and_in_the_file_once_put_returns() {
     let file = path("append");
     let mut sink = SinkHarness::<FileStreamSinkTask>::new();
     sink.start(config(&file)).unwrap();
@@ -41,11 +41,12 @@ fn values_are_appended_one_per_line_and_flushed_before_the_commit() {
     };
     records.extend([tombstone, connect]);
     assert!(sink.put(&records).unwrap().is_empty());
-    assert_eq!(fs::read_to_string(&file).unwrap(), "", "buffered until the commit");
+    let lines = "plain text\nbare\n{\"a\":[1,2]}\nnull\n42\n";
+    assert_eq!(fs::read_to_string(&file).unwrap(), lines, "written when put returns");
     let committed = sink.commit().unwrap();
     assert_eq!(committed[0].offset, 5);
     assert_eq!(sink.committed_offset(&tp), Some(5));
-    assert_eq!(fs::read_to_string(&file).unwrap(), "plain text\nbare\n{\"a\":[1,2]}\nnull\n42\n");
+    assert_eq!(fs::read_to_string(&file).unwrap(), lines);
     sink.close(&[tp]).unwrap();
     sink.stop();
 }

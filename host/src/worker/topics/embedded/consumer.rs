@@ -90,7 +90,7 @@ impl EmbeddedConsumer {
         let tp = TopicPartition { topic: entry.topic, partition: entry.partition };
         self.positions.insert(tp.clone(), entry.offset + 1);
         InRecord {
-            topic: tp.topic,
+            topic: tp.topic.into(),
             partition: tp.partition,
             offset: entry.offset,
             timestamp: Some(entry.timestamp_ms),
