@@ -19,6 +19,7 @@ const TWO_32 = 4294967296;
 /** The buffer `encodeSources(records, true)` reuses, and the largest one it keeps. */
 let spare = null;
 const SPARE_MAX = 4 << 20;
+const NONE = Symbol('none');
 
 /** The kind tag of `kind`; throws for an unknown kind, as `encodeData` does. */
 function tag(kind) {
@@ -72,7 +73,7 @@ export function encodeSources(records, reuse = false) {
   let at = 5;
   let topic = null;
   let topicBytes = null;
-  let partitionObject = undefined;
+  let partitionObject = NONE; // no record has it, not even one without a partition
   let partitionText = null;
   let partitionBytes = null;
   for (let i = 0; i < count; i++) {
