@@ -103,7 +103,7 @@ export function sourceTaskExports(TaskClass) {
     poll: (maxRecords) =>
       result(() => {
         const records = started().poll(maxRecords) ?? [];
-        const batch = encodeSources(records);
+        const batch = encodeSources(records, true); // a view, copied out by the bindings on return
         if (pending) for (const r of records) pending.push([nextSequence++, r]);
         else nextSequence += records.length;
         return batch;

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { runInNewContext } from 'node:vm';
 
 import { BatchError, decodeBatch, encodeBatch } from '../src/batch.js';
 
@@ -105,4 +106,24 @@ test('large batches grow the buffer and round-trip', () => {
   assert.equal(decoded.length, 2000);
   assert.equal(new TextDecoder().decode(decoded[1999].value), 'value 1999'.repeat(10));
   assert.equal(decoded[1999].timestamp, 1999);
+});
+
+test('a batch lifted in another realm is viewed, not walked, and decodes the same', () => {
+  // componentize-js hands `put` and `apply` a Uint8Array of the bindings' realm.
+  const encoded = encodeBatch(SHARED);
+  const foreign = runInNewContext('new Uint8Array(n)', { n: encoded.length + 3 }).subarray(3);
+  foreign.set(encoded);
+  assert.equal(foreign instanceof Uint8Array, false);
+  // Walking it byte by byte (what `Uint8Array.from` did, ~2.5 µs a byte in StarlingMonkey) fails here.
+  foreign[Symbol.iterator] = () => {
+    throw new Error('walked the batch');
+  };
+  const records = decodeBatch(foreign);
+  assert.deepEqual(records, decodeBatch(encoded));
+  // Keys and values are copies of this realm: they outlive changes to the lifted bytes.
+  assert.equal(records[0].key instanceof Uint8Array, true);
+  foreign.fill(0);
+  assert.deepEqual(records, decodeBatch(encoded));
+  // A malformed foreign batch still gets the checked reader's error.
+  assert.throws(() => decodeBatch(runInNewContext('new Uint8Array([9])')), BatchError);
 });

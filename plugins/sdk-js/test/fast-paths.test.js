@@ -78,3 +78,28 @@ test('every truncation, extension and corruption is the checked reader\'s error'
     assert.throws(() => decodeBatch(b), (e) => e instanceof BatchError && e.message === checked.message);
   }
 });
+
+test('a batch that outgrows its first buffer, in a field or in a header, is still the reference encoding', () => {
+  const shared = { file: 'a' };
+  const big = 'é'.repeat(40_000);
+  const records = [];
+  for (let i = 0; i < 50; i++) {
+    records.push(new SourceRecord({ topic: 't', sourcePartition: shared, sourceOffset: { i }, key: String(i), value: { i } }));
+  }
+  records.push(new SourceRecord({ topic: 't', sourcePartition: shared, sourceOffset: { i: 50 }, value: big, headers: [['h', big], [big, null]] }));
+  records.push(new SourceRecord({ topic: 't', sourcePartition: { file: 'b' }, sourceOffset: { i: 51 }, key: Uint8Array.from({ length: 70_000 }, (_, j) => j & 255) }));
+  assert.deepEqual([...encodeSources(records)], [...encodeBatch(records.map((r) => r.toRaw()))]);
+});
+
+test('a reused buffer gives the reference encoding each time, and is overwritten by the next poll', () => {
+  const records = sources();
+  const long = records.concat(records, records);
+  const a = encodeSources(records, true);
+  assert.deepEqual([...a], [...encodeBatch(records.map((r) => r.toRaw()))]);
+  const b = encodeSources(long.slice(0, 2), true);
+  assert.deepEqual([...b], [...encodeBatch(long.slice(0, 2).map((r) => r.toRaw()))]);
+  assert.equal(a.buffer, b.buffer);
+  assert.deepEqual([...encodeSources(long, true)], [...encodeBatch(long.map((r) => r.toRaw()))]);
+  // Without `reuse` a batch is its own copy.
+  assert.notEqual(encodeSources(records).buffer, encodeSources(records).buffer);
+});
