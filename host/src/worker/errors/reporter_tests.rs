@@ -1,10 +1,10 @@
 use std::sync::Mutex;
 
-use wasm_connect_batch::Record;
 
 use super::*;
 use crate::worker::errors::Stage;
 use crate::worker::errors::policy::{DlqSettings, LogSettings};
+use crate::runtime::PolledRecord;
 use crate::worker::topics::{Delivered, Header, InRecord, SendFuture, TopicError};
 
 /// Keeps what it is sent, or fails every send.
@@ -164,7 +164,7 @@ async fn context_headers_follow_the_records_own() {
 async fn source_records_never_reach_the_dead_letter_queue() {
     let producer = Arc::new(FakeProducer::default());
     let r = reporter(policy(Tolerance::All, Some(true)), &producer);
-    let polled = Record { topic: "out".into(), ..Record::default() };
+    let polled = PolledRecord { topic: "out".into(), ..PolledRecord::default() };
     let f = Failure {
         stage: Stage::ValueConverter,
         record: FailedRecord::Source(&polled),
