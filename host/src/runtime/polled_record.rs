@@ -99,7 +99,10 @@ pub fn decode_polled(batch: Bytes, max_records: usize) -> Result<Vec<PolledRecor
             value: slice(r.value),
             headers: r
                 .headers
-                .map(|(key, value)| Header { key: key.to_owned(), value: value.map(<[u8]>::to_vec) })
+                .map(|(key, value)| Header {
+                    key: key.to_owned(),
+                    value: value.map(<[u8]>::to_vec),
+                })
                 .collect(),
             source_partition: slice(r.source_partition),
             source_offset: slice(r.source_offset),

@@ -45,9 +45,10 @@ impl SourceTaskInstance {
                             ),
                         });
                     }
-                    let records = decode_polled(bytes.into(), max_records as usize).map_err(|e| {
-                        InstanceError::Malformed { call: "poll", reason: e.to_string() }
-                    })?;
+                    let records =
+                        decode_polled(bytes.into(), max_records as usize).map_err(|e| {
+                            InstanceError::Malformed { call: "poll", reason: e.to_string() }
+                        })?;
                     if records.len() > max_records as usize {
                         return Err(InstanceError::Oversized {
                             call: "poll",

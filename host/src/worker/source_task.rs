@@ -286,11 +286,11 @@ impl SourceTask {
             match (key, value) {
                 (Ok(key), Ok(value)) => {
                     out.push(OutRecord {
-                        topic: t.topic.to_string(),
+                        topic: t.topic,
                         partition: t.partition,
                         timestamp: t.timestamp,
-                        key: key.map(Vec::from),
-                        value: value.map(Vec::from),
+                        key,
+                        value,
                         headers: t.headers,
                     });
                     sequences.push(sequence);
@@ -327,7 +327,7 @@ impl SourceTask {
     /// Creates the destination topics seen for the first time, and reports them active.
     async fn ensure_topics(&self, state: &mut State, out: &[OutRecord]) -> Result<(), String> {
         for r in out {
-            if state.known_topics.contains(&r.topic) {
+            if state.known_topics.contains(&*r.topic) {
                 continue;
             }
             let exists = self.topics.topic_exists(&r.topic).await.map_err(|e| e.to_string())?;
@@ -338,11 +338,11 @@ impl SourceTask {
                     tracing::info!(connector = %self.connector, task = self.task, topic = %r.topic, partitions = spec.partitions, replication_factor = spec.replication_factor, "Created topic");
                 }
             }
-            state.known_topics.insert(r.topic.clone());
+            state.known_topics.insert(r.topic.to_string());
             let _ = self.events.send(WorkerEvent::TopicActive {
                 connector: self.connector.clone(),
                 task: self.task,
-                topic: r.topic.clone(),
+                topic: r.topic.to_string(),
             });
         }
         Ok(())

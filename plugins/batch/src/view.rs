@@ -50,7 +50,10 @@ impl RecordRef<'_> {
             value: self.value.map(<[u8]>::to_vec),
             headers: self
                 .headers
-                .map(|(key, value)| Header { key: key.to_owned(), value: value.map(<[u8]>::to_vec) })
+                .map(|(key, value)| Header {
+                    key: key.to_owned(),
+                    value: value.map(<[u8]>::to_vec),
+                })
                 .collect(),
             source_partition: self.source_partition.map(<[u8]>::to_vec),
             source_offset: self.source_offset.map(<[u8]>::to_vec),

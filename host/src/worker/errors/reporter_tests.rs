@@ -1,10 +1,9 @@
 use std::sync::Mutex;
 
-
 use super::*;
+use crate::runtime::PolledRecord;
 use crate::worker::errors::Stage;
 use crate::worker::errors::policy::{DlqSettings, LogSettings};
-use crate::runtime::PolledRecord;
 use crate::worker::topics::{Delivered, Header, InRecord, SendFuture, TopicError};
 
 /// Keeps what it is sent, or fails every send.
@@ -126,8 +125,8 @@ async fn dead_letter_records_are_the_consumed_bytes() {
         topic: "dlq".into(),
         partition: None,
         timestamp: a.timestamp,
-        key: a.key.as_deref().map(<[u8]>::to_vec),
-        value: a.value.as_deref().map(<[u8]>::to_vec),
+        key: a.key.clone(),
+        value: a.value.clone(),
         headers: a.headers.clone(),
     };
     assert_eq!(*sent, [want]);

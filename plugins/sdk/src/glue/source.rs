@@ -74,7 +74,10 @@ fn encode(records: &[SourceRecord], cache: &mut Option<(Value, Vec<u8>)>) -> Res
                 + r.topic.len()
                 + r.key.as_ref().map_or(0, Vec::len)
                 + r.value.as_ref().map_or(0, Vec::len)
-                + r.headers.iter().map(|h| 8 + h.key.len() + h.value.as_ref().map_or(0, Vec::len)).sum::<usize>()
+                + r.headers
+                    .iter()
+                    .map(|h| 8 + h.key.len() + h.value.as_ref().map_or(0, Vec::len))
+                    .sum::<usize>()
         })
         .sum();
     let mut enc = Encoder::with_capacity(bytes);
