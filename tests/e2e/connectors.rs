@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use wasm_connect::model::PluginKind;
 use wasm_connect::runtime::{Identity, InstanceHost};
+use wasm_connect_batch::Record;
 
 use crate::support::{cfg, connector, no_host, task};
 
@@ -62,7 +63,7 @@ async fn file_source_to_file_sink_copies_every_line() {
         records.extend(batch);
     }
     assert_eq!(records.len(), 250);
-    assert!(records.iter().all(|r| r.topic == "t"));
+    assert!(records.iter().all(|r| &*r.topic == "t"));
     let last_offset: serde_json::Value =
         serde_json::from_slice(records.last().unwrap().source_offset.as_ref().unwrap()).unwrap();
     let file_len = std::fs::metadata(&input).unwrap().len();
@@ -72,6 +73,7 @@ async fn file_source_to_file_sink_copies_every_line() {
     let sconfig = cfg(&[("file", output.to_str().unwrap()), ("topics", "t")]);
     let s = sink.sink_task(task("sink"), &sconfig, no_host()).await.unwrap();
     s.start(sconfig).await.unwrap();
+    let records: Vec<Record> = records.iter().map(Record::from).collect();
     for chunk in records.chunks(64) {
         assert!(s.put(chunk).await.unwrap().is_empty());
     }

@@ -14,7 +14,7 @@ async fn probe(mode: &str, extra: &[(&str, &str)]) -> String {
     t.start(config).await.unwrap();
     let records = t.poll(10).await.expect("a probe poll never fails");
     assert_eq!(records.len(), 1, "{records:?}");
-    String::from_utf8(records[0].value.clone().unwrap()).unwrap()
+    String::from_utf8(records[0].value.clone().unwrap().into()).unwrap()
 }
 
 #[tokio::test]
@@ -52,7 +52,7 @@ async fn sockets_are_unreachable_without_a_grant() {
     let config = cfg(&[("chaos.mode", "socket")]);
     let t = plugin.source_task(task("socket-denied"), &config, no_host()).await.unwrap();
     t.start(config).await.unwrap();
-    let v = String::from_utf8(t.poll(1).await.unwrap()[0].value.clone().unwrap()).unwrap();
+    let v = String::from_utf8(t.poll(1).await.unwrap()[0].value.clone().unwrap().into()).unwrap();
     assert!(v.starts_with("denied:"), "{v}");
 
     let v = probe("socket", &[("chaos.address", &addr)]).await;

@@ -72,6 +72,7 @@ async fn poll_run(
             .poll(SOURCE_MAX_POLL_RECORDS)
             .await
             .map_err(|e| format!("poll {}: {}", p.polls + 1, describe("poll", &e)))?;
+        let records: Vec<Record> = records.iter().map(Record::from).collect();
         let took = started.elapsed();
         p.polls += 1;
         p.busy += took;

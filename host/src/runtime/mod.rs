@@ -11,7 +11,8 @@
 //! Layout: `engine` (engine knobs, pool sizing), `epoch` (ticker: yields and deadlines),
 //! `executor` (the guest thread pool), `cache/` (sealed compiled artifacts), `bindings` +
 //! `convert` (the one `bindgen!` and its conversions), `plugin` (load, check, describe),
-//! `instance` (Store + async calls + deadlines), `limits`, `grants`,
+//! `instance` (Store + async calls + deadlines), `polled_record` (a source batch decoded
+//! without copies), `limits`, `grants`,
 //! `endpoint`, `http/` (outgoing `wasi:http` to granted origins) and `stdio` (the sandbox), `host/` (import implementations), `producers` (language).
 
 mod bindings;
@@ -29,6 +30,7 @@ mod http;
 mod instance;
 mod limits;
 mod plugin;
+mod polled_record;
 mod pre;
 mod producers;
 mod sink_instance;
@@ -51,6 +53,7 @@ pub use grants::Grants;
 pub use instance::Instance;
 pub use limits::SandboxLimits;
 pub use plugin::{CONTRACT, Plugin, Sandbox};
+pub use polled_record::{PolledRecord, decode_polled};
 pub use sink_instance::SinkTaskInstance;
 pub use source_instance::SourceTaskInstance;
 pub use state::{Identity, InstanceHost, NoHost};

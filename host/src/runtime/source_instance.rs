@@ -1,11 +1,11 @@
 //! The typed handle of a source task instance: the calls of the WIT `source-task`
-//! interface, with record batches decoded and bounded on the guest executor.
-
-use wasm_connect_batch::Record;
+//! interface, with record batches decoded (into records sharing the batch's one buffer)
+//! and bounded on the guest executor.
 
 use super::bindings::types as wit;
 use super::error::InstanceError;
 use super::instance::{Instance, guest};
+use super::polled_record::{PolledRecord, decode_polled};
 use crate::model::{Config, RecordAck};
 
 /// A running source task instance.
@@ -30,7 +30,7 @@ impl SourceTaskInstance {
 
     /// Polls up to `max_records` records. A batch over the byte limit, with more records
     /// than asked for, or malformed, discards the instance.
-    pub async fn poll(&self, max_records: u32) -> Result<Vec<Record>, InstanceError> {
+    pub async fn poll(&self, max_records: u32) -> Result<Vec<PolledRecord>, InstanceError> {
         self.0
             .call("poll", move |live| {
                 Box::pin(async move {
@@ -45,9 +45,10 @@ impl SourceTaskInstance {
                             ),
                         });
                     }
-                    let records = wasm_connect_batch::decode(&bytes).map_err(|e| {
-                        InstanceError::Malformed { call: "poll", reason: e.to_string() }
-                    })?;
+                    let records =
+                        decode_polled(bytes.into(), max_records as usize).map_err(|e| {
+                            InstanceError::Malformed { call: "poll", reason: e.to_string() }
+                        })?;
                     if records.len() > max_records as usize {
                         return Err(InstanceError::Oversized {
                             call: "poll",

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
@@ -31,7 +32,7 @@ use super::topic_creation::TopicCreation;
 use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
 use super::transforms::{self, Chain, Outcome};
 use crate::model::{ConnectorError, RecordAck, TargetState};
-use crate::runtime::{InstanceError, SourceTaskInstance};
+use crate::runtime::{InstanceError, PolledRecord, SourceTaskInstance};
 use crate::store::OffsetStore;
 use crate::telemetry::data as metrics;
 
@@ -101,7 +102,7 @@ struct InFlight {
     skipped: Vec<u64>,
     /// Source partition and offset (JSON text) of the polled records, sent or skipped, in
     /// poll order; of a run of records with the same partition, only the last offset.
-    offsets: Vec<(Vec<u8>, Vec<u8>)>,
+    offsets: Vec<(Bytes, Bytes)>,
     started: Instant,
 }
 
@@ -239,7 +240,7 @@ impl SourceTask {
         let outcomes = if self.chain.is_empty() {
             None
         } else {
-            let input = records.iter().cloned().map(transforms::from_batch).collect();
+            let input = records.iter().map(|r| transforms::from_batch(r.into())).collect();
             Some(self.chain.apply(input).await)
         };
         let mut outcomes = outcomes.map(Vec::into_iter);
@@ -258,7 +259,7 @@ impl SourceTask {
             let next = match outcomes.as_mut().and_then(Iterator::next) {
                 None => Ok(r),
                 Some(Outcome::Keep(t)) => match transforms::to_batch(t, header_converter) {
-                    Ok(t) => Ok(t),
+                    Ok(t) => Ok(PolledRecord::from(t)),
                     Err(e) => Err((Stage::Transformation, e, None, r)),
                 },
                 Some(Outcome::Dropped) => {
@@ -269,7 +270,7 @@ impl SourceTask {
                     Err((Stage::Transformation, error, Some(class), r))
                 }
             };
-            let mut t = match next {
+            let t = match next {
                 Ok(t) => t,
                 Err(failure) => {
                     skipped.push(sequence);
@@ -277,18 +278,11 @@ impl SourceTask {
                     continue;
                 }
             };
-            // Bytes that pass through unchanged move instead of being copied; a failed record
-            // gets them back (they are the same bytes), so it is reported as polled.
-            let key = self.key_converter.from_plugin_take(&t.topic, t.key_kind, &mut t.key);
-            let value = self.value_converter.from_plugin_take(&t.topic, t.value_kind, &mut t.value);
-            if (key.is_err() || value.is_err()) && (t.key.is_none() || t.value.is_none()) {
-                if let (None, Ok(k)) = (&t.key, &key) {
-                    t.key = k.clone();
-                }
-                if let (None, Ok(v)) = (&t.value, &value) {
-                    t.value = v.clone();
-                }
-            }
+            // Bytes that pass through unchanged are the batch's own (no copy); the record
+            // keeps them too, so a failed one is reported as polled.
+            let key = self.key_converter.from_plugin_shared(&t.topic, t.key_kind, t.key.as_ref());
+            let value =
+                self.value_converter.from_plugin_shared(&t.topic, t.value_kind, t.value.as_ref());
             match (key, value) {
                 (Ok(key), Ok(value)) => {
                     out.push(OutRecord {
@@ -333,7 +327,7 @@ impl SourceTask {
     /// Creates the destination topics seen for the first time, and reports them active.
     async fn ensure_topics(&self, state: &mut State, out: &[OutRecord]) -> Result<(), String> {
         for r in out {
-            if state.known_topics.contains(&r.topic) {
+            if state.known_topics.contains(&*r.topic) {
                 continue;
             }
             let exists = self.topics.topic_exists(&r.topic).await.map_err(|e| e.to_string())?;
@@ -344,11 +338,11 @@ impl SourceTask {
                     tracing::info!(connector = %self.connector, task = self.task, topic = %r.topic, partitions = spec.partitions, replication_factor = spec.replication_factor, "Created topic");
                 }
             }
-            state.known_topics.insert(r.topic.clone());
+            state.known_topics.insert(r.topic.to_string());
             let _ = self.events.send(WorkerEvent::TopicActive {
                 connector: self.connector.clone(),
                 task: self.task,
-                topic: r.topic.clone(),
+                topic: r.topic.to_string(),
             });
         }
         Ok(())
@@ -470,16 +464,13 @@ fn is_json(bytes: &[u8]) -> bool {
 /// committed. Only the last offset of a run of records with the same partition is kept:
 /// the offsets store would keep only that one, and a batch's records usually share one
 /// partition, so the JSON is parsed once per run instead of once per record.
-fn note_offset(offsets: &mut Vec<(Vec<u8>, Vec<u8>)>, p: &[u8], o: &[u8]) {
+fn note_offset(offsets: &mut Vec<(Bytes, Bytes)>, p: &Bytes, o: &Bytes) {
     if !is_json(o) {
         return;
     }
     match offsets.last_mut() {
-        Some((last, offset)) if last.as_slice() == p => {
-            offset.clear();
-            offset.extend_from_slice(o);
-        }
-        _ if is_json(p) => offsets.push((p.to_vec(), o.to_vec())),
+        Some((last, offset)) if last == p => *offset = o.clone(),
+        _ if is_json(p) => offsets.push((p.clone(), o.clone())),
         _ => {}
     }
 }
@@ -501,6 +492,8 @@ struct State {
 
 #[cfg(test)]
 mod offset_tests {
+    use bytes::Bytes;
+
     use super::note_offset;
 
     #[test]
@@ -514,7 +507,7 @@ mod offset_tests {
             (b"nope", b"{\"seq\":4}"),
             (b"{\"p\":0}", b"{\"seq\":5}"),
         ] {
-            note_offset(&mut offsets, p, o);
+            note_offset(&mut offsets, &Bytes::from_static(p), &Bytes::from_static(o));
         }
         let text: Vec<(String, String)> = offsets
             .iter()

@@ -12,18 +12,21 @@
 //! not interpret keys and values: their [`Kind`] is carried, never checked.
 //!
 //! Layout: [`Record`] (with [`Header`] and the [`Kind`] of its key and value) is the one
-//! record type; [`encode`] / [`Encoder`] write a batch; [`decode`] reads one, with
-//! [`DecodeError`] naming what was malformed and where.
+//! record type; [`encode`] / [`Encoder`] write a batch; [`decode`] reads one into
+//! records, [`records`] without copying it (each a [`RecordRef`] borrowing the batch),
+//! with [`DecodeError`] naming what was malformed and where.
 
 mod decode;
 mod encode;
 mod kind;
 mod record;
+mod view;
 
 pub use decode::{DecodeError, MIN_VERSION, decode};
 pub use encode::{Encoder, encode};
 pub use kind::Kind;
 pub use record::{Header, Record};
+pub use view::{Headers, RecordRef, Records, records};
 
 /// The encoding version this crate writes (and the newest it reads).
 pub const VERSION: u8 = 2;

@@ -235,3 +235,32 @@ fn decoding_reads_the_shared_version_1_vector() {
     }
     assert_eq!(decode(&unhex(include_str!("../testdata/batch-v1.hex"))).unwrap(), want);
 }
+
+#[test]
+fn records_borrow_the_batch_and_match_decode() {
+    let batch = encode(&sample());
+    let views: Vec<RecordRef<'_>> = records(&batch).unwrap().map(Result::unwrap).collect();
+    assert_eq!(views.len(), 2);
+    assert_eq!(views[0].topic, "t");
+    let headers: Vec<_> = views[0].headers.collect();
+    assert_eq!(headers, [("h1", Some(&b"v"[..])), ("h2", None)]);
+    assert_eq!(views[0].headers.len(), 2);
+    assert_eq!(views[1].source_offset, Some(&br#"{"position":9}"#[..]));
+    let within = batch.as_ptr_range();
+    assert!(within.contains(&views[1].value.unwrap().as_ptr()));
+    let owned: Vec<Record> = views.iter().map(RecordRef::to_record).collect();
+    assert_eq!(owned, sample());
+}
+
+#[test]
+fn records_stop_after_the_first_error() {
+    let mut batch = encode(&sample());
+    batch.push(0);
+    let items: Vec<_> = records(&batch).unwrap().collect();
+    assert_eq!(items.len(), 3);
+    assert_eq!(items[2], Err(DecodeError::TrailingBytes(1)));
+    let cut = &batch[..batch.len() - 10];
+    let items: Vec<_> = records(cut).unwrap().collect();
+    assert_eq!(items.len(), 2);
+    assert!(matches!(items[1], Err(DecodeError::Truncated { record: 1, .. })));
+}

@@ -6,6 +6,8 @@
 
 use std::borrow::Cow;
 
+use bytes::Bytes;
+
 use super::json::base64;
 use super::json_text;
 use super::schema::Schema;
@@ -73,15 +75,15 @@ impl Converter for ByteArrayConverter {
         Ok((Kind::Bytes, data.map(<[u8]>::to_vec)))
     }
 
-    fn from_plugin_take(
+    fn from_plugin_shared(
         &self,
         topic: &str,
         kind: Kind,
-        data: &mut Option<Vec<u8>>,
-    ) -> Result<Option<Vec<u8>>, ConvertError> {
+        data: Option<&Bytes>,
+    ) -> Result<Option<Bytes>, ConvertError> {
         match kind {
-            Kind::Bytes => Ok(data.take()),
-            _ => self.from_plugin(topic, kind, data.as_deref()),
+            Kind::Bytes => Ok(data.cloned()),
+            _ => Ok(self.from_plugin(topic, kind, data.map(|d| &d[..]))?.map(Bytes::from)),
         }
     }
 

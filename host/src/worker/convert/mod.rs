@@ -17,6 +17,8 @@
 
 use std::borrow::Cow;
 
+use bytes::Bytes;
+
 mod byte_array;
 mod class;
 mod error;
@@ -49,17 +51,16 @@ pub trait Converter: Send + Sync + 'static {
         data: Option<&[u8]>,
     ) -> Result<Option<Vec<u8>>, ConvertError>;
 
-    /// [`from_plugin`](Self::from_plugin) that takes the bytes out of `data` instead of
-    /// copying them when they pass through unchanged; then it never fails. Data it does
-    /// not take stays in `data`.
+    /// [`from_plugin`](Self::from_plugin) for data in a shared buffer: data that passes
+    /// through unchanged is returned as the same buffer (no copy), and then it never fails.
     #[allow(clippy::wrong_self_convention)]
-    fn from_plugin_take(
+    fn from_plugin_shared(
         &self,
         topic: &str,
         kind: Kind,
-        data: &mut Option<Vec<u8>>,
-    ) -> Result<Option<Vec<u8>>, ConvertError> {
-        self.from_plugin(topic, kind, data.as_deref())
+        data: Option<&Bytes>,
+    ) -> Result<Option<Bytes>, ConvertError> {
+        Ok(self.from_plugin(topic, kind, data.map(|d| &d[..]))?.map(Bytes::from))
     }
 
     /// Sink side: bytes read from `topic` to plugin data and its kind. `None` (a null)

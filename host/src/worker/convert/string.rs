@@ -6,6 +6,8 @@
 
 use std::borrow::Cow;
 
+use bytes::Bytes;
+
 use super::json_text::{self, Envelope, NotEnvelope};
 use super::schema::Schema;
 use super::{ConvertError, Converter, Kind, PluginData};
@@ -52,15 +54,15 @@ impl Converter for StringConverter {
         Ok((Kind::String, text))
     }
 
-    fn from_plugin_take(
+    fn from_plugin_shared(
         &self,
         topic: &str,
         kind: Kind,
-        data: &mut Option<Vec<u8>>,
-    ) -> Result<Option<Vec<u8>>, ConvertError> {
+        data: Option<&Bytes>,
+    ) -> Result<Option<Bytes>, ConvertError> {
         match kind {
-            Kind::String | Kind::Bytes => Ok(data.take()),
-            _ => self.from_plugin(topic, kind, data.as_deref()),
+            Kind::String | Kind::Bytes => Ok(data.cloned()),
+            _ => Ok(self.from_plugin(topic, kind, data.map(|d| &d[..]))?.map(Bytes::from)),
         }
     }
 
@@ -97,6 +99,15 @@ mod tests {
         StringConverter
             .from_plugin("t", kind, Some(data.as_bytes()))
             .map(|o| o.map(|b| String::from_utf8(b).unwrap()))
+    }
+
+    #[test]
+    fn strings_and_bytes_pass_through_as_the_same_buffer() {
+        let data = Bytes::from_static(b"shared");
+        for kind in [Kind::String, Kind::Bytes] {
+            let out = StringConverter.from_plugin_shared("t", kind, Some(&data)).unwrap();
+            assert_eq!(out.unwrap().as_ptr(), data.as_ptr());
+        }
     }
 
     #[test]

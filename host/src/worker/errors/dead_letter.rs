@@ -44,11 +44,11 @@ impl DeadLetterQueue {
             add("exception.stacktrace", failure.stacktrace());
         }
         OutRecord {
-            topic: self.settings.topic.clone(),
+            topic: self.settings.topic.as_str().into(),
             partition: None,
             timestamp: record.timestamp,
-            key: record.key.as_deref().map(<[u8]>::to_vec),
-            value: record.value.as_deref().map(<[u8]>::to_vec),
+            key: record.key.clone(),
+            value: record.value.clone(),
             headers,
         }
     }

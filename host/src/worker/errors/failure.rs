@@ -5,16 +5,15 @@
 use std::borrow::Cow;
 use std::fmt::Write as _;
 
-use wasm_connect_batch::Record;
-
 use super::stage::Stage;
+use crate::runtime::PolledRecord;
 use crate::worker::topics::{Header, InRecord};
 
 /// The record a failure is about.
 #[derive(Clone, Copy, Debug)]
 pub enum FailedRecord<'a> {
     /// A record a source plugin returned from `poll`.
-    Source(&'a Record),
+    Source(&'a PolledRecord),
     /// A record a sink task consumed, with its bytes as consumed.
     Sink(&'a InRecord),
     /// No record: the operation failed before there were any (a `poll` that ran out of
@@ -134,12 +133,12 @@ mod tests {
             ..InRecord::default()
         };
         assert_eq!(FailedRecord::Sink(&sink).describe(), "topic 'orders', partition 3, offset 42");
-        let source = Record {
+        let source = PolledRecord {
             topic: "out".into(),
             partition: Some(1),
-            source_partition: Some(br#"{"file":"a"}"#.to_vec()),
-            source_offset: Some(br#"{"line":7}"#.to_vec()),
-            ..Record::default()
+            source_partition: Some(br#"{"file":"a"}"#[..].into()),
+            source_offset: Some(br#"{"line":7}"#[..].into()),
+            ..PolledRecord::default()
         };
         assert_eq!(
             FailedRecord::Source(&source).describe(),

@@ -1,8 +1,7 @@
 use std::sync::Mutex;
 
-use wasm_connect_batch::Record;
-
 use super::*;
+use crate::runtime::PolledRecord;
 use crate::worker::errors::Stage;
 use crate::worker::errors::policy::{DlqSettings, LogSettings};
 use crate::worker::topics::{Delivered, Header, InRecord, SendFuture, TopicError};
@@ -126,8 +125,8 @@ async fn dead_letter_records_are_the_consumed_bytes() {
         topic: "dlq".into(),
         partition: None,
         timestamp: a.timestamp,
-        key: a.key.as_deref().map(<[u8]>::to_vec),
-        value: a.value.as_deref().map(<[u8]>::to_vec),
+        key: a.key.clone(),
+        value: a.value.clone(),
         headers: a.headers.clone(),
     };
     assert_eq!(*sent, [want]);
@@ -164,7 +163,7 @@ async fn context_headers_follow_the_records_own() {
 async fn source_records_never_reach_the_dead_letter_queue() {
     let producer = Arc::new(FakeProducer::default());
     let r = reporter(policy(Tolerance::All, Some(true)), &producer);
-    let polled = Record { topic: "out".into(), ..Record::default() };
+    let polled = PolledRecord { topic: "out".into(), ..PolledRecord::default() };
     let f = Failure {
         stage: Stage::ValueConverter,
         record: FailedRecord::Source(&polled),

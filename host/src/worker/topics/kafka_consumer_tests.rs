@@ -39,11 +39,11 @@ fn record(topic: &str, i: usize) -> OutRecord {
         Vec::new()
     };
     OutRecord {
-        topic: topic.to_owned(),
+        topic: topic.into(),
         partition: Some((i % 2) as i32),
         timestamp: Some(1_700_000_000_000 + i as i64),
-        key: (!i.is_multiple_of(7)).then(|| format!("k{i}").into_bytes()),
-        value: (!i.is_multiple_of(11)).then(|| format!("value-{i}").into_bytes()),
+        key: (!i.is_multiple_of(7)).then(|| format!("k{i}").into_bytes().into()),
+        value: (!i.is_multiple_of(11)).then(|| format!("value-{i}").into_bytes().into()),
         headers,
     }
 }

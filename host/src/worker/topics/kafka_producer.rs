@@ -155,11 +155,12 @@ impl RecordProducer for KafkaProducer {
             if let Err(e) = enqueue(&self.producer, r, slot) {
                 // The records already queued still report to the batch; nobody waits.
                 batch.state.lock().expect("not poisoned").done = None;
-                let error = TopicError::Produce { topic: r.topic.clone(), reason: e.to_string() };
+                let error =
+                    TopicError::Produce { topic: r.topic.to_string(), reason: e.to_string() };
                 return Box::pin(async move { Err(error) });
             }
         }
-        let topic = records[0].topic.clone();
+        let topic = records[0].topic.to_string();
         Box::pin(async move {
             outcome.await.map_err(|_| TopicError::Produce {
                 topic,
@@ -184,10 +185,10 @@ fn enqueue(
         record = record.headers(headers);
     }
     if let Some(key) = &r.key {
-        record = record.key(key.as_slice());
+        record = record.key(&key[..]);
     }
     if let Some(value) = &r.value {
-        record = record.payload(value.as_slice());
+        record = record.payload(&value[..]);
     }
     if let Some(p) = r.partition {
         record = record.partition(p);

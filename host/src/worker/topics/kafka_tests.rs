@@ -37,9 +37,9 @@ fn overrides(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
 
 fn record(topic: &str, value: &str, partition: Option<i32>) -> OutRecord {
     OutRecord {
-        topic: topic.to_owned(),
+        topic: topic.into(),
         partition,
-        value: Some(value.as_bytes().to_vec()),
+        value: Some(value.as_bytes().to_vec().into()),
         ..Default::default()
     }
 }

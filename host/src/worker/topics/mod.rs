@@ -39,19 +39,20 @@ mod kafka_tests;
 
 pub use kafka::{KafkaClientSettings, KafkaTopics};
 
-/// A record to write to a data topic, after conversion.
+/// A record to write to a data topic, after conversion. Its topic and bytes are shared, not
+/// owned: a source task's records slice the batch the plugin returned, and repeat one topic.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct OutRecord {
     /// Topic.
-    pub topic: String,
+    pub topic: Arc<str>,
     /// Partition; `None` lets the backend choose by key (murmur2, as Kafka's producer).
     pub partition: Option<i32>,
     /// Milliseconds since the epoch; `None` lets the backend stamp it.
     pub timestamp: Option<i64>,
     /// Serialized key.
-    pub key: Option<Vec<u8>>,
+    pub key: Option<Bytes>,
     /// Serialized value; `None` is a tombstone.
-    pub value: Option<Vec<u8>>,
+    pub value: Option<Bytes>,
     /// Headers, in order.
     pub headers: Vec<Header>,
 }

@@ -55,15 +55,29 @@ impl<C: 'static, T: SourceTask> Guest for Glue<C, T> {
     }
 }
 
+/// The bytes a record takes in a batch besides its strings and data: lengths, partition,
+/// offset, timestamp, kinds and the header count.
+const FIXED_LEN: usize = 4 + 4 + 8 + 8 + 1 + 4 + 1 + 4 + 4 + 4 + 4;
+
 /// Encodes `records` as one `record-batch`, checking that source partitions and offsets
 /// are JSON objects.
 fn encode(records: &[SourceRecord], cache: &mut Option<(Value, Vec<u8>)>) -> Result<Vec<u8>> {
+    // Room for the whole batch up front, so that it is never copied as it grows: the fixed
+    // fields, the data, and the source fields at the size of the last partition's text
+    // (the usual case: one partition) plus an offset of up to 32 bytes.
+    let source = cache.as_ref().map_or(64, |(_, text)| text.len()) + 32;
     let bytes: usize = records
         .iter()
         .map(|r| {
-            64 + r.topic.len()
+            FIXED_LEN
+                + source
+                + r.topic.len()
                 + r.key.as_ref().map_or(0, Vec::len)
                 + r.value.as_ref().map_or(0, Vec::len)
+                + r.headers
+                    .iter()
+                    .map(|h| 8 + h.key.len() + h.value.as_ref().map_or(0, Vec::len))
+                    .sum::<usize>()
         })
         .sum();
     let mut enc = Encoder::with_capacity(bytes);

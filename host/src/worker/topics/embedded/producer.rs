@@ -42,7 +42,7 @@ impl EmbeddedProducer {
 
 impl RecordProducer for EmbeddedProducer {
     fn send(&self, records: Vec<OutRecord>) -> SendFuture {
-        let topic = records.first().map(|r| r.topic.clone()).unwrap_or_default();
+        let topic = records.first().map(|r| r.topic.to_string()).unwrap_or_default();
         if records.is_empty() {
             return Box::pin(async { Ok(Vec::new()) });
         }
@@ -106,11 +106,11 @@ async fn write_loop(
 /// The store's form of `record`.
 fn data_record(record: OutRecord) -> DataRecord {
     DataRecord {
-        topic: record.topic,
+        topic: record.topic.to_string(),
         partition: record.partition,
         timestamp_ms: record.timestamp,
-        key: record.key,
-        value: record.value,
+        key: record.key.map(Vec::from),
+        value: record.value.map(Vec::from),
         headers: record.headers,
     }
 }

@@ -21,8 +21,8 @@ fn topics(dir: &TempDir) -> EmbeddedTopics {
 fn out(topic: &str, key: Option<&str>, value: Option<&str>) -> OutRecord {
     OutRecord {
         topic: topic.into(),
-        key: key.map(|k| k.as_bytes().to_vec()),
-        value: value.map(|v| v.as_bytes().to_vec()),
+        key: key.map(|k| k.as_bytes().to_vec().into()),
+        value: value.map(|v| v.as_bytes().to_vec().into()),
         ..Default::default()
     }
 }
