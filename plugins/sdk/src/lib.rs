@@ -74,8 +74,8 @@
 //! [`Config`], [`ConfigDef`] / [`ConfigKey`] (with the [`Validator`]s [`Range`],
 //! [`ValidString`], [`ValidList`], [`NonEmptyString`], checked by
 //! [`ConfigDef::validate`]), [`Error`] (and [`ResultExt`] to classify other errors),
-//! [`SourceRecord`] / [`SinkRecord`] (with the [`Kind`] of their keys and values, and
-//! [`RecordText`] to read them as text) and the positions in `position`; the host calls
+//! [`SourceRecord`] / [`SinkRecord`] / [`SinkRecordRef`] (with the [`Kind`] of their keys
+//! and values, and [`RecordText`] or [`text`] to read them as text) and the positions in `position`; the host calls
 //! [`log`] (with [`info!`] and friends), [`request_task_reconfiguration`],
 //! [`raise_error`] and [`offsets`]; the macros [`export_source!`], [`export_sink!`] and
 //! [`export_transform!`];
@@ -118,8 +118,8 @@ pub use error::{Error, Result, ResultExt};
 pub use host::{offsets, raise_error, request_task_reconfiguration};
 pub use log::{Level, log};
 pub use position::{RecordAck, RecordFailure, TopicPartition, TopicPartitionOffset};
-pub use record::{Header, Kind, SinkRecord, SourceRecord};
-pub use record_text::RecordText;
+pub use record::{Header, Kind, SinkRecord, SinkRecordRef, SourceRecord};
+pub use record_text::{RecordText, text};
 pub use serde_json;
 pub use sink::SinkTask;
 pub use source::SourceTask;

@@ -1,5 +1,6 @@
 //! The records a plugin moves: [`SourceRecord`] (built by a source task) and
-//! [`SinkRecord`] (handed to a sink task), and the [`Kind`] of their keys and values.
+//! [`SinkRecord`] (handed to a sink task, or borrowed as a [`SinkRecordRef`]), and the
+//! [`Kind`] of their keys and values.
 //!
 //! This module owns the plugin-facing record shapes and the builders that set a key's or
 //! value's kind. It does not encode them: the `record-batch` byte layout belongs to
@@ -16,6 +17,12 @@ pub use wasm_connect_batch::{Header, Kind};
 /// `key_kind` and `value_kind` say what the worker's converter read from the topic (see
 /// [`Kind`]); [`RecordText`](crate::RecordText) renders either as text.
 pub type SinkRecord = wasm_connect_batch::Record;
+
+/// A [`SinkRecord`] borrowed from the batch the worker sent: the same fields, with the
+/// topic, key, value and headers as slices of the batch instead of copies. A sink task gets
+/// these in [`SinkTask::put_refs`](crate::SinkTask::put_refs);
+/// [`to_record`](wasm_connect_batch::RecordRef::to_record) makes an owned copy.
+pub type SinkRecordRef<'a> = wasm_connect_batch::RecordRef<'a>;
 
 /// A record produced by a source task.
 ///

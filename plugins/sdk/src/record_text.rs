@@ -10,10 +10,11 @@ use std::collections::BTreeMap;
 
 use serde_json::value::RawValue;
 
-use crate::{Kind, SinkRecord, SourceRecord};
+use crate::{Kind, SinkRecord, SinkRecordRef, SourceRecord};
 
-/// The key or value of a record as text. Implemented for [`SinkRecord`] and
-/// [`SourceRecord`]; bring the trait into scope to call it.
+/// The key or value of a record as text. Implemented for [`SinkRecord`],
+/// [`SinkRecordRef`] and [`SourceRecord`]; bring the trait into scope to call it. [`text`]
+/// renders data of a kind directly.
 ///
 /// The text is what Kafka Connect's `FileStreamSink` prints for the converted data:
 ///
@@ -41,6 +42,16 @@ impl RecordText for SinkRecord {
     }
 }
 
+impl RecordText for SinkRecordRef<'_> {
+    fn key_text(&self) -> Option<Cow<'_, str>> {
+        render(self.key_kind, self.key?)
+    }
+
+    fn value_text(&self) -> Option<Cow<'_, str>> {
+        render(self.value_kind, self.value?)
+    }
+}
+
 impl RecordText for SourceRecord {
     fn key_text(&self) -> Option<Cow<'_, str>> {
         render(self.key_kind, self.key.as_deref()?)
@@ -51,7 +62,12 @@ impl RecordText for SourceRecord {
     }
 }
 
-/// `data` of `kind` as text; `None` when the data is a JSON null.
+/// `data` of `kind` as text, rendered as [`RecordText`] says; `None` when the data is a
+/// JSON null.
+pub fn text(kind: Kind, data: &[u8]) -> Option<Cow<'_, str>> {
+    render(kind, data)
+}
+
 fn render(kind: Kind, data: &[u8]) -> Option<Cow<'_, str>> {
     let text = String::from_utf8_lossy(data);
     let Cow::Borrowed(json) = text else { return Some(text) };

@@ -3,7 +3,9 @@
 //! This module owns the trait and its contract only; `glue` decodes the batches that
 //! reach [`SinkTask::put`].
 
-use crate::{Config, RecordFailure, Result, SinkRecord, TopicPartition, TopicPartitionOffset};
+use crate::{
+    Config, RecordFailure, Result, SinkRecord, SinkRecordRef, TopicPartition, TopicPartitionOffset,
+};
 
 /// A sink task (Kafka Connect's `SinkTask`).
 ///
@@ -37,6 +39,15 @@ pub trait SinkTask: Default + 'static {
     ///
     /// [`Error::Retriable`]: crate::Error::Retriable
     fn put(&mut self, records: &[SinkRecord]) -> Result<Vec<RecordFailure>>;
+
+    /// What the worker calls for a batch: [`put`](Self::put) with the same contract, the
+    /// records borrowed from the batch instead of copied out of it. The default copies them
+    /// into [`SinkRecord`]s and calls `put`; a task that only reads its records can
+    /// override it and skip a copy and three allocations a record.
+    fn put_refs(&mut self, records: &[SinkRecordRef<'_>]) -> Result<Vec<RecordFailure>> {
+        let owned: Vec<SinkRecord> = records.iter().map(SinkRecordRef::to_record).collect();
+        self.put(&owned)
+    }
 
     /// Flushes everything put so far and returns the offsets that are safe to commit,
     /// given the offsets of the records delivered so far. The default returns `offsets`

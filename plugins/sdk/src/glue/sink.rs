@@ -1,4 +1,5 @@
-//! The `sink-task` interface: decodes each `record-batch` before [`SinkTask::put`].
+//! The `sink-task` interface: reads each `record-batch` (checked whole, borrowed, not
+//! copied) before [`SinkTask::put_refs`].
 
 use super::convert::{
     config_from_wit, failure_to_wit, offset_from_wit, offset_to_wit, partition_from_wit,
@@ -26,11 +27,11 @@ impl<C: 'static, T: SinkTask> Guest for Glue<C, T> {
     }
 
     fn put(batch: Vec<u8>) -> Result<Vec<wit::RecordFailure>, wit::Error> {
-        let records = wasm_connect_batch::decode(&batch)
+        let records: Result<Vec<_>, Error> = wasm_connect_batch::records(&batch)
+            .and_then(|records| records.collect())
             .map_err(|e| Error::fatal(format!("malformed record batch: {e}")));
-        drop(batch);
         result_to_wit(records.and_then(|records| {
-            with_state(&SINK_TASK, |t: &mut T| t.put(&records))
+            with_state(&SINK_TASK, |t: &mut T| t.put_refs(&records))
                 .map(|failures| failures.into_iter().map(failure_to_wit).collect())
         }))
     }
