@@ -158,6 +158,28 @@ mod tests {
     }
 
     #[test]
+    fn version_1_batches_of_old_components_decode_with_bytes_kinds() {
+        let hex = include_str!("../../../plugins/batch/testdata/batch-v1.hex").trim();
+        let batch: Vec<u8> = (0..hex.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+            .collect();
+        let polled = decode_polled(batch.clone().into(), 10).unwrap();
+        let want = wasm_connect_batch::decode(&batch).unwrap();
+        assert_eq!(polled.len(), 2);
+        assert_eq!(
+            polled.iter().map(Record::from).map(|r| r.topic).collect::<Vec<_>>(),
+            ["t", "src"]
+        );
+        for (p, w) in polled.iter().zip(&want) {
+            assert_eq!((p.key_kind, p.value_kind), (Kind::Bytes, Kind::Bytes));
+            assert_eq!(p.value.as_deref(), w.value.as_deref());
+            assert_eq!(p.source_offset.as_deref(), w.source_offset.as_deref());
+            assert_eq!(p.headers, w.headers);
+        }
+    }
+
+    #[test]
     fn owned_records_move_their_buffers() {
         let r = record("t", "v", 7);
         let moved = r.clone();
