@@ -59,32 +59,48 @@ def encode_sources(records: Sequence[Any]) -> bytes:
     value, header or source field that cannot be encoded, as `to_data` and `json` do."""
     out = bytearray(5)
     topics: Dict[str, bytes] = {}
+    last_topic: Any = None
+    prefix = b""
     # The partition object last encoded, a deep copy of it when encoded, and its text.
     last: Any = None
     last_copy: Any = None
     last_text = b""
+    head, kind_len, i32, text_of = _HEAD, _KIND_LEN, _I32, dumps
     for r in records:
         topic = r.topic
-        prefix = topics.get(topic)
-        if prefix is None:
-            raw = topic.encode("utf-8")
-            prefix = topics[topic] = _U32(len(raw)) + raw
-        out += prefix
-        key_tag, key = _data(r.key, r.key_kind)
-        value_tag, value = _data(r.value, r.value_kind)
+        if topic is not last_topic:
+            prefix = topics.get(topic)  # type: ignore[assignment]
+            if prefix is None:
+                raw = topic.encode("utf-8")
+                prefix = topics[topic] = _U32(len(raw)) + raw
+            last_topic = topic
+        # The usual key (str or None) and value (dict or str) inline; the rest by `_data`.
+        key = r.key
+        kind = r.key_kind
+        if kind is None and type(key) is str:
+            key_tag, key = _STRING, key.encode("utf-8")
+        elif key is None and kind is None:
+            key_tag = 0
+        else:
+            key_tag, key = _data(key, kind)
+        value = r.value
+        kind = r.value_kind
+        if kind is None and type(value) is dict:
+            value_tag, value = _JSON, text_of(value).encode("utf-8")
+        else:
+            value_tag, value = _data(value, kind)
         partition = r.partition
         timestamp = r.timestamp
-        out += _HEAD(
-            -1 if partition is None else partition,
-            -1,
-            -1 if timestamp is None else timestamp,
-            key_tag,
-            -1 if key is None else len(key),
-        )
-        if key is not None:
+        out += prefix
+        if key is None:
+            out += head(-1 if partition is None else partition, -1, -1 if timestamp is None else timestamp, key_tag, -1)
+        else:
+            out += head(-1 if partition is None else partition, -1, -1 if timestamp is None else timestamp, key_tag, len(key))
             out += key
-        out += _KIND_LEN(value_tag, -1 if value is None else len(value))
-        if value is not None:
+        if value is None:
+            out += kind_len(value_tag, -1)
+        else:
+            out += kind_len(value_tag, len(value))
             out += value
         if r.headers:
             items = r.header_items()
@@ -101,12 +117,12 @@ def encode_sources(records: Sequence[Any]) -> bytes:
         # object between records gets the new text. (Equal values whose JSON differs, such
         # as 1 and 1.0 put into the same object in place, are the one case this misses.)
         if sp is not last or sp != last_copy:
-            text = dumps(sp).encode("utf-8")
-            last_text = _I32(len(text)) + text
+            text = text_of(sp).encode("utf-8")
+            last_text = i32(len(text)) + text
             last, last_copy = sp, copy.deepcopy(sp)
         out += last_text
-        offset = dumps(r.source_offset).encode("utf-8")
-        out += _I32(len(offset))
+        offset = text_of(r.source_offset).encode("utf-8")
+        out += i32(len(offset))
         out += offset
     out[0] = VERSION
     out[1:5] = _U32(len(records))
