@@ -141,7 +141,10 @@ class SinkRecord:
 
     def value_data(self) -> Any:
         """The value as Python data (see `from_data`)."""
-        return from_data(self.value_kind, self.value)
+        value = self.value
+        if value is not None and self.value_kind is Kind.JSON:
+            return jsontext.loads(value)  # the usual case, one call fewer
+        return from_data(self.value_kind, value)
 
     def topic_partition(self) -> "TopicPartition":
         """The topic-partition the record was read from."""

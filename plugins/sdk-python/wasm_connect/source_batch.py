@@ -2,7 +2,8 @@
 version 2 record batch (`wit/types.wit`), with no intermediate record per entry.
 
 In the guest, each Python-level call and object per record costs more than the bytes it
-writes, so this loop writes every field in place: the topic's length and text once per
+writes, so this loop gathers each record's pieces into one list with one `extend` and
+joins them once: the topic's length and text once per
 distinct topic, the fixed fields with one `struct` call, string and dict keys and values
 without a call to `to_data`, and the source partition's JSON text reused while records
 carry the same, unchanged partition object (the usual case: one partition per task). It
@@ -30,6 +31,7 @@ _KIND_LEN = struct.Struct("<Bi").pack
 _NULL = b"\xff\xff\xff\xff"
 _NO_HEADERS = b"\x00\x00\x00\x00"
 _STRING, _JSON = int(Kind.STRING), int(Kind.JSON)
+_VERSION_BYTE = bytes([VERSION])
 
 
 def _data(value: Any, kind: Any) -> tuple:
@@ -57,14 +59,18 @@ def _opt(out: bytearray, b: Any) -> None:
 def encode_sources(records: Sequence[Any]) -> bytes:
     """`records` (`SourceRecord`s) as one batch. Raises TypeError or ValueError for a key,
     value, header or source field that cannot be encoded, as `to_data` and `json` do."""
-    out = bytearray(5)
+    # Every record's pieces, joined once at the end: one `extend` of a tuple per record
+    # costs less than a bytearray `+=` per piece.
+    parts: list = [b""]
+    extend = parts.extend
     topics: Dict[str, bytes] = {}
     last_topic: Any = None
     prefix = b""
-    # The partition object last encoded, a deep copy of it when encoded, and its text.
+    # The partition object last encoded, a deep copy of it when encoded, and the bytes
+    # from the (empty) header count to its text.
     last: Any = None
     last_copy: Any = None
-    last_text = b""
+    last_tail = b""
     head, kind_len, i32, text_of = _HEAD, _KIND_LEN, _I32, dumps
     for r in records:
         topic = r.topic
@@ -74,7 +80,7 @@ def encode_sources(records: Sequence[Any]) -> bytes:
                 raw = topic.encode("utf-8")
                 prefix = topics[topic] = _U32(len(raw)) + raw
             last_topic = topic
-        # The usual key (str or None) and value (dict or str) inline; the rest by `_data`.
+        # The usual key (str or None) and value (dict) inline; the rest by `_data`.
         key = r.key
         kind = r.key_kind
         if kind is None and type(key) is str:
@@ -91,18 +97,24 @@ def encode_sources(records: Sequence[Any]) -> bytes:
             value_tag, value = _data(value, kind)
         partition = r.partition
         timestamp = r.timestamp
-        out += prefix
-        if key is None:
-            out += head(-1 if partition is None else partition, -1, -1 if timestamp is None else timestamp, key_tag, -1)
-        else:
-            out += head(-1 if partition is None else partition, -1, -1 if timestamp is None else timestamp, key_tag, len(key))
-            out += key
-        if value is None:
-            out += kind_len(value_tag, -1)
-        else:
-            out += kind_len(value_tag, len(value))
-            out += value
+        fixed = head(
+            -1 if partition is None else partition,
+            -1,
+            -1 if timestamp is None else timestamp,
+            key_tag,
+            -1 if key is None else len(key),
+        )
+        sp = r.source_partition
+        # The same object, still equal to what it was: a task that mutates its partition
+        # object between records gets the new text. (Equal values whose JSON differs, such
+        # as 1 and 1.0 put into the same object in place, are the one case this misses.)
+        if sp is not last or sp != last_copy:
+            text = text_of(sp).encode("utf-8")
+            last_tail = _NO_HEADERS + i32(len(text)) + text
+            last, last_copy = sp, copy.deepcopy(sp)
+        offset = text_of(r.source_offset).encode("utf-8")
         if r.headers:
+            out = bytearray()
             items = r.header_items()
             out += _U32(len(items))
             for name, v in items:
@@ -110,20 +122,12 @@ def encode_sources(records: Sequence[Any]) -> bytes:
                 out += _U32(len(raw))
                 out += raw
                 _opt(out, v)
+            tail = bytes(out) + last_tail[4:]
         else:
-            out += _NO_HEADERS
-        sp = r.source_partition
-        # The same object, still equal to what it was: a task that mutates its partition
-        # object between records gets the new text. (Equal values whose JSON differs, such
-        # as 1 and 1.0 put into the same object in place, are the one case this misses.)
-        if sp is not last or sp != last_copy:
-            text = text_of(sp).encode("utf-8")
-            last_text = i32(len(text)) + text
-            last, last_copy = sp, copy.deepcopy(sp)
-        out += last_text
-        offset = text_of(r.source_offset).encode("utf-8")
-        out += i32(len(offset))
-        out += offset
-    out[0] = VERSION
-    out[1:5] = _U32(len(records))
-    return bytes(out)
+            tail = last_tail
+        if value is None:
+            extend((prefix, fixed, key or b"", kind_len(value_tag, -1), tail, i32(len(offset)), offset))
+        else:
+            extend((prefix, fixed, key or b"", kind_len(value_tag, len(value)), value, tail, i32(len(offset)), offset))
+    parts[0] = _VERSION_BYTE + _U32(len(records))
+    return b"".join(parts)
