@@ -2,13 +2,13 @@
 version 2 record batch (`wit/types.wit`), with no intermediate record per entry.
 
 In the guest, each Python-level call and object per record costs more than the bytes it
-writes, so this loop gathers each record's pieces into one list with one `extend` and
-joins them once: the topic's length and text once per
-distinct topic, the fixed fields with one `struct` call, string and dict keys and values
-without a call to `to_data`, and the source partition's JSON text reused while records
-carry the same, unchanged partition object (the usual case: one partition per task). It
-produces the same bytes as `batch.encode` of the records' `export.wire` form; anything
-beyond those fast cases (bytes, explicit kinds, headers) goes through `records.to_data`.
+writes, so this loop gathers each record's pieces with one list `extend` and joins them
+once: the topic's length and text once per distinct topic, the fixed fields with one
+`struct` call, string keys and dict values without a call to `to_data`, and the source
+partition's JSON text reused while records carry the same, unchanged partition object
+(the usual case: one partition per task). It produces the same bytes as `batch.encode` of
+the records' `export.wire` form; anything beyond those fast cases (bytes, explicit kinds,
+headers) goes through `records.to_data`.
 """
 
 from __future__ import annotations
