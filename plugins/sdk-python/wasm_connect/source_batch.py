@@ -18,6 +18,7 @@ import struct
 from typing import Any, Dict, Sequence
 
 from .batch import VERSION
+from . import jsontext
 from .jsontext import dumps
 from .records import Kind, to_data
 
@@ -32,6 +33,8 @@ _NULL = b"\xff\xff\xff\xff"
 _NO_HEADERS = b"\x00\x00\x00\x00"
 _STRING, _JSON = int(Kind.STRING), int(Kind.JSON)
 _VERSION_BYTE = bytes([VERSION])
+# `dumps` without its Python frame (see `jsontext.c_encoder`): join this call's chunks.
+_encode_chunks = jsontext.c_encoder or (lambda value, _: (dumps(value),))
 
 
 def _data(value: Any, kind: Any) -> tuple:
@@ -71,7 +74,7 @@ def encode_sources(records: Sequence[Any]) -> bytes:
     last: Any = None
     last_copy: Any = None
     last_tail = b""
-    head, kind_len, i32, text_of = _HEAD, _KIND_LEN, _I32, dumps
+    head, kind_len, i32, chunks, join = _HEAD, _KIND_LEN, _I32, _encode_chunks, "".join
     for r in records:
         topic = r.topic
         if topic is not last_topic:
@@ -92,7 +95,7 @@ def encode_sources(records: Sequence[Any]) -> bytes:
         value = r.value
         kind = r.value_kind
         if kind is None and type(value) is dict:
-            value_tag, value = _JSON, text_of(value).encode("utf-8")
+            value_tag, value = _JSON, join(chunks(value, 0)).encode("utf-8")
         else:
             value_tag, value = _data(value, kind)
         partition = r.partition
@@ -109,10 +112,10 @@ def encode_sources(records: Sequence[Any]) -> bytes:
         # object between records gets the new text. (Equal values whose JSON differs, such
         # as 1 and 1.0 put into the same object in place, are the one case this misses.)
         if sp is not last or sp != last_copy:
-            text = text_of(sp).encode("utf-8")
+            text = dumps(sp).encode("utf-8")
             last_tail = _NO_HEADERS + i32(len(text)) + text
             last, last_copy = sp, copy.deepcopy(sp)
-        offset = text_of(r.source_offset).encode("utf-8")
+        offset = join(chunks(r.source_offset, 0)).encode("utf-8")
         if r.headers:
             out = bytearray()
             items = r.header_items()
