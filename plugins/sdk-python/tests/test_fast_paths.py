@@ -5,7 +5,7 @@ import pathlib
 
 import pytest
 
-from wasm_connect.batch import BatchError, checked_decode, decode, encode
+from wasm_connect.batch import BatchError, WireRecord, checked_decode, decode, encode
 from wasm_connect.export import wire
 from wasm_connect.jsontext import dumps
 from wasm_connect.records import Kind, SourceRecord
@@ -70,6 +70,41 @@ def test_scan_reads_the_shared_vectors_as_the_checked_reader_does():
 def test_every_truncation_and_extension_is_the_checked_readers_error():
     data = vector("batch-v2.hex")
     for bad in [data[:n] for n in range(len(data))] + [data + b"\x00"]:
+        with pytest.raises(BatchError) as fast:
+            sink_records_of(bad)
+        with pytest.raises(BatchError) as checked:
+            checked_decode(bad)
+        assert str(fast.value) == str(checked.value)
+
+
+def plain_sink_batch():
+    """Records as a sink usually gets them (null keys, one topic, no headers), with the
+    other shapes mixed in: keys, a topic change, headers, non-null source fields."""
+    records = [WireRecord("t", 0, i, 5, value_kind=Kind.JSON, value=b'"%d"' % i) for i in range(6)]
+    records[2].key, records[2].key_kind = b"k", Kind.STRING
+    records[3].topic = "tópico"
+    records[4].headers = [("h", b"1"), ("n", None)]
+    records[5].value, records[5].source_offset, records[5].timestamp = None, b"{}", None
+    records.append(WireRecord("t", None, None, None, key=b""))
+    return records, encode(records)
+
+
+def test_the_sink_scan_reads_plain_records_and_the_others_as_the_checked_reader_does():
+    wires, data = plain_sink_batch()
+    sinks = sink_records_of(data)
+    assert len(sinks) == len(wires) == len(checked_decode(data))
+    for i, (s, w) in enumerate(zip(sinks, checked_decode(data))):
+        assert (s.index, s.topic, s.key_kind, s.key, s.value_kind, s.value, s.headers) == (
+            i, w.topic, w.key_kind, w.key, w.value_kind, w.value, w.headers
+        )
+        assert (s.partition, s.offset, s.timestamp) == (
+            -1 if w.partition is None else w.partition, -1 if w.offset is None else w.offset, w.timestamp
+        )
+
+
+def test_every_truncation_of_a_plain_batch_is_the_checked_readers_error():
+    _, data = plain_sink_batch()
+    for bad in [data[:n] for n in range(len(data))] + [data + b"\x00", data[:-1] + b"\x05"]:
         with pytest.raises(BatchError) as fast:
             sink_records_of(bad)
         with pytest.raises(BatchError) as checked:

@@ -22,6 +22,7 @@ from . import batch, bindings, transform_glue
 from .config import ConfigDef, ConfigProblem, format_value
 from .connector import Connector, SinkTask, SourceTask
 from .errors import ConfigError, FatalError, classify
+from .gcpause import without_gc
 from .records import RecordAck, RecordFailure, SinkRecord, SourceRecord, TopicPartition, to_data
 from .transform import Transform
 from .source_batch import encode_sources
@@ -67,6 +68,11 @@ def _guard(call: Callable[[], Any]) -> Any:
         return call()
     except BaseException as e:  # noqa: BLE001 - every exception must become a WIT error
         raise bindings.err(e) from None
+
+
+def _batch_call(call: Callable[[], Any]) -> Any:
+    """`_guard` for the calls that carry a batch, with the collector paused (`gcpause`)."""
+    return _guard(lambda: without_gc(call))
 
 
 def _log_failure(what: str, e: BaseException) -> None:
@@ -213,7 +219,7 @@ class _SourceTaskExport:
                 _instance.pending.extend(records)
             return encoded
 
-        return _guard(call)
+        return _batch_call(call)
 
     def commit_records(self, acks: List[Any]) -> None:
         def call() -> None:
@@ -266,7 +272,7 @@ class _SinkTaskExport:
             failures = _task().put(records) or []
             return [_failure(f, records) for f in failures]
 
-        return _guard(call)
+        return _batch_call(call)
 
     def pre_commit(self, offsets: List[Any]) -> List[Any]:
         def call() -> List[Any]:
@@ -357,7 +363,7 @@ class _TransformationExport:
                 failures=[t.RecordFailure(index=i, reason=r) for i, r in failures],
             )
 
-        return _guard(call)
+        return _batch_call(call)
 
     def close(self) -> None:
         try:

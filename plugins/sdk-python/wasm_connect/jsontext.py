@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable
 
-__all__ = ["dumps", "dumps_bytes", "loads"]
+__all__ = ["dumps", "dumps_bytes", "loads", "c_encoder"]
 
 
 def _slow(value: Any) -> str:
@@ -43,8 +43,16 @@ def _fast() -> Callable[[Any], str]:
         return join(encode(value, 0))
 
     probe = {"a": [1, 2.5, "é\n", None, True], "b": {}}
-    return dumps if dumps(probe) == _slow(probe) else _slow
+    if dumps(probe) != _slow(probe):
+        return _slow
+    global c_encoder
+    c_encoder = encode
+    return dumps
 
+
+#: The C encoder behind `dumps` when there is one, else None: `"".join(c_encoder(value, 0))`
+#: is `dumps(value)` without a Python call, for loops that run once per record.
+c_encoder: Any = None
 
 #: The compact JSON text of `value`; raises TypeError for what JSON cannot hold.
 dumps: Callable[[Any], str] = _fast()

@@ -2,12 +2,13 @@
 version 2 record batch (`wit/types.wit`), with no intermediate record per entry.
 
 In the guest, each Python-level call and object per record costs more than the bytes it
-writes, so this loop writes every field in place: the topic's length and text once per
-distinct topic, the fixed fields with one `struct` call, string and dict keys and values
-without a call to `to_data`, and the source partition's JSON text reused while records
-carry the same, unchanged partition object (the usual case: one partition per task). It
-produces the same bytes as `batch.encode` of the records' `export.wire` form; anything
-beyond those fast cases (bytes, explicit kinds, headers) goes through `records.to_data`.
+writes, so this loop gathers each record's pieces with one list `extend` and joins them
+once: the topic's length and text once per distinct topic, the fixed fields with one
+`struct` call, string keys and dict values without a call to `to_data`, and the source
+partition's JSON text reused while records carry the same, unchanged partition object
+(the usual case: one partition per task). It produces the same bytes as `batch.encode` of
+the records' `export.wire` form; anything beyond those fast cases (bytes, explicit kinds,
+headers) goes through `records.to_data`.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import struct
 from typing import Any, Dict, Sequence
 
 from .batch import VERSION
+from . import jsontext
 from .jsontext import dumps
 from .records import Kind, to_data
 
@@ -30,6 +32,9 @@ _KIND_LEN = struct.Struct("<Bi").pack
 _NULL = b"\xff\xff\xff\xff"
 _NO_HEADERS = b"\x00\x00\x00\x00"
 _STRING, _JSON = int(Kind.STRING), int(Kind.JSON)
+_VERSION_BYTE = bytes([VERSION])
+# `dumps` without its Python frame (see `jsontext.c_encoder`): join this call's chunks.
+_encode_chunks = jsontext.c_encoder or (lambda value, _: (dumps(value),))
 
 
 def _data(value: Any, kind: Any) -> tuple:
@@ -57,36 +62,62 @@ def _opt(out: bytearray, b: Any) -> None:
 def encode_sources(records: Sequence[Any]) -> bytes:
     """`records` (`SourceRecord`s) as one batch. Raises TypeError or ValueError for a key,
     value, header or source field that cannot be encoded, as `to_data` and `json` do."""
-    out = bytearray(5)
+    # Every record's pieces, joined once at the end: one `extend` of a tuple per record
+    # costs less than a bytearray `+=` per piece.
+    parts: list = [b""]
+    extend = parts.extend
     topics: Dict[str, bytes] = {}
-    # The partition object last encoded, a deep copy of it when encoded, and its text.
+    last_topic: Any = None
+    prefix = b""
+    # The partition object last encoded, a deep copy of it when encoded, and the bytes
+    # from the (empty) header count to its text.
     last: Any = None
     last_copy: Any = None
-    last_text = b""
+    last_tail = b""
+    head, kind_len, i32, chunks, join = _HEAD, _KIND_LEN, _I32, _encode_chunks, "".join
     for r in records:
         topic = r.topic
-        prefix = topics.get(topic)
-        if prefix is None:
-            raw = topic.encode("utf-8")
-            prefix = topics[topic] = _U32(len(raw)) + raw
-        out += prefix
-        key_tag, key = _data(r.key, r.key_kind)
-        value_tag, value = _data(r.value, r.value_kind)
+        if topic is not last_topic:
+            prefix = topics.get(topic)  # type: ignore[assignment]
+            if prefix is None:
+                raw = topic.encode("utf-8")
+                prefix = topics[topic] = _U32(len(raw)) + raw
+            last_topic = topic
+        # The usual key (str or None) and value (dict) inline; the rest by `_data`.
+        key = r.key
+        kind = r.key_kind
+        if kind is None and type(key) is str:
+            key_tag, key = _STRING, key.encode("utf-8")
+        elif key is None and kind is None:
+            key_tag = 0
+        else:
+            key_tag, key = _data(key, kind)
+        value = r.value
+        kind = r.value_kind
+        if kind is None and type(value) is dict:
+            value_tag, value = _JSON, join(chunks(value, 0)).encode("utf-8")
+        else:
+            value_tag, value = _data(value, kind)
         partition = r.partition
         timestamp = r.timestamp
-        out += _HEAD(
+        fixed = head(
             -1 if partition is None else partition,
             -1,
             -1 if timestamp is None else timestamp,
             key_tag,
             -1 if key is None else len(key),
         )
-        if key is not None:
-            out += key
-        out += _KIND_LEN(value_tag, -1 if value is None else len(value))
-        if value is not None:
-            out += value
+        sp = r.source_partition
+        # The same object, still equal to what it was: a task that mutates its partition
+        # object between records gets the new text. (Equal values whose JSON differs, such
+        # as 1 and 1.0 put into the same object in place, are the one case this misses.)
+        if sp is not last or sp != last_copy:
+            text = dumps(sp).encode("utf-8")
+            last_tail = _NO_HEADERS + i32(len(text)) + text
+            last, last_copy = sp, copy.deepcopy(sp)
+        offset = join(chunks(r.source_offset, 0)).encode("utf-8")
         if r.headers:
+            out = bytearray()
             items = r.header_items()
             out += _U32(len(items))
             for name, v in items:
@@ -94,20 +125,12 @@ def encode_sources(records: Sequence[Any]) -> bytes:
                 out += _U32(len(raw))
                 out += raw
                 _opt(out, v)
+            tail = bytes(out) + last_tail[4:]
         else:
-            out += _NO_HEADERS
-        sp = r.source_partition
-        # The same object, still equal to what it was: a task that mutates its partition
-        # object between records gets the new text. (Equal values whose JSON differs, such
-        # as 1 and 1.0 put into the same object in place, are the one case this misses.)
-        if sp is not last or sp != last_copy:
-            text = dumps(sp).encode("utf-8")
-            last_text = _I32(len(text)) + text
-            last, last_copy = sp, copy.deepcopy(sp)
-        out += last_text
-        offset = dumps(r.source_offset).encode("utf-8")
-        out += _I32(len(offset))
-        out += offset
-    out[0] = VERSION
-    out[1:5] = _U32(len(records))
-    return bytes(out)
+            tail = last_tail
+        if value is None:
+            extend((prefix, fixed, key or b"", kind_len(value_tag, -1), tail, i32(len(offset)), offset))
+        else:
+            extend((prefix, fixed, key or b"", kind_len(value_tag, len(value)), value, tail, i32(len(offset)), offset))
+    parts[0] = _VERSION_BYTE + _U32(len(records))
+    return b"".join(parts)
