@@ -1,8 +1,8 @@
 //! app.js: the dashboard's shell. Maps the location hash to a view (`#/connectors`,
 //! `#/connectors/{name}`, `#/connectors/{name}/edit`, `#/new`, `#/plugins`), mounts it in
 //! `<main>`, stops the previous view's timers, marks the current nav link and, on a page
-//! change, moves focus to the new page's heading. Views own their content; this file
-//! owns only the switching.
+//! change, moves focus to the new page's heading; the skip link focuses `<main>` without
+//! touching the hash. Views own their content; this file owns only the switching.
 
 import { get } from './api.js';
 import { fill, h } from './dom.js';
@@ -58,5 +58,11 @@ async function worker() {
 }
 
 window.addEventListener('hashchange', route);
+// The skip link moves focus to the page's content; following its `#main` would change the
+// route (the hash is the router's) and show "Not found".
+document.querySelector('a.skip')?.addEventListener('click', (event) => {
+  event.preventDefault();
+  document.getElementById('main').focus();
+});
 route();
 worker();

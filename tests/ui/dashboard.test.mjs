@@ -316,6 +316,11 @@ scenario('every page passes axe-core and works from the keyboard', async (track)
   assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Skip to content');
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'main');
+  // The skip link leaves the route alone: still the connectors page, focus still in it.
+  await page.waitForTimeout(200);
+  assert.equal(await page.evaluate(() => location.hash), '');
+  assert.equal(await page.locator('main h1').textContent(), 'Connectors');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'main');
   await page.keyboard.press('Tab');
   await page.keyboard.press('Tab');
   assert.match(await page.evaluate(() => document.activeElement.textContent), /New connector|State|All states/);
