@@ -6,8 +6,6 @@
 
 use std::borrow::Cow;
 
-use bytes::Bytes;
-
 use super::json::base64;
 use super::json_text;
 use super::schema::Schema;
@@ -75,16 +73,8 @@ impl Converter for ByteArrayConverter {
         Ok((Kind::Bytes, data.map(<[u8]>::to_vec)))
     }
 
-    fn from_plugin_shared(
-        &self,
-        topic: &str,
-        kind: Kind,
-        data: Option<&Bytes>,
-    ) -> Result<Option<Bytes>, ConvertError> {
-        match kind {
-            Kind::Bytes => Ok(data.cloned()),
-            _ => Ok(self.from_plugin(topic, kind, data.map(|d| &d[..]))?.map(Bytes::from)),
-        }
+    fn passes_through(&self, kind: Kind) -> bool {
+        kind == Kind::Bytes
     }
 
     fn to_plugin_borrowed<'a>(

@@ -51,8 +51,15 @@ pub trait Converter: Send + Sync + 'static {
         data: Option<&[u8]>,
     ) -> Result<Option<Vec<u8>>, ConvertError>;
 
-    /// [`from_plugin`](Self::from_plugin) for data in a shared buffer: data that passes
-    /// through unchanged is returned as the same buffer (no copy), and then it never fails.
+    /// Whether [`from_plugin`](Self::from_plugin) writes data of `kind` unchanged (and
+    /// never refuses it). The default: no kind does.
+    fn passes_through(&self, kind: Kind) -> bool {
+        let _ = kind;
+        false
+    }
+
+    /// [`from_plugin`](Self::from_plugin) for data in a shared buffer: data of a kind that
+    /// [`passes_through`](Self::passes_through) is returned as the same buffer (no copy).
     #[allow(clippy::wrong_self_convention)]
     fn from_plugin_shared(
         &self,
@@ -60,6 +67,9 @@ pub trait Converter: Send + Sync + 'static {
         kind: Kind,
         data: Option<&Bytes>,
     ) -> Result<Option<Bytes>, ConvertError> {
+        if self.passes_through(kind) {
+            return Ok(data.cloned());
+        }
         Ok(self.from_plugin(topic, kind, data.map(|d| &d[..]))?.map(Bytes::from))
     }
 

@@ -6,8 +6,6 @@
 
 use std::borrow::Cow;
 
-use bytes::Bytes;
-
 use super::json_text::{self, Envelope, NotEnvelope};
 use super::schema::Schema;
 use super::{ConvertError, Converter, Kind, PluginData};
@@ -54,16 +52,8 @@ impl Converter for StringConverter {
         Ok((Kind::String, text))
     }
 
-    fn from_plugin_shared(
-        &self,
-        topic: &str,
-        kind: Kind,
-        data: Option<&Bytes>,
-    ) -> Result<Option<Bytes>, ConvertError> {
-        match kind {
-            Kind::String | Kind::Bytes => Ok(data.cloned()),
-            _ => Ok(self.from_plugin(topic, kind, data.map(|d| &d[..]))?.map(Bytes::from)),
-        }
+    fn passes_through(&self, kind: Kind) -> bool {
+        matches!(kind, Kind::String | Kind::Bytes)
     }
 
     fn to_plugin_borrowed<'a>(
@@ -94,6 +84,7 @@ pub(super) fn connect_envelope(data: &[u8]) -> Result<Envelope<'_>, ConvertError
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bytes::Bytes;
 
     fn write(kind: Kind, data: &str) -> Result<Option<String>, ConvertError> {
         StringConverter
