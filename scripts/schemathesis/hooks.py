@@ -2,10 +2,11 @@
 check reports them, each as Kafka Connect gives it. Everything else fails the run.
 
 `filter_failure` drops a failure only when the answer matches an entry of ACCEPTED: the
-failure's code, the request's method and path, the status, and the start of the error
-body's message. An accepted status must also be documented on the operation in
-openapi.json, except on the hidden inter-worker endpoint. At exit, the number of failures
-each entry accepted is printed.
+failure's code, the request's method and path, the status, the start of the error body's
+message and, for ST301 (a resource still there after a DELETE), the DELETE that freed it.
+An accepted status must also be documented on the operation in openapi.json, except on the
+hidden inter-worker endpoint. At exit, the number of failures each entry accepted is
+printed.
 """
 
 import atexit
@@ -13,6 +14,8 @@ import collections
 import re
 import sys
 from urllib.parse import urlsplit
+
+from typing import NamedTuple
 
 import schemathesis
 
@@ -22,9 +25,21 @@ STANDALONE_TASKS = (
     "Kafka Connect in standalone mode does not support externally setting task configurations."
 )
 
-# (why, failure code, method (None: the operation's), path regex, status, message prefix,
-#  whether the operation must document the status)
-ACCEPTED = [
+
+class Accepted(NamedTuple):
+    """One answer that is right although a check reports it."""
+
+    why: str
+    code: str
+    method: str | None  # None: the operation's own
+    path: str  # a regex the request's path must match whole
+    status: int
+    prefix: str  # the start of the error body's message
+    documented: bool  # whether the operation must document the status
+    freed: str | None = None  # ST301: a regex the freeing request ("DELETE /path") must match
+
+
+ACCEPTED = [Accepted(*entry) for entry in [
     # ST101 (a 5xx): an unknown `connector.class` on create, config PUT/PATCH or validate is
     # Kafka Connect's plain ConnectException, a 500.
     ("unknown connector.class", "ST101", None, CONFIG_PATHS + r"|/connector-plugins/[^/]+/config/validate",
@@ -47,7 +62,8 @@ ACCEPTED = [
      "Connectors must be in the STOPPED state before their offsets can be modified.", True),
     # ST301 (still there after a delete): a connector's topics are answered without an
     # existence check; an unknown connector has none.
-    ("topics of a deleted connector", "ST301", "GET", r"/connectors/[^/]+/topics", 200, "", True),
+    ("topics of a deleted connector", "ST301", "GET", r"/connectors/[^/]+/topics", 200, "", True,
+     r"DELETE /connectors/[^/]+"),
     # POST /connectors/{name}/tasks is the inter-worker endpoint that openapi.json leaves out,
     # as Kafka Connect's documentation does (rest/internal.rs); a standalone worker answers it
     # 500, as Kafka Connect's does. ST101 (a 5xx), ST204 (not a 405 for an undocumented
@@ -56,7 +72,15 @@ ACCEPTED = [
     ("hidden inter-worker endpoint", "ST204", "POST", INTERNAL_TASKS, 500, STANDALONE_TASKS, False),
     ("hidden inter-worker endpoint", "ST205", "OPTIONS", INTERNAL_TASKS, 405,
      "HTTP 405 Method Not Allowed", False),
-]
+    # ST301: DELETE /connectors/{name}/offsets resets a STOPPED connector's offsets (KIP-875);
+    # it deletes no resource, so reading or altering the offsets afterwards answers 200, as
+    # Kafka Connect does. Only the reset counts as the freeing request here: after a
+    # DELETE /connectors/{name} these paths still answer 404.
+    ("offsets read after their reset", "ST301", "GET", r"/connectors/[^/]+/offsets", 200, "", True,
+     r"DELETE /connectors/[^/]+/offsets"),
+    ("offsets altered after their reset", "ST301", "PATCH", r"/connectors/[^/]+/offsets", 200, "",
+     True, r"DELETE /connectors/[^/]+/offsets"),
+]]
 
 accepted = collections.Counter()
 
@@ -78,16 +102,18 @@ def filter_failure(context, failure, case, response):
     path = urlsplit(response.request.url).path
     message = _message(response)
     responses = case.operation.definition.raw.get("responses") or {}
-    for why, code, m, route, status, prefix, documented in ACCEPTED:
+    freed = getattr(failure, "free", None)
+    for entry in ACCEPTED:
         if (
-            failure.code == code
-            and (m or case.operation.method.upper()) == method
-            and re.fullmatch(route, path)
-            and response.status_code == status
-            and message.startswith(prefix)
-            and (not documented or str(status) in responses)
+            failure.code == entry.code
+            and (entry.method or case.operation.method.upper()) == method
+            and re.fullmatch(entry.path, path)
+            and response.status_code == entry.status
+            and message.startswith(entry.prefix)
+            and (not entry.documented or str(entry.status) in responses)
+            and (entry.freed is None or (freed is not None and re.fullmatch(entry.freed, freed)))
         ):
-            accepted[f"{code} {why}"] += 1
+            accepted[f"{entry.code} {entry.why}"] += 1
             return False
     return True
 
