@@ -8,8 +8,9 @@
 //!
 //! Layout:
 //! - `protocol`: the member metadata and assignment wire formats (Kafka Connect's
-//!   `sessioned` schemas);
-//! - `assignor`: the leader's incremental cooperative assignment, pure;
+//!   "sessioned" schemas);
+//! - `assignor`: the leader's incremental cooperative assignment, pure, with
+//!   `assignor_pool` (one pool of work it balances: connector instances or tasks);
 //! - `security`: TLS and SASL settings ([`Security`]), filled in by the host;
 //! - `stream`: the TCP or TLS stream under a connection;
 //! - `sasl`: the messages of a SASL login (PLAIN, SCRAM-SHA-256/512), without I/O;

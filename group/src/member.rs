@@ -39,6 +39,10 @@
 //!
 //! Must not: block on the herder, interpret connector configs, or retry without a
 //! back-off. The group requests are `coordinator`'s; the assignment is the assignor's.
+//!
+//! Layout: this file (settings, [`ConfigView`], [`GroupEvent`], the handles), `task` (the
+//! loop: membership state, joining and heartbeating), `leader` (the leader's part of a
+//! rebalance), `control` (commands from the handles, the events receiver's liveness).
 
 mod control;
 mod leader;

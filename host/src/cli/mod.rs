@@ -1,6 +1,10 @@
-//! The command line: `wasm-connect plugins list|inspect|test` and the worker modes,
-//! `standalone` and `distributed`. Each subcommand lives in its own file and returns an exit code; errors
-//! reach the user as one line, never as a panic or a backtrace.
+//! The command line: `wasm-connect plugins list|inspect|test|new` and the worker modes,
+//! `standalone` and `distributed`. This file parses the arguments and hands each command to
+//! the file that runs it, which returns an exit code; errors reach the user as one line,
+//! never as a panic or a backtrace.
+//!
+//! Layout: `worker` (the worker modes), `plugins` (`plugins list|inspect|test|new`),
+//! `plugin_test` (`plugins test`), `scaffold/` (`plugins new`), `table` (plain-text tables).
 
 mod plugin_test;
 mod plugins;

@@ -5,8 +5,8 @@
 //!
 //! This module owns no cluster state. The herder decides when a key is generated or read
 //! and puts it in the [`KeyRing`]; REST verifies internal requests against the ring and
-//! forwards requests with the [`InterWorkerClient`]. It depends only on `model` and `store`
-//! types and must not depend on the herder or on REST.
+//! forwards requests with the [`InterWorkerClient`]. It depends only on `model` types and
+//! must not depend on the herder or on REST.
 //!
 //! Layout: `session_key` (generation and expiry), `signature` (sign and verify),
 //! `keyring` (the shared current key), `client` (requests to other workers).

@@ -17,6 +17,13 @@
 //! The REST API's HTTPS settings (`https`) are Kafka Connect's `listeners.https.ssl.*` keys,
 //! else the top-level `ssl.*` keys, all or nothing; `security` reads them into rustls
 //! configs for the `https://` listeners and for the requests to other workers.
+//!
+//! Layout: `worker` ([`WorkerConfig`]), `mode` (standalone's and distributed mode's
+//! settings), `listener` (REST listener and broker addresses), `https` (the REST API's
+//! TLS keys), `security/` (Kafka client security), `providers/` (KIP-297), `keys` (what
+//! happens to a key no field reads), `reader` (typed values out of a property list),
+//! `properties` (the `.properties` grammar), `connector_file` (standalone's connector
+//! files), `ordered_json` (JSON objects in file order), `error`.
 
 mod connector_file;
 mod error;

@@ -5,13 +5,14 @@
 //! Everything else talks to it through [`HerderHandle`], whose methods send a command and
 //! await the reply, except reads of connectors, configs, tasks and statuses: those are
 //! answered from the [`Snapshot`] the loop publishes and the status store's view, so a
-//! storm of reads never queues behind the loop. The loop never runs plugin code and never waits on it or on the
-//! broker: instances report back through worker events, config-topic writes through
-//! `writes`. Config validation, which does call plugin code, runs in the caller's task
-//! before a command is sent.
+//! storm of reads never queues behind the loop. The loop never runs plugin code and never
+//! waits on it or on the broker: instances report back through worker events, config-topic
+//! writes through `writes`. Config validation, which does call plugin code, runs in the
+//! caller's task before a command is sent.
 //!
-//! Layout: `actor` (state and loop; `commands`, `events`, `group`, `peers`, `reconfigure`,
-//! `recovery`, `offsets`, `gate`, `apply` and `writes` add its methods by concern),
+//! Layout: this file ([`HerderHandle`], its commands and the answers they carry), `actor`
+//! (state and loop; `commands`, `events`, `group`, `peers`, `reconfigure`, `recovery`,
+//! `offsets`, `gate`, `apply`, `writes` and `snapshot` add its methods by concern),
 //! `instances` (the registry of runs), `reconcile` (desired against running, a pure plan
 //! of `Action`s), `apply` (the only caller of the worker, through `runner`, and the only
 //! writer of lifecycle statuses), `writes` (config-topic writes as events, one in flight),

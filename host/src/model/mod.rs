@@ -5,6 +5,14 @@
 //!
 //! This module owns no state and does no I/O. It must not depend on wasmtime, Kafka or
 //! HTTP types: the runtime converts its generated bindings into these at its boundary.
+//!
+//! Layout: this file (topic-partitions, record acknowledgements and failures, config
+//! maps), `plugin` ([`PluginInfo`]), `config_def` ([`ConfigDef`]), `error`
+//! ([`ConnectorError`]), `state` (target and runtime states, [`InstanceId`]),
+//! `restart_request` ([`RestartRequest`]), `backoff` ([`RetryPolicy`]), `retry_keys` (their
+//! keys), `policies` (a connector's retry and restart policies), `override_policy`
+//! ([`OverridePolicy`]), `reload_action` (`config.action.reload`), `session_key`
+//! ([`SessionKey`]), `sink_group` (a sink's consumer group).
 
 mod backoff;
 mod config_def;

@@ -1,6 +1,6 @@
 //! `/connectors`: create, read, update and delete connectors, their config, status and
 //! tasks, pause/resume/stop, and the restart endpoints (KIP-745). Each handler parses,
-//! calls one herder method and maps the answer; none holds state.
+//! calls the herder (within the request timeout) and maps the answer; none holds state.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use super::dto::{self, CreateConnector, Info, StateInfo, TaskId, TaskInfo};
 use super::error::ApiError;
 use super::extract::{Body, QueryParams};
 use super::listing::{Expand, Listings};
-use crate::herder::RestartOutcome;
+use crate::herder::{HerderError, HerderHandle, RestartOutcome};
 
 type Result<T> = std::result::Result<T, ApiError>;
 
@@ -74,24 +74,35 @@ async fn list(
     if !with_status && !with_info {
         return Ok(json(StatusCode::OK, names));
     }
+    let out = s.within(expanded(&s.herder, names, wanted)).await?;
+    Ok(json(StatusCode::OK, out))
+}
+
+/// The expanded list, connector by connector; a connector the herder cannot answer for
+/// (deleted meanwhile) is left out. Never an error: the caller bounds it in time.
+async fn expanded(
+    herder: &HerderHandle,
+    names: Vec<String>,
+    wanted: Expand,
+) -> std::result::Result<serde_json::Map<String, Value>, HerderError> {
     let mut out = serde_json::Map::new();
     for name in names {
         let mut entry = serde_json::Map::new();
-        if with_status {
-            match s.herder.connector_status(&name).await {
+        if wanted.status {
+            match herder.connector_status(&name).await {
                 Ok(st) => entry.insert("status".into(), json!(StateInfo::from(st))),
                 Err(_) => continue,
             };
         }
-        if with_info {
-            match s.herder.connector_info(&name).await {
+        if wanted.info {
+            match herder.connector_info(&name).await {
                 Ok(i) => entry.insert("info".into(), json!(Info::from(i))),
                 Err(_) => continue,
             };
         }
         out.insert(name, Value::Object(entry));
     }
-    Ok(json(StatusCode::OK, out))
+    Ok(out)
 }
 
 async fn create(State(s): State<RestState>, Body(req): Body<CreateConnector>) -> Result<Response> {
@@ -176,7 +187,9 @@ async fn task_status(
     let id = task_id(&name, &task)
         .map_err(|_| ApiError::not_found(format!("No status found for task {name}-{task}")))?;
     let st = s.herder.task_status(&name, id)?;
-    let version = s.herder.connector_info(&name).await.ok().and_then(|i| i.version);
+    // The plugin's version when the herder knows it; only a timeout is an error.
+    let info = async { Ok(s.herder.connector_info(&name).await.ok()) };
+    let version = s.within(info).await?.and_then(|i| i.version);
     Ok(json(StatusCode::OK, dto::InstanceState::new(Some(id), &st, version)))
 }
 

@@ -1,11 +1,13 @@
 //! The REST API, compatible with Kafka Connect 4.x: same paths, query parameters, status
 //! codes and JSON bodies, so existing tools work.
 //!
-//! REST only wraps the herder: handlers parse, call one [`HerderHandle`] method and map the
+//! REST only wraps the herder: handlers parse, call the [`HerderHandle`] and map the
 //! answer; no handler holds state. Errors always have the body
 //! `{"error_code": <status>, "message": "..."}`, malformed input is a 400 that names the
 //! problem, every request is logged with method, path, status and duration, bodies over
-//! 1 MiB are refused, and every herder call is bounded by the request timeout.
+//! 1 MiB are refused, and every herder call that waits on the herder's loop is bounded by
+//! the request timeout ([`RestState::within`]; `/health` by its own 10 s, as Kafka
+//! Connect's).
 //!
 //! In distributed mode a request the herder says another worker must execute is forwarded
 //! to it (`forward`, a middleware), and the inter-worker endpoints (`internal`) verify
@@ -15,7 +17,7 @@
 //! requests (`listing`).
 //!
 //! Layout: `connectors` (with `listing`, the bodies of connector lists), `plugins` (with
-//! `connector_keys`, the keys a definition shows), `offsets`, `topics`, `loggers`,
+//! `connector_keys` and `transform_keys`, the keys a definition shows), `offsets`, `topics`, `loggers`,
 //! `metrics`, `root`, `openapi`, `internal`, `catalog` (one file per resource), `ui` (the
 //! web dashboard at `/ui`, embedded files), `forward` (forwarding
 //! between workers), `auth` (basic authentication), `tls` (listeners), `dto` (bodies),

@@ -11,9 +11,12 @@
 //! Layout: `engine` (engine knobs, pool sizing), `epoch` (ticker: yields and deadlines),
 //! `executor` (the guest thread pool), `cache/` (sealed compiled artifacts), `bindings` +
 //! `convert` (the one `bindgen!` and its conversions), `plugin` (load, check, describe),
-//! `instance` (Store + async calls + deadlines), `polled_record` (a source batch decoded
-//! without copies), `limits`, `grants`,
-//! `endpoint`, `http/` (outgoing `wasi:http` to granted origins) and `stdio` (the sandbox), `host/` (import implementations), `producers` (language).
+//! `pre` (a component pre-linked once, and its instantiation), `instance` (Store + async
+//! calls + deadlines), `state` (the data of one Store), the typed handles
+//! `connector_instance`, `source_instance`, `sink_instance` and `transform_instance`,
+//! `polled_record` (a source batch decoded without copies), `limits`, `grants`,
+//! `endpoint`, `http/` (outgoing `wasi:http` to granted origins) and `stdio` (the sandbox),
+//! `host/` (import implementations), `producers` (language), `error`.
 
 mod bindings;
 mod cache;

@@ -6,9 +6,16 @@
 //! tests ([`MemoryBackend`]).
 //!
 //! The herder reads and writes the config topic (through its `config_log`) and the status
-//! store; source tasks use the offsets store; the worker's embedded data topics use the
-//! embedded backend's data readers. This module uses only `model`: it knows nothing of the
-//! runtime, the worker, the herder or REST.
+//! store; source tasks use the offsets store, and the herder reads and alters it (KIP-875);
+//! the worker's embedded data topics use the embedded backend's data API. This module uses
+//! only `model` and, for the Kafka clients' security settings, `config::security`: it knows
+//! nothing of the runtime, the worker, the herder or REST.
+//!
+//! Layout: `log` (the [`LogTopic`] abstraction), `memory`, `embedded/` and `kafka/` (its
+//! backends), `partitioner` (murmur2 for the local backends), `requirements` (what a topic
+//! must satisfy to back a store), `config_record` and `config_state` (the config topic),
+//! `status` (the status store), `offsets` (the offsets store), `error`; `conformance` is the
+//! suite every backend passes in tests.
 
 mod config_record;
 mod config_state;

@@ -1,11 +1,13 @@
 //! Telemetry: the worker's `tracing` subscriber, the handle that changes its log levels
-//! at run time, and the events (log line plus metric) the herder emits.
+//! at run time, and the events (log line, metric) that the herder and the task loops emit.
 //!
 //! Layout: `loggers` ([`Loggers`]: subscriber set-up and KIP-495 admin loggers), `levels`
 //! (the level table behind it, log4j level names), `escape` (the text log's field
-//! formatter: control characters in values escaped, so one event is one line), `events` (one type per event, with
-//! its metric through the `metrics` facade), `prometheus` (the recorder behind
-//! `GET /metrics`).
+//! formatter: control characters in values escaped, so one event is one line), `events`
+//! (failure handling's events: reconfiguration retries, automatic restarts, tolerated
+//! records, the dead letter queue) and `data` (the data path's: records, batches, offset
+//! commits, task starts and failures), one type per event with its metric through the
+//! metrics facade, `prometheus` (the recorder behind `GET /metrics`).
 
 pub mod data;
 mod escape;

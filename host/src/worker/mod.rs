@@ -10,6 +10,14 @@
 //! in the configs handed to the plugin and in the settings its clients, converters and
 //! transforms are built with; the traces reported have the resolved values put back as
 //! references.
+//!
+//! Layout: this file ([`Worker`], [`WorkerEvent`]), `connector` (a connector instance's
+//! supervisor), `task` (a task's supervisor), `task_control` (its commands and how a data
+//! path ends), `source_task` and `sink_task` (the data paths), `host` (the instances'
+//! host imports), `plugins` (the installed plugins by name), `connector_config/` (a
+//! connector's config, typed), `convert/` (converters), `transforms/` (transform chains),
+//! `errors/` (KIP-298 error handling), `topics/` (data topics), `topic_creation` (KIP-158),
+//! `released_producer` (a producer let go of off the async threads).
 
 mod connector;
 pub mod connector_config;
@@ -52,7 +60,7 @@ pub enum WorkerEvent {
     ConnectorStarted {
         /// Connector.
         connector: String,
-        /// The run number given to `start_connector`.
+        /// The run number given to [`Worker::start_connector`].
         run: u64,
     },
     /// The connector instance failed (at start or later); it is gone.
@@ -64,14 +72,14 @@ pub enum WorkerEvent {
         /// What happened.
         trace: String,
     },
-    /// The connector instance stopped after `stop_connector`.
+    /// The connector instance stopped after [`ConnectorHandle::stop`].
     ConnectorStopped {
         /// Connector.
         connector: String,
         /// Run number.
         run: u64,
     },
-    /// The answer to `request_task_configs`.
+    /// The answer to [`ConnectorHandle::task_configs`].
     TaskConfigs {
         /// Connector.
         connector: String,
@@ -100,7 +108,7 @@ pub enum WorkerEvent {
         /// What happened.
         trace: String,
     },
-    /// A task stopped after `stop_task`.
+    /// A task stopped after [`TaskHandle::stop`].
     TaskStopped {
         /// Connector.
         connector: String,

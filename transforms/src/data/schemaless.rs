@@ -5,6 +5,8 @@
 //! This module owns that mapping; it must not know about schemas beyond rejecting data
 //! that cannot be written without one (a STRUCT). The JSON text itself (parsing, numbers,
 //! writing) is the private `json` module's, which `envelope` shares.
+//!
+//! Layout: this file (the mapping), `json` (the JSON tree, its reader and writer).
 
 pub(crate) mod json;
 

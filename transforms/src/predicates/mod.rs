@@ -1,4 +1,6 @@
 //! The built-in predicates, one file per Kafka Connect class. Each file exports `DEFS`.
+//!
+//! Layout: `topic_name_matches`, `has_header_key`, `record_is_tombstone`.
 
 mod has_header_key;
 mod record_is_tombstone;

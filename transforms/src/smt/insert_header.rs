@@ -3,6 +3,8 @@
 //!
 //! This module owns the transform; the literal's parsing is the private `values` module's.
 //! It must not write the header as bytes (the header converter does).
+//!
+//! Layout: this file (the transform), `values` (`Values.parseString`).
 
 mod values;
 

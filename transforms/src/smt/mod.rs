@@ -1,7 +1,15 @@
 //! The built-in transforms, one file per Kafka Connect class (with its `$Key` and `$Value`
-//! variants where Kafka Connect has them). Each file exports `DEFS`, the definitions of
-//! its classes, and owns their semantics and their tests; shared helpers for reading and
-//! rebuilding a record's key or value live in `side`.
+//! variants where Kafka Connect has them). Each transform's file exports `DEFS`, the
+//! definitions of its classes, and owns their semantics and their tests; the helpers they
+//! share have files of their own.
+//!
+//! Layout: the transforms `cast`, `drop_headers`, `extract_field`, `filter`, `flatten`,
+//! `header_from`, `hoist_field`, `insert_field`, `insert_header`, `mask_field`,
+//! `regex_router`, `replace_field`, `set_schema_metadata`, `timestamp_converter`,
+//! `timestamp_router`, `value_to_key`; the helpers `side` (reading and rebuilding a
+//! record's key or value), `connect_struct` (`Struct` and `SchemaBuilder` rules),
+//! `field_path` (KIP-821 paths), `cast_value` (one value cast as `Cast` does),
+//! `java_number` (Java's number parsing), `date_format` (`SimpleDateFormat` patterns).
 
 mod cast;
 mod cast_value;

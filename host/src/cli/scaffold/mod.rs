@@ -2,9 +2,11 @@
 //! ready-to-build plugin project (the WIT contract, the SDK dependency, a working
 //! connector, a unit test and a README) into a new directory.
 //!
-//! This module owns the command's arguments and the writing of files; the templates and
-//! their rules live in `template`, the name rules in `names`. It never overwrites: a
-//! directory that exists and is not empty is refused before anything is written.
+//! This module owns the command's arguments and the writing of files. It never overwrites:
+//! a directory that exists and is not empty is refused before anything is written.
+//!
+//! Layout: this file (the command), `template` (the templates and their rules), `names`
+//! (the name rules).
 
 mod names;
 mod template;

@@ -14,6 +14,9 @@
 //!
 //! Writes go to a temporary file and are renamed into place, so a crash never leaves a
 //! half-written artifact under a real name.
+//!
+//! Layout: this file ([`ArtifactCache`]), `dir` (who may write the directory), `key` (the
+//! secret key), `seal` (an artifact's seal and its check).
 
 mod dir;
 mod key;

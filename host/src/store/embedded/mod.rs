@@ -25,11 +25,13 @@
 //! this module's: `worker/topics/embedded` coordinates it in process.
 //!
 //! Layout: `database.rs` (the file, connections, errors), `schema.rs` (tables, versions,
-//! migration), `cluster_id.rs` (the file's stable cluster id), `writer.rs` (create or check a topic, append), `compaction.rs`, `topic.rs`
-//! (the [`LogTopic`] handle), `reader.rs` (the [`LogReader`](super::LogReader)); for data
-//! topics `data.rs` (the backend's data API), `data_record.rs` (its values),
-//! `data_writer.rs`, `data_reader.rs` ([`DataReader`]), `headers.rs` (the headers
-//! column's encoding), `group_offsets.rs`, `changes.rs` ([`DataChanges`]).
+//! migration), `cluster_id.rs` (the file's stable cluster id), `writer.rs` (create or check
+//! a topic, append), `compaction.rs`, `topic_state.rs` (what the handles and readers of one
+//! topic share), `topic.rs` (the [`LogTopic`] handle), `reader.rs` (the
+//! [`LogReader`](super::LogReader)); for data topics `data.rs` (the backend's data API),
+//! `data_record.rs` (its values), `data_writer.rs`, `data_reader.rs` ([`DataReader`]),
+//! `headers.rs` (the headers column's encoding), `group_offsets.rs`, `changes.rs`
+//! ([`DataChanges`]).
 
 mod changes;
 mod cluster_id;

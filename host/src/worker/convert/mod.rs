@@ -7,7 +7,7 @@
 //! bytes back to plugin data on the sink side ([`Converter::to_plugin`]), as Kafka
 //! Connect's `StringConverter`, `JsonConverter` and `ByteArrayConverter` do.
 //!
-//! This module owns converter selection ([`for_connector`], [`problems`]) and the
+//! This module owns converter selection ([`connector_own`], [`worker_default`]) and the
 //! conversions. It must not do I/O or know about tasks, topics' clients or error
 //! tolerance: the task loops call converters and decide what a [`ConvertError`] costs.
 //!

@@ -1,5 +1,6 @@
-//! Which converter a connector uses for its keys and its values: [`for_connector`] (or its
-//! halves, [`connector_own`] and [`worker_default`]), and [`problems`] for config validation.
+//! Which converter a connector uses for its keys and its values: its own
+//! ([`connector_own`], read once with its config, whose validation reports one that cannot
+//! be built), else the worker's ([`worker_default`]).
 //!
 //! This module owns Kafka Connect's precedence rule: a connector's own `key.converter` /
 //! `value.converter` wins over the worker's, and a converter's settings (`key.converter.*`)

@@ -34,7 +34,8 @@
 //!
 //! - Under `none` the first failure is reported (logged when `errors.log.enable`, written
 //!   to the dead letter queue when one is set, as Kafka Connect's reporters run before its
-//!   tolerance check), then `report` returns [`ReportError::NotTolerated`] with a trace
+//!   tolerance check), then `report` returns
+//!   [`ReportError::NotTolerated`](report_error::ReportError::NotTolerated) with a trace
 //!   naming the stage, the record's topic, partition and offset, and the error. The task
 //!   must fail with it.
 //! - Under `all` every failure is logged (when `errors.log.enable`; the record's key, value
@@ -67,8 +68,10 @@
 //!
 //! Layout: `keys.rs` (names, defaults, the framework's key definitions), `reader.rs`
 //! (value parsing with Kafka's messages), `policy.rs` ([`ErrorPolicy`]), `stage.rs`,
-//! `backoff.rs`, `failure.rs`, `dead_letter.rs`, `log.rs` (the errors log line),
-//! `reporter.rs`.
+//! `backoff.rs` ([`RetryBackoff`]), `failure.rs` ([`Failure`]), `origin.rs` (the task a
+//! failure is reported for), `dead_letter.rs` (the DLQ copy and its headers), `log.rs` (the
+//! errors log line), `reporter.rs` ([`ErrorReporter`]), `report_error.rs`
+//! ([`ReportError`](report_error::ReportError)).
 
 mod backoff;
 mod dead_letter;

@@ -7,6 +7,8 @@
 //! consume → converter → transforms → put) and route its failures as KIP-298's
 //! TRANSFORMATION stage. This module must not decide what a failure costs, touch topics,
 //! or know which side of the data path it serves.
+//!
+//! Layout: `spec` ([`ChainSpec`]), `chain` ([`Chain`]).
 
 mod chain;
 mod spec;
