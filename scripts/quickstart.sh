@@ -66,7 +66,7 @@ step "starting the worker (log: $WORK/worker.log)"
   examples/configs/file-source.json examples/configs/file-sink.properties \
   >"$WORK/worker.log" 2>&1 &
 PID=$!
-trap 'kill $PID 2>/dev/null && wait $PID 2>/dev/null; true' EXIT
+trap 'if kill $PID 2>/dev/null; then wait $PID 2>/dev/null || true; fi' EXIT
 
 # wait_for WHAT CHECK PROGRESS: runs CHECK every 0.2 s until it succeeds, printing WHAT and
 # PROGRESS's output every 5 s; fails when the worker exits or TIMEOUT seconds pass.
@@ -75,7 +75,7 @@ wait_for() {
   echo "waiting for $what ($($progress))"
   until $check; do
     kill -0 $PID 2>/dev/null || fail "the worker exited while waiting for $what"
-    ((SECONDS - start < TIMEOUT)) || fail "no $what after $TIMEOUT s ($($progress))"
+    ((SECONDS - start < TIMEOUT)) || fail "gave up waiting for $what after $TIMEOUT s ($($progress))"
     if ((SECONDS >= next)); then
       echo "  still waiting for $what: $((SECONDS - start)) s of $TIMEOUT s ($($progress))"
       next=$((SECONDS + 5))
@@ -89,7 +89,8 @@ log_lines() { echo "worker log: $(lines_in "$WORK/worker.log") lines"; }
 copied() { cmp -s "$WORK/input.txt" "$WORK/output.txt"; }
 output_lines() { echo "$(lines_in "$WORK/output.txt") so far"; }
 
-wait_for "the worker's REST port, $REST (it compiles the two components first)" rest_up log_lines
+echo "(the worker compiles the two components, then opens its REST port)"
+wait_for "the worker's REST port, $REST" rest_up log_lines
 wait_for "$LINES lines in $WORK/output.txt" copied output_lines
 
 echo
