@@ -542,10 +542,9 @@ async fn rest_lists_and_describes_transforms_and_predicates() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_readme_config_migrated_from_kafka_connect_is_accepted_unchanged() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let section =
-        readme.split("\n## Transforms\n").nth(1).expect("the README's Transforms section");
-    let json = section.split("```json").nth(1).unwrap().split("```").next().unwrap();
+    let page = std::fs::read_to_string(root().join("docs/transforms.md")).unwrap();
+    let json = page.split("```json").nth(1).expect("docs/transforms.md's example config");
+    let json = json.split("```").next().unwrap();
     let body: Value = serde_json::from_str(json).unwrap();
     let config: Properties = body["config"]
         .as_object()
