@@ -19,6 +19,7 @@ mod host;
 mod plugins;
 mod released_producer;
 mod sink_task;
+mod source_batch;
 mod source_task;
 mod task;
 mod task_control;
