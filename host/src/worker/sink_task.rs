@@ -20,7 +20,7 @@ use wasm_connect_batch::{Encoder, Record};
 
 use super::WorkerEvent;
 use super::convert::{ConvertError, Converter};
-use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
+use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage, Tolerance};
 use super::task_control::{Cmd, Exit, drain};
 use super::topics::{ConsumerEvent, InRecord, RecordConsumer};
 use super::transforms::{self, Chain, Outcome};
@@ -395,7 +395,7 @@ impl SinkTask {
     /// Puts the encoded `batch` of `count` records, retrying retriable errors by the error
     /// policy.
     async fn put(&mut self, batch: Arc<Vec<u8>>, count: usize) -> Result<PutOutcome, String> {
-        let mut retry: Option<(Instant, RetryBackoff)> = None;
+        let mut retries = Retries::default();
         loop {
             match self.instance.put_batch(batch.clone(), count).await {
                 Ok(failures) => {
@@ -404,10 +404,7 @@ impl SinkTask {
                     ));
                 }
                 Err(InstanceError::Connector(ConnectorError::Retriable(reason))) => {
-                    let policy = self.reporter.policy();
-                    let (since, backoff) =
-                        retry.get_or_insert_with(|| (Instant::now(), RetryBackoff::new(policy)));
-                    match backoff.delay_before_retry(since.elapsed()) {
+                    match retries.failed(self.reporter.policy()) {
                         Some(delay) => {
                             tracing::warn!(connector = %self.connector, task = self.task, error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in put; delivering the batch again after a back-off");
                             tokio::time::sleep(delay).await;

@@ -26,7 +26,7 @@ use tokio::sync::mpsc;
 
 use super::WorkerEvent;
 use super::convert::Converter;
-use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage};
+use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage};
 use super::source_batch::{Prepared, prepare};
 use super::task_control::{Cmd, Exit, apply, drain};
 use super::topic_creation::TopicCreation;
@@ -195,15 +195,11 @@ impl SourceTask {
         let started = Instant::now();
         let records = match self.instance.poll(self.max_poll_records).await {
             Ok(records) => {
-                state.poll_retry = None;
+                state.poll_retries.succeeded();
                 records
             }
             Err(InstanceError::Connector(ConnectorError::Retriable(reason))) => {
-                let policy = self.reporter.policy();
-                let (since, retry) = state
-                    .poll_retry
-                    .get_or_insert_with(|| (Instant::now(), RetryBackoff::new(policy)));
-                return match retry.delay_before_retry(since.elapsed()) {
+                return match state.poll_retries.failed(self.reporter.policy()) {
                     Some(delay) => {
                         tracing::warn!(connector = %self.connector, task = self.task, error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in poll; polling again after a back-off");
                         Ok(Some(delay))
@@ -211,7 +207,6 @@ impl SourceTask {
                     None => {
                         // Past errors.retry.timeout: a failed poll without records, reported
                         // as Kafka Connect does (TASK_POLL); tolerated, polling goes on.
-                        state.poll_retry = None;
                         let failure = Failure {
                             stage: Stage::TaskPoll,
                             record: FailedRecord::NoRecord,
@@ -412,8 +407,8 @@ struct State {
     committable: BTreeMap<String, (Value, Value)>,
     /// Topics known to exist.
     known_topics: BTreeSet<String>,
-    /// Retries of a retriable poll error: since when, and the back-off.
-    poll_retry: Option<(Instant, RetryBackoff)>,
+    /// Retries of a retriable poll error.
+    poll_retries: Retries,
     /// Set by `wait` when a stop arrived (or the handle was dropped).
     stop: Option<Exit>,
 }

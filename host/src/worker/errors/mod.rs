@@ -2,7 +2,7 @@
 //! call into its plugin, fails. It owns the `errors.*` connector keys, the retry schedule
 //! of retriable plugin errors, and the reporting of failed records (the errors log, the
 //! dead letter queue, the tolerated count). It must not run plugin calls or loops itself:
-//! the source and sink task loops call [`RetryBackoff`] and [`ErrorReporter`], and decide
+//! the source and sink task loops call [`Retries`] and [`ErrorReporter`], and decide
 //! what to do next from their answers.
 //!
 //! # Keys
@@ -82,7 +82,7 @@ mod report_error;
 mod reporter;
 mod stage;
 
-pub use backoff::RetryBackoff;
+pub use backoff::Retries;
 pub use failure::{FailedRecord, Failure};
 pub use policy::{ErrorPolicy, Tolerance};
 pub use reporter::ErrorReporter;
