@@ -27,6 +27,7 @@ mod apply;
 mod auto_restart;
 mod commands;
 mod config_log;
+mod connector_keys;
 mod error;
 mod events;
 mod gate;
@@ -51,6 +52,7 @@ mod sink_offsets;
 mod snapshot;
 #[cfg(test)]
 mod snapshot_tests;
+mod transform_keys;
 mod typed;
 mod validate;
 mod writes;
@@ -66,6 +68,7 @@ pub use crate::model::{
     RestartPolicy,
 };
 pub use actor::{HerderSettings, spawn};
+pub use connector_keys::{Placed, groups, placed_keys};
 pub use error::HerderError;
 pub use group::MemberSpec;
 pub use membership::Membership;
@@ -74,6 +77,7 @@ pub use peers::Peers;
 pub use restart::RestartPlan;
 pub use sink_offsets::{EmbeddedSinkOffsets, KafkaSinkOffsets, SinkOffsets, SinkOffsetsError};
 pub use snapshot::{Entry, Read, Snapshot};
+pub use transform_keys::{alias_keys, class_keys};
 pub use validate::{Rules as ValidationRules, validate as validate_config};
 
 use crate::config::providers::ConfigProviders;
