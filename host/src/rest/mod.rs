@@ -28,6 +28,8 @@ mod dto;
 mod error;
 mod extract;
 mod forward;
+#[cfg(test)]
+mod harness;
 mod internal;
 mod listing;
 mod loggers;
@@ -36,8 +38,6 @@ mod offsets;
 mod openapi;
 mod plugins;
 mod root;
-#[cfg(test)]
-mod test_worker;
 pub mod tls;
 mod topics;
 mod ui;
