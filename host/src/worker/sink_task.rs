@@ -465,7 +465,15 @@ impl SinkTask {
             return Ok(());
         }
         let count = safe.len();
-        match self.consumer.commit(safe.clone()).await {
+        let committed = self.consumer.commit(safe.clone()).await;
+        metrics::OffsetsCommitted {
+            connector: &self.connector,
+            task: self.task,
+            partitions: count,
+            ok: committed.is_ok(),
+        }
+        .emit();
+        match committed {
             Ok(()) => {
                 for o in safe {
                     state.committed.insert(
@@ -473,22 +481,8 @@ impl SinkTask {
                         o.offset,
                     );
                 }
-                metrics::OffsetsCommitted {
-                    connector: &self.connector,
-                    task: self.task,
-                    partitions: count,
-                    ok: true,
-                }
-                .emit();
             }
             Err(e) => {
-                metrics::OffsetsCommitted {
-                    connector: &self.connector,
-                    task: self.task,
-                    partitions: count,
-                    ok: false,
-                }
-                .emit();
                 tracing::error!(connector = %self.connector, task = self.task, error = %e, "Could not commit consumer offsets; retrying at the next commit");
             }
         }

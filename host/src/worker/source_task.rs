@@ -363,29 +363,23 @@ impl SourceTask {
         let entries: Vec<(Value, Option<Value>)> =
             state.committable.values().map(|(p, o)| (p.clone(), Some(o.clone()))).collect();
         let count = entries.len();
-        match self.offsets.put(&self.connector, entries).await {
+        let written = self.offsets.put(&self.connector, entries).await;
+        metrics::OffsetsCommitted {
+            connector: &self.connector,
+            task: self.task,
+            partitions: count,
+            ok: written.is_ok(),
+        }
+        .emit();
+        match written {
             Ok(()) => {
                 state.committable.clear();
-                metrics::OffsetsCommitted {
-                    connector: &self.connector,
-                    task: self.task,
-                    partitions: count,
-                    ok: true,
-                }
-                .emit();
                 match self.instance.commit().await {
                     Ok(()) | Err(InstanceError::Connector(_)) => Ok(()),
                     Err(e) => Err(e.trace()),
                 }
             }
             Err(e) => {
-                metrics::OffsetsCommitted {
-                    connector: &self.connector,
-                    task: self.task,
-                    partitions: count,
-                    ok: false,
-                }
-                .emit();
                 tracing::error!(connector = %self.connector, task = self.task, error = %e, "Could not commit source offsets; retrying at the next flush");
                 Ok(())
             }
