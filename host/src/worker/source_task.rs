@@ -13,6 +13,7 @@
 //! the restart. On stop, in-flight writes are awaited and the offsets flushed before the
 //! plugin's `stop`.
 //!
+//! Its log lines name the connector and task through the supervisor's span (`task.rs`).
 //! It must not decide restarts or write statuses: it returns how the task ended.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -142,10 +143,10 @@ impl SourceTask {
             let drain = self.complete_writes(&mut state, true);
             let drained = tokio::time::timeout(timeout, drain).await;
             if let Ok(Err(trace)) | Err(trace) = drained.map_err(|_| "timed out".to_string()) {
-                tracing::warn!(connector = %self.connector, task = self.task, error = %trace, "Records still being written at stop");
+                tracing::warn!(error = %trace, "Records still being written at stop");
             }
             if let Err(trace) = self.flush(&mut state).await {
-                tracing::warn!(connector = %self.connector, task = self.task, error = %trace, "Could not commit offsets at stop");
+                tracing::warn!(error = %trace, "Could not commit offsets at stop");
             }
         }
         let _ = self.instance.stop().await;
@@ -201,7 +202,7 @@ impl SourceTask {
             Err(InstanceError::Connector(ConnectorError::Retriable(reason))) => {
                 return match state.poll_retries.failed(self.reporter.policy()) {
                     Some(delay) => {
-                        tracing::warn!(connector = %self.connector, task = self.task, error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in poll; polling again after a back-off");
+                        tracing::warn!(error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in poll; polling again after a back-off");
                         Ok(Some(delay))
                     }
                     None => {
@@ -279,7 +280,7 @@ impl SourceTask {
                 let spec = self.creation.new_topic(&r.topic);
                 let created = self.topics.create_topic(&spec).await.map_err(|e| e.to_string())?;
                 if created {
-                    tracing::info!(connector = %self.connector, task = self.task, topic = %r.topic, partitions = spec.partitions, replication_factor = spec.replication_factor, "Created topic");
+                    tracing::info!(topic = %r.topic, partitions = spec.partitions, replication_factor = spec.replication_factor, "Created topic");
                 }
             }
             state.known_topics.insert(r.topic.to_string());
@@ -380,7 +381,7 @@ impl SourceTask {
                 }
             }
             Err(e) => {
-                tracing::error!(connector = %self.connector, task = self.task, error = %e, "Could not commit source offsets; retrying at the next flush");
+                tracing::error!(error = %e, "Could not commit source offsets; retrying at the next flush");
                 Ok(())
             }
         }
