@@ -21,13 +21,15 @@
 //! (KIP-875) and `sink_offsets` (where sink offsets live), `membership` (this worker's
 //! place in the group), `group` (the member loop's reports), `gate` (which worker executes
 //! a request, and when), `peers` (session keys, task configs sent to the leader),
-//! `snapshot` (what reads see), `config_log`, `validate`, `error`.
+//! `snapshot` (what reads see), `config_log`, `validate` with `connector_keys` and
+//! `transform_keys` (the framework keys a plugin's definition shows), `error`.
 
 mod actor;
 mod apply;
 mod auto_restart;
 mod commands;
 mod config_log;
+mod connector_keys;
 mod error;
 mod events;
 mod gate;
@@ -52,6 +54,7 @@ mod sink_offsets;
 mod snapshot;
 #[cfg(test)]
 mod snapshot_tests;
+mod transform_keys;
 mod typed;
 mod validate;
 mod writes;
@@ -67,6 +70,7 @@ pub use crate::model::{
     RestartPolicy,
 };
 pub use actor::{HerderSettings, spawn};
+pub use connector_keys::{Placed, groups, placed_keys};
 pub use error::HerderError;
 pub use group::MemberSpec;
 pub use membership::Membership;
@@ -75,6 +79,7 @@ pub use peers::Peers;
 pub use restart::RestartPlan;
 pub use sink_offsets::{EmbeddedSinkOffsets, KafkaSinkOffsets, SinkOffsets, SinkOffsetsError};
 pub use snapshot::{Entry, Read, Snapshot};
+pub use transform_keys::{alias_keys, class_keys};
 pub use validate::{Rules as ValidationRules, validate as validate_config};
 
 use crate::config::providers::ConfigProviders;

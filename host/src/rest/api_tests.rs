@@ -13,13 +13,13 @@ use tower::ServiceExt;
 use crate::app::App;
 use crate::cluster::KeyRing;
 use crate::model::{Properties, TargetState};
-use crate::rest::{InternalRequests, router, test_worker};
+use crate::rest::{InternalRequests, harness, router};
 use crate::store::ConfigRecord;
 
 /// A worker whose config topic holds `records`, and its router.
 async fn start_worker(dir: &std::path::Path, records: &[ConfigRecord]) -> (App, axum::Router) {
-    let app = test_worker::start_worker(dir, records).await;
-    let api = router(test_worker::state(&app, InternalRequests::Refused, KeyRing::new()));
+    let app = harness::start_worker(dir, records).await;
+    let api = router(harness::state(&app, InternalRequests::Refused, KeyRing::new()));
     (app, api)
 }
 

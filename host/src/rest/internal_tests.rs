@@ -15,8 +15,8 @@ use crate::app::App;
 use crate::cluster::{ClientError, InterWorkerClient, signature_headers};
 use crate::model::Properties;
 use crate::model::SessionKey;
+use crate::rest::harness::{self, state};
 use crate::rest::router;
-use crate::rest::test_worker::{self, state};
 use crate::store::ConfigRecord;
 
 async fn start_worker(dir: &std::path::Path) -> App {
@@ -25,7 +25,7 @@ async fn start_worker(dir: &std::path::Path) -> App {
         ("tasks.max".into(), "1".into()),
     ]);
     let record = ConfigRecord::Connector { name: "c".into(), config: Some(config) };
-    test_worker::start_worker(dir, &[record]).await
+    harness::start_worker(dir, &[record]).await
 }
 
 async fn call(

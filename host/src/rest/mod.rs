@@ -16,8 +16,8 @@
 //! Connector lists are rendered once per snapshot of the herder and shared by concurrent
 //! requests (`listing`).
 //!
-//! Layout: `connectors` (with `listing`, the bodies of connector lists), `plugins` (with
-//! `connector_keys` and `transform_keys`, the keys a definition shows), `offsets`, `topics`, `loggers`,
+//! Layout: `connectors` (with `listing`, the bodies of connector lists), `plugins` (the keys a
+//! definition shows come from the herder), `offsets`, `topics`, `loggers`,
 //! `metrics`, `root`, `openapi`, `internal`, `catalog` (one file per resource), `ui` (the
 //! web dashboard at `/ui`, embedded files), `forward` (forwarding
 //! between workers), `auth` (basic authentication), `tls` (listeners), `dto` (bodies),
@@ -25,12 +25,13 @@
 
 pub mod auth;
 mod catalog;
-mod connector_keys;
 mod connectors;
 mod dto;
 mod error;
 mod extract;
 mod forward;
+#[cfg(test)]
+mod harness;
 mod internal;
 mod listing;
 mod loggers;
@@ -39,11 +40,8 @@ mod offsets;
 mod openapi;
 mod plugins;
 mod root;
-#[cfg(test)]
-mod test_worker;
 pub mod tls;
 mod topics;
-mod transform_keys;
 mod ui;
 
 use std::future::Future;

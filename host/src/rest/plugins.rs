@@ -13,11 +13,10 @@ use axum::routing::{get, put};
 use serde_json::{Value, json};
 
 use super::RestState;
-use super::connector_keys::{Placed, groups, placed_keys};
 use super::dto;
 use super::error::ApiError;
 use super::extract::{Body, QueryParams};
-use super::transform_keys;
+use crate::herder::{Placed, alias_keys, class_keys, groups, placed_keys};
 use crate::model::{ConfigProblem, PluginKind};
 use crate::runtime::Plugin;
 use crate::worker::connector_config::no_connector_type;
@@ -107,7 +106,7 @@ fn recommended(key: &str) -> Vec<&'static str> {
 }
 
 async fn config(State(s): State<RestState>, Path(name): Path<String>) -> Result<Response> {
-    let keys = match transform_keys::class_keys(&name, s.herder.plugins()) {
+    let keys = match class_keys(&name, s.herder.plugins()) {
         Some(keys) => keys,
         None => placed_keys(find(&s, &name)?.info()),
     };
@@ -163,7 +162,7 @@ async fn validate(
         errors.entry(pr.key.clone()).or_default().push(pr.message.clone());
     }
     let mut keys = placed_keys(p.info());
-    keys.extend(transform_keys::alias_keys(&config, s.herder.plugins()));
+    keys.extend(alias_keys(&config, s.herder.plugins()));
     let mut configs: Vec<Value> = keys
         .iter()
         .map(|placed| {

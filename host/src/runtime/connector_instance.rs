@@ -1,7 +1,7 @@
 //! The typed handle of a connector instance: the calls of the WIT `connector` interface.
 
 use super::error::InstanceError;
-use super::instance::{Instance, guest};
+use super::instance::Instance;
 use crate::model::{Config, ConfigDef, ConfigProblem};
 
 /// A running (or validation) connector instance.
@@ -18,10 +18,16 @@ impl ConnectorInstance {
         self.0
             .call("describe", |live| {
                 Box::pin(async move {
-                    let name = guest!(live, "name", connector.call_name())?;
-                    let version = guest!(live, "version", connector.call_version())?;
-                    let keys =
-                        guest!(live, "config-definition", connector.call_config_definition())?;
+                    let name =
+                        live.guest("name", |g, s| Box::pin(g.connector().call_name(s))).await?;
+                    let version = live
+                        .guest("version", |g, s| Box::pin(g.connector().call_version(s)))
+                        .await?;
+                    let keys = live
+                        .guest("config-definition", |g, s| {
+                            Box::pin(g.connector().call_config_definition(s))
+                        })
+                        .await?;
                     let def = ConfigDef { keys: keys.into_iter().map(Into::into).collect() };
                     Ok((name, version, def))
                 })
@@ -31,45 +37,37 @@ impl ConnectorInstance {
 
     /// The plugin's own validation of `config`.
     pub async fn validate(&self, config: Config) -> Result<Vec<ConfigProblem>, InstanceError> {
-        self.0
-            .call("validate", move |live| {
-                Box::pin(async move {
-                    let problems = guest!(live, "validate", connector.call_validate(&config))?;
-                    Ok(problems.into_iter().map(Into::into).collect())
-                })
+        let problems = self
+            .0
+            .guest("validate", move |g, s| {
+                Box::pin(async move { g.connector().call_validate(s, &config).await })
             })
-            .await
+            .await?;
+        Ok(problems.into_iter().map(Into::into).collect())
     }
 
     /// Starts the connector.
     pub async fn start(&self, config: Config) -> Result<(), InstanceError> {
         self.0
-            .call("start", move |live| {
-                Box::pin(async move {
-                    guest!(live, "start", connector.call_start(&config))?.map_err(|e| e.into())
-                })
+            .guest("start", move |g, s| {
+                Box::pin(async move { g.connector().call_start(s, &config).await })
             })
-            .await
+            .await?
+            .map_err(Into::into)
     }
 
     /// Asks for at most `max_tasks` task configs. The count is the caller's to check.
     pub async fn task_configs(&self, max_tasks: u32) -> Result<Vec<Config>, InstanceError> {
         self.0
-            .call("task-configs", move |live| {
-                Box::pin(async move {
-                    guest!(live, "task-configs", connector.call_task_configs(max_tasks))?
-                        .map_err(|e| e.into())
-                })
+            .guest("task-configs", move |g, s| {
+                Box::pin(g.connector().call_task_configs(s, max_tasks))
             })
-            .await
+            .await?
+            .map_err(Into::into)
     }
 
     /// Stops the connector and discards the instance.
     pub async fn stop(self) -> Result<(), InstanceError> {
-        self.0
-            .call("stop", |live| {
-                Box::pin(async move { guest!(live, "stop", connector.call_stop()) })
-            })
-            .await
+        self.0.guest("stop", |g, s| Box::pin(g.connector().call_stop(s))).await
     }
 }

@@ -70,17 +70,8 @@ impl Exports {
     }
 }
 
-/// One guest call through `$live` (a `&mut Live`): starts the call's budget, awaits
-/// `exports.$iface().$method(store, args…)` and classifies a trap.
-macro_rules! guest {
-    ($live:expr, $name:literal, $iface:ident . $method:ident ( $($arg:expr),* )) => {{
-        let live: &mut $crate::runtime::instance::Live = $live;
-        live.begin();
-        let r = live.exports.$iface().$method(&mut live.store $(, $arg)*).await;
-        live.check($name, r)
-    }};
-}
-pub(crate) use guest;
+/// A boxed call of a guest export, borrowing the exports and the Store.
+pub(crate) type GuestFuture<'a, R> = Pin<Box<dyn Future<Output = wasmtime::Result<R>> + Send + 'a>>;
 
 /// What a call works on: the Store and what was resolved from it.
 pub(crate) struct Live {
@@ -91,13 +82,16 @@ pub(crate) struct Live {
 }
 
 impl Live {
-    /// Starts a guest call's budget: the deadline callback traps once it is spent.
-    pub fn begin(&mut self) {
+    /// One guest call named `call`: `f` calls an export with the Store, e.g.
+    /// `|g, s| Box::pin(g.source().call_commit(s))`. Starts the call's budget (the deadline
+    /// callback traps once it is spent), awaits the call and classifies a trap.
+    pub async fn guest<R>(
+        &mut self,
+        call: &'static str,
+        f: impl for<'a> FnOnce(&'a Exports, &'a mut Store<InstanceState>) -> GuestFuture<'a, R>,
+    ) -> Result<R, InstanceError> {
         begin(&mut self.store, &self.limits);
-    }
-
-    /// Classifies the outcome of a guest call.
-    pub fn check<R>(&self, call: &'static str, r: wasmtime::Result<R>) -> Result<R, InstanceError> {
+        let r = f(&self.exports, &mut self.store).await;
         r.map_err(|e| trap(&self.store, &self.stderr, call, e))
     }
 }
@@ -216,6 +210,20 @@ impl Instance {
             Box::pin(async move { Ok(live.store.data().limiter.memory_used()) })
         })
         .await
+    }
+
+    /// One guest call named `call` ([`Live::guest`]) on the guest executor, as [`call`]
+    /// runs it.
+    ///
+    /// [`call`]: Self::call
+    pub(crate) async fn guest<R: Send + 'static>(
+        &self,
+        call: &'static str,
+        f: impl for<'a> FnOnce(&'a Exports, &'a mut Store<InstanceState>) -> GuestFuture<'a, R>
+        + Send
+        + 'static,
+    ) -> Result<R, InstanceError> {
+        self.call(call, move |live| Box::pin(live.guest(call, f))).await
     }
 
     /// Runs `f` on the guest executor and waits for its answer, at most the call timeout.

@@ -5,7 +5,7 @@ use wasm_connect_batch::Record;
 
 use super::bindings::types as wit;
 use super::error::InstanceError;
-use super::instance::{Instance, guest};
+use super::instance::Instance;
 use crate::model::{Config, RecordFailure, TopicPartition, TopicPartitionOffset};
 
 /// A running sink task instance.
@@ -20,36 +20,29 @@ impl SinkTaskInstance {
     /// Starts the task.
     pub async fn start(&self, config: Config) -> Result<(), InstanceError> {
         self.0
-            .call("start", move |live| {
-                Box::pin(async move {
-                    guest!(live, "start", sink.call_start(&config))?.map_err(|e| e.into())
-                })
+            .guest("start", move |g, s| {
+                Box::pin(async move { g.sink().call_start(s, &config).await })
             })
-            .await
+            .await?
+            .map_err(Into::into)
     }
 
     /// Partitions newly assigned.
     pub async fn open(&self, partitions: &[TopicPartition]) -> Result<(), InstanceError> {
         let tps: Vec<wit::TopicPartition> = partitions.iter().map(Into::into).collect();
         self.0
-            .call("open", move |live| {
-                Box::pin(async move {
-                    guest!(live, "open", sink.call_open(&tps))?.map_err(|e| e.into())
-                })
-            })
-            .await
+            .guest("open", move |g, s| Box::pin(async move { g.sink().call_open(s, &tps).await }))
+            .await?
+            .map_err(Into::into)
     }
 
     /// Partitions revoked.
     pub async fn close(&self, partitions: &[TopicPartition]) -> Result<(), InstanceError> {
         let tps: Vec<wit::TopicPartition> = partitions.iter().map(Into::into).collect();
         self.0
-            .call("close", move |live| {
-                Box::pin(async move {
-                    guest!(live, "close", sink.call_close(&tps))?.map_err(|e| e.into())
-                })
-            })
-            .await
+            .guest("close", move |g, s| Box::pin(async move { g.sink().call_close(s, &tps).await }))
+            .await?
+            .map_err(Into::into)
     }
 
     /// Delivers records; returns those the plugin could not handle.
@@ -68,7 +61,11 @@ impl SinkTaskInstance {
         self.0
             .call("put", move |live| {
                 Box::pin(async move {
-                    let failures = guest!(live, "put", sink.call_put(&batch))??;
+                    let failures = live
+                        .guest("put", move |g, s| {
+                            Box::pin(async move { g.sink().call_put(s, &batch).await })
+                        })
+                        .await??;
                     if failures.iter().any(|f| f.index as usize >= n) {
                         return Err(InstanceError::Oversized {
                             call: "put",
@@ -87,20 +84,17 @@ impl SinkTaskInstance {
         offsets: &[TopicPartitionOffset],
     ) -> Result<Vec<TopicPartitionOffset>, InstanceError> {
         let offs: Vec<wit::TopicPartitionOffset> = offsets.iter().map(Into::into).collect();
-        self.0
-            .call("pre-commit", move |live| {
-                Box::pin(async move {
-                    let out = guest!(live, "pre-commit", sink.call_pre_commit(&offs))??;
-                    Ok(out.into_iter().map(Into::into).collect())
-                })
+        let out = self
+            .0
+            .guest("pre-commit", move |g, s| {
+                Box::pin(async move { g.sink().call_pre_commit(s, &offs).await })
             })
-            .await
+            .await??;
+        Ok(out.into_iter().map(Into::into).collect())
     }
 
     /// Stops the task and discards the instance.
     pub async fn stop(self) -> Result<(), InstanceError> {
-        self.0
-            .call("stop", |live| Box::pin(async move { guest!(live, "stop", sink.call_stop()) }))
-            .await
+        self.0.guest("stop", |g, s| Box::pin(g.sink().call_stop(s))).await
     }
 }

@@ -4,7 +4,7 @@
 
 use super::bindings::types as wit;
 use super::error::InstanceError;
-use super::instance::{Instance, guest};
+use super::instance::Instance;
 use super::polled_record::{PolledRecord, decode_polled};
 use crate::model::{Config, RecordAck};
 
@@ -20,12 +20,11 @@ impl SourceTaskInstance {
     /// Starts the task.
     pub async fn start(&self, config: Config) -> Result<(), InstanceError> {
         self.0
-            .call("start", move |live| {
-                Box::pin(async move {
-                    guest!(live, "start", source.call_start(&config))?.map_err(|e| e.into())
-                })
+            .guest("start", move |g, s| {
+                Box::pin(async move { g.source().call_start(s, &config).await })
             })
-            .await
+            .await?
+            .map_err(Into::into)
     }
 
     /// Polls up to `max_records` records. A batch over the byte limit, with more records
@@ -34,7 +33,9 @@ impl SourceTaskInstance {
         self.0
             .call("poll", move |live| {
                 Box::pin(async move {
-                    let bytes = guest!(live, "poll", source.call_poll(max_records))??;
+                    let bytes = live
+                        .guest("poll", |g, s| Box::pin(g.source().call_poll(s, max_records)))
+                        .await??;
                     let limit = live.limits.max_batch_bytes;
                     if bytes.len() > limit {
                         return Err(InstanceError::Oversized {
@@ -66,33 +67,26 @@ impl SourceTaskInstance {
 
     /// Acknowledges written records.
     pub async fn commit_records(&self, acks: Vec<RecordAck>) -> Result<(), InstanceError> {
+        let acks: Vec<wit::RecordAck> = acks.into_iter().map(Into::into).collect();
         self.0
-            .call("commit-records", move |live| {
-                Box::pin(async move {
-                    let acks: Vec<wit::RecordAck> = acks.into_iter().map(Into::into).collect();
-                    guest!(live, "commit-records", source.call_commit_records(&acks))?
-                        .map_err(|e| e.into())
-                })
+            .guest("commit-records", move |g, s| {
+                Box::pin(async move { g.source().call_commit_records(s, &acks).await })
             })
-            .await
+            .await?
+            .map_err(Into::into)
     }
 
     /// Tells the task its offsets were committed.
     pub async fn commit(&self) -> Result<(), InstanceError> {
         self.0
-            .call("commit", |live| {
-                Box::pin(async move {
-                    guest!(live, "commit", source.call_commit())?.map_err(|e| e.into())
-                })
-            })
-            .await
+            .guest("commit", |g, s| Box::pin(g.source().call_commit(s)))
+            .await?
+            .map_err(Into::into)
     }
 
     /// Stops the task and discards the instance.
     pub async fn stop(self) -> Result<(), InstanceError> {
-        self.0
-            .call("stop", |live| Box::pin(async move { guest!(live, "stop", source.call_stop()) }))
-            .await
+        self.0.guest("stop", |g, s| Box::pin(g.source().call_stop(s))).await
     }
 }
 

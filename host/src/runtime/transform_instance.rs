@@ -6,7 +6,7 @@
 use wasm_connect_batch::Record;
 
 use super::error::InstanceError;
-use super::instance::{Instance, guest};
+use super::instance::Instance;
 use crate::model::{Config, ConfigDef, ConfigProblem, RecordFailure};
 
 /// A running (or validation) transform instance.
@@ -34,10 +34,16 @@ impl TransformInstance {
         self.0
             .call("describe", |live| {
                 Box::pin(async move {
-                    let name = guest!(live, "name", transform.call_name())?;
-                    let version = guest!(live, "version", transform.call_version())?;
-                    let keys =
-                        guest!(live, "config-definition", transform.call_config_definition())?;
+                    let name =
+                        live.guest("name", |g, s| Box::pin(g.transform().call_name(s))).await?;
+                    let version = live
+                        .guest("version", |g, s| Box::pin(g.transform().call_version(s)))
+                        .await?;
+                    let keys = live
+                        .guest("config-definition", |g, s| {
+                            Box::pin(g.transform().call_config_definition(s))
+                        })
+                        .await?;
                     let def = ConfigDef { keys: keys.into_iter().map(Into::into).collect() };
                     Ok((name, version, def))
                 })
@@ -47,26 +53,23 @@ impl TransformInstance {
 
     /// The plugin's own validation of `config`.
     pub async fn validate(&self, config: Config) -> Result<Vec<ConfigProblem>, InstanceError> {
-        self.0
-            .call("validate", move |live| {
-                Box::pin(async move {
-                    let problems = guest!(live, "validate", transform.call_validate(&config))?;
-                    Ok(problems.into_iter().map(Into::into).collect())
-                })
+        let problems = self
+            .0
+            .guest("validate", move |g, s| {
+                Box::pin(async move { g.transform().call_validate(s, &config).await })
             })
-            .await
+            .await?;
+        Ok(problems.into_iter().map(Into::into).collect())
     }
 
     /// Configures the instance.
     pub async fn configure(&self, config: Config) -> Result<(), InstanceError> {
         self.0
-            .call("configure", move |live| {
-                Box::pin(async move {
-                    guest!(live, "configure", transform.call_configure(&config))?
-                        .map_err(|e| e.into())
-                })
+            .guest("configure", move |g, s| {
+                Box::pin(async move { g.transform().call_configure(s, &config).await })
             })
-            .await
+            .await?
+            .map_err(Into::into)
     }
 
     /// Transforms `records`.
@@ -76,7 +79,11 @@ impl TransformInstance {
         self.0
             .call("apply", move |live| {
                 Box::pin(async move {
-                    let out = guest!(live, "apply", transform.call_apply(&batch))??;
+                    let out = live
+                        .guest("apply", move |g, s| {
+                            Box::pin(async move { g.transform().call_apply(s, &batch).await })
+                        })
+                        .await??;
                     let bad = |what: String| InstanceError::Oversized { call: "apply", what };
                     let limit = live.limits.max_batch_bytes;
                     if out.records.len() > limit {
@@ -121,10 +128,6 @@ impl TransformInstance {
 
     /// Closes the transform and discards the instance.
     pub async fn close(self) -> Result<(), InstanceError> {
-        self.0
-            .call("close", |live| {
-                Box::pin(async move { guest!(live, "close", transform.call_close()) })
-            })
-            .await
+        self.0.guest("close", |g, s| Box::pin(g.transform().call_close(s))).await
     }
 }

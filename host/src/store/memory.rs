@@ -182,7 +182,7 @@ mod tests {
 
     use super::*;
     use crate::store::TopicOrigin;
-    use crate::store::conformance::{Compaction, Harness, conformance_tests, record, spec};
+    use crate::store::conformance_tests::{Compaction, Harness, conformance_tests, record, spec};
 
     /// The memory backend's storage is the backend itself: a reopen is the same backend.
     #[derive(Default)]

@@ -30,7 +30,7 @@ mod requirements;
 mod status;
 
 #[cfg(test)]
-mod conformance;
+mod conformance_tests;
 
 pub use config_record::{ConfigRecord, RecordError};
 pub use config_state::{ConfigEvent, ConfigState};

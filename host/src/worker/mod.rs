@@ -13,7 +13,8 @@
 //!
 //! Layout: this file ([`Worker`], [`WorkerEvent`]), `connector` (a connector instance's
 //! supervisor), `task` (a task's supervisor), `task_control` (its commands and how a data
-//! path ends), `source_task` and `sink_task` (the data paths), `host` (the instances'
+//! path ends), `source_task` and `sink_task` (the data paths; `source_batch`, the source
+//! path's batch step as a pure function), `host` (the instances'
 //! host imports), `plugins` (the installed plugins by name), `connector_config/` (a
 //! connector's config, typed), `convert/` (converters), `transforms/` (transform chains),
 //! `errors/` (KIP-298 error handling), `topics/` (data topics), `topic_creation` (KIP-158),
@@ -27,6 +28,7 @@ mod host;
 mod plugins;
 mod released_producer;
 mod sink_task;
+mod source_batch;
 mod source_task;
 mod task;
 mod task_control;

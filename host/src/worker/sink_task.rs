@@ -8,6 +8,7 @@
 //! when partitions are revoked, and at stop. Partitions assigned and revoked by the group
 //! become the plugin's `open` and `close`. Pausing the connector pauses the consumer.
 //!
+//! Its log lines name the connector and task through the supervisor's span (`task.rs`).
 //! It must not decide restarts or write statuses: it returns how the task ended.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -20,7 +21,7 @@ use wasm_connect_batch::{Encoder, Record};
 
 use super::WorkerEvent;
 use super::convert::{ConvertError, Converter};
-use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage, Tolerance};
+use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage, Tolerance};
 use super::task_control::{Cmd, Exit, drain};
 use super::topics::{ConsumerEvent, InRecord, RecordConsumer};
 use super::transforms::{self, Chain, Outcome};
@@ -82,7 +83,7 @@ impl SinkTask {
             let event = match self.consumer.next(EVENT_WAIT, self.max_records).await {
                 Ok(event) => event,
                 Err(e) => {
-                    tracing::warn!(connector = %self.connector, task = self.task, error = %e, "Consumer error");
+                    tracing::warn!(error = %e, "Consumer error");
                     tokio::time::sleep(EVENT_WAIT).await;
                     continue;
                 }
@@ -133,10 +134,10 @@ impl SinkTask {
             match tokio::time::timeout(timeout, finish).await {
                 Ok(Ok(())) => {}
                 Ok(Err(trace)) => {
-                    tracing::warn!(connector = %self.connector, task = self.task, error = %trace, "Could not commit offsets at stop")
+                    tracing::warn!(error = %trace, "Could not commit offsets at stop")
                 }
                 Err(_) => {
-                    tracing::warn!(connector = %self.connector, task = self.task, "Committing offsets at stop timed out")
+                    tracing::warn!("Committing offsets at stop timed out")
                 }
             }
         }
@@ -157,7 +158,7 @@ impl SinkTask {
         match result {
             Ok(()) => state.paused = want_paused,
             Err(e) => {
-                tracing::warn!(connector = %self.connector, task = self.task, error = %e, "Could not pause or resume the consumer; trying again")
+                tracing::warn!(error = %e, "Could not pause or resume the consumer; trying again")
             }
         }
     }
@@ -167,7 +168,7 @@ impl SinkTask {
         state: &mut State,
         tps: Vec<TopicPartition>,
     ) -> Result<(), String> {
-        tracing::info!(connector = %self.connector, task = self.task, partitions = ?tps, "Partitions assigned");
+        tracing::info!(partitions = ?tps, "Partitions assigned");
         for tp in &tps {
             if state.topics.insert(tp.topic.clone()) {
                 let _ = self.events.send(WorkerEvent::TopicActive {
@@ -182,7 +183,7 @@ impl SinkTask {
     }
 
     async fn revoked(&mut self, state: &mut State, tps: Vec<TopicPartition>) -> Result<(), String> {
-        tracing::info!(connector = %self.connector, task = self.task, partitions = ?tps, "Partitions revoked");
+        tracing::info!(partitions = ?tps, "Partitions revoked");
         self.commit(state, Some(&tps)).await?;
         // Held records of these partitions were never put; their next owner reads them.
         state.held.retain(|r| !tps.contains(&r.topic_partition()));
@@ -395,7 +396,7 @@ impl SinkTask {
     /// Puts the encoded `batch` of `count` records, retrying retriable errors by the error
     /// policy.
     async fn put(&mut self, batch: Arc<Vec<u8>>, count: usize) -> Result<PutOutcome, String> {
-        let mut retry: Option<(Instant, RetryBackoff)> = None;
+        let mut retries = Retries::default();
         loop {
             match self.instance.put_batch(batch.clone(), count).await {
                 Ok(failures) => {
@@ -404,12 +405,9 @@ impl SinkTask {
                     ));
                 }
                 Err(InstanceError::Connector(ConnectorError::Retriable(reason))) => {
-                    let policy = self.reporter.policy();
-                    let (since, backoff) =
-                        retry.get_or_insert_with(|| (Instant::now(), RetryBackoff::new(policy)));
-                    match backoff.delay_before_retry(since.elapsed()) {
+                    match retries.failed(self.reporter.policy()) {
                         Some(delay) => {
-                            tracing::warn!(connector = %self.connector, task = self.task, error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in put; delivering the batch again after a back-off");
+                            tracing::warn!(error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in put; delivering the batch again after a back-off");
                             tokio::time::sleep(delay).await;
                         }
                         None if self.reporter.policy().tolerance == Tolerance::All => {
@@ -450,7 +448,7 @@ impl SinkTask {
         let safe = match self.instance.pre_commit(&offsets).await {
             Ok(safe) => safe,
             Err(InstanceError::Connector(e)) => {
-                tracing::warn!(connector = %self.connector, task = self.task, error = %e, "pre-commit failed; offsets not committed this time");
+                tracing::warn!(error = %e, "pre-commit failed; offsets not committed this time");
                 return Ok(());
             }
             Err(e) => return Err(e.trace()),
@@ -468,7 +466,15 @@ impl SinkTask {
             return Ok(());
         }
         let count = safe.len();
-        match self.consumer.commit(safe.clone()).await {
+        let committed = self.consumer.commit(safe.clone()).await;
+        metrics::OffsetsCommitted {
+            connector: &self.connector,
+            task: self.task,
+            partitions: count,
+            ok: committed.is_ok(),
+        }
+        .emit();
+        match committed {
             Ok(()) => {
                 for o in safe {
                     state.committed.insert(
@@ -476,23 +482,9 @@ impl SinkTask {
                         o.offset,
                     );
                 }
-                metrics::OffsetsCommitted {
-                    connector: &self.connector,
-                    task: self.task,
-                    partitions: count,
-                    ok: true,
-                }
-                .emit();
             }
             Err(e) => {
-                metrics::OffsetsCommitted {
-                    connector: &self.connector,
-                    task: self.task,
-                    partitions: count,
-                    ok: false,
-                }
-                .emit();
-                tracing::error!(connector = %self.connector, task = self.task, error = %e, "Could not commit consumer offsets; retrying at the next commit");
+                tracing::error!(error = %e, "Could not commit consumer offsets; retrying at the next commit");
             }
         }
         Ok(())

@@ -13,6 +13,7 @@
 //! the restart. On stop, in-flight writes are awaited and the offsets flushed before the
 //! plugin's `stop`.
 //!
+//! Its log lines name the connector and task through the supervisor's span (`task.rs`).
 //! It must not decide restarts or write statuses: it returns how the task ended.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
@@ -26,13 +27,14 @@ use tokio::sync::mpsc;
 
 use super::WorkerEvent;
 use super::convert::Converter;
-use super::errors::{ErrorReporter, FailedRecord, Failure, RetryBackoff, Stage};
+use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage};
+use super::source_batch::{Prepared, prepare};
 use super::task_control::{Cmd, Exit, apply, drain};
 use super::topic_creation::TopicCreation;
 use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
-use super::transforms::{self, Chain, Outcome};
+use super::transforms::{self, Chain};
 use crate::model::{ConnectorError, RecordAck, TargetState};
-use crate::runtime::{InstanceError, PolledRecord, SourceTaskInstance};
+use crate::runtime::{InstanceError, SourceTaskInstance};
 use crate::store::OffsetStore;
 use crate::telemetry::data as metrics;
 
@@ -141,10 +143,10 @@ impl SourceTask {
             let drain = self.complete_writes(&mut state, true);
             let drained = tokio::time::timeout(timeout, drain).await;
             if let Ok(Err(trace)) | Err(trace) = drained.map_err(|_| "timed out".to_string()) {
-                tracing::warn!(connector = %self.connector, task = self.task, error = %trace, "Records still being written at stop");
+                tracing::warn!(error = %trace, "Records still being written at stop");
             }
             if let Err(trace) = self.flush(&mut state).await {
-                tracing::warn!(connector = %self.connector, task = self.task, error = %trace, "Could not commit offsets at stop");
+                tracing::warn!(error = %trace, "Could not commit offsets at stop");
             }
         }
         let _ = self.instance.stop().await;
@@ -194,23 +196,18 @@ impl SourceTask {
         let started = Instant::now();
         let records = match self.instance.poll(self.max_poll_records).await {
             Ok(records) => {
-                state.poll_retry = None;
+                state.poll_retries.succeeded();
                 records
             }
             Err(InstanceError::Connector(ConnectorError::Retriable(reason))) => {
-                let policy = self.reporter.policy();
-                let (since, retry) = state
-                    .poll_retry
-                    .get_or_insert_with(|| (Instant::now(), RetryBackoff::new(policy)));
-                return match retry.delay_before_retry(since.elapsed()) {
+                return match state.poll_retries.failed(self.reporter.policy()) {
                     Some(delay) => {
-                        tracing::warn!(connector = %self.connector, task = self.task, error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in poll; polling again after a back-off");
+                        tracing::warn!(error = %reason, retry_in_ms = delay.as_millis() as u64, "Retriable error in poll; polling again after a back-off");
                         Ok(Some(delay))
                     }
                     None => {
                         // Past errors.retry.timeout: a failed poll without records, reported
                         // as Kafka Connect does (TASK_POLL); tolerated, polling goes on.
-                        state.poll_retry = None;
                         let failure = Failure {
                             stage: Stage::TaskPoll,
                             record: FailedRecord::NoRecord,
@@ -243,77 +240,25 @@ impl SourceTask {
             let input = records.iter().map(|r| transforms::from_batch(r.into())).collect();
             Some(self.chain.apply(input).await)
         };
-        let mut outcomes = outcomes.map(Vec::into_iter);
-        let header_converter = self.chain.header_converter();
-        let mut sequences = Vec::with_capacity(records.len());
-        let mut skipped = Vec::new();
-        let mut offsets = Vec::new();
-        let mut out = Vec::with_capacity(records.len());
-        let mut failed = Vec::new();
-        for r in records {
-            let sequence = state.next_sequence;
-            state.next_sequence += 1;
-            if let (Some(p), Some(o)) = (&r.source_partition, &r.source_offset) {
-                note_offset(&mut offsets, p, o);
-            }
-            let next = match outcomes.as_mut().and_then(Iterator::next) {
-                None => Ok(r),
-                Some(Outcome::Keep(t)) => match transforms::to_batch(t, header_converter) {
-                    Ok(t) => Ok(PolledRecord::from(t)),
-                    Err(e) => Err((Stage::Transformation, e, None, r)),
-                },
-                Some(Outcome::Dropped) => {
-                    skipped.push(sequence);
-                    continue;
-                }
-                Some(Outcome::Failed { class, error }) => {
-                    Err((Stage::Transformation, error, Some(class), r))
-                }
-            };
-            let t = match next {
-                Ok(t) => t,
-                Err(failure) => {
-                    skipped.push(sequence);
-                    failed.push(failure);
-                    continue;
-                }
-            };
-            // Bytes that pass through unchanged are the batch's own (no copy); the record
-            // keeps them too, so a failed one is reported as polled.
-            let key = self.key_converter.from_plugin_shared(&t.topic, t.key_kind, t.key.as_ref());
-            let value =
-                self.value_converter.from_plugin_shared(&t.topic, t.value_kind, t.value.as_ref());
-            match (key, value) {
-                (Ok(key), Ok(value)) => {
-                    out.push(OutRecord {
-                        topic: t.topic,
-                        partition: t.partition,
-                        timestamp: t.timestamp,
-                        key,
-                        value,
-                        headers: t.headers,
-                    });
-                    sequences.push(sequence);
-                }
-                (Err(e), _) => {
-                    skipped.push(sequence);
-                    failed.push((Stage::KeyConverter, e.to_string(), None, t));
-                }
-                (_, Err(e)) => {
-                    skipped.push(sequence);
-                    failed.push((Stage::ValueConverter, e.to_string(), None, t));
-                }
-            }
-        }
-        if !failed.is_empty() {
-            let failures = failed
+        let first = state.next_sequence;
+        state.next_sequence += records.len() as u64;
+        let Prepared { out, sequences, skipped, offsets, refused } = prepare(
+            records,
+            outcomes,
+            self.chain.header_converter(),
+            &*self.key_converter,
+            &*self.value_converter,
+            first,
+        );
+        if !refused.is_empty() {
+            let failures = refused
                 .iter()
-                .map(|(stage, error, class, r)| Failure {
-                    stage: *stage,
-                    record: FailedRecord::Source(r),
-                    error: error.clone(),
+                .map(|r| Failure {
+                    stage: r.stage,
+                    record: FailedRecord::Source(&r.record),
+                    error: r.error.clone(),
                     error_kind: "DataException",
-                    class: class.as_deref(),
+                    class: r.class.as_deref(),
                 })
                 .collect();
             self.reporter.report(failures).await.map_err(|e| e.to_string())?;
@@ -335,7 +280,7 @@ impl SourceTask {
                 let spec = self.creation.new_topic(&r.topic);
                 let created = self.topics.create_topic(&spec).await.map_err(|e| e.to_string())?;
                 if created {
-                    tracing::info!(connector = %self.connector, task = self.task, topic = %r.topic, partitions = spec.partitions, replication_factor = spec.replication_factor, "Created topic");
+                    tracing::info!(topic = %r.topic, partitions = spec.partitions, replication_factor = spec.replication_factor, "Created topic");
                 }
             }
             state.known_topics.insert(r.topic.to_string());
@@ -419,30 +364,24 @@ impl SourceTask {
         let entries: Vec<(Value, Option<Value>)> =
             state.committable.values().map(|(p, o)| (p.clone(), Some(o.clone()))).collect();
         let count = entries.len();
-        match self.offsets.put(&self.connector, entries).await {
+        let written = self.offsets.put(&self.connector, entries).await;
+        metrics::OffsetsCommitted {
+            connector: &self.connector,
+            task: self.task,
+            partitions: count,
+            ok: written.is_ok(),
+        }
+        .emit();
+        match written {
             Ok(()) => {
                 state.committable.clear();
-                metrics::OffsetsCommitted {
-                    connector: &self.connector,
-                    task: self.task,
-                    partitions: count,
-                    ok: true,
-                }
-                .emit();
                 match self.instance.commit().await {
                     Ok(()) | Err(InstanceError::Connector(_)) => Ok(()),
                     Err(e) => Err(e.trace()),
                 }
             }
             Err(e) => {
-                metrics::OffsetsCommitted {
-                    connector: &self.connector,
-                    task: self.task,
-                    partitions: count,
-                    ok: false,
-                }
-                .emit();
-                tracing::error!(connector = %self.connector, task = self.task, error = %e, "Could not commit source offsets; retrying at the next flush");
+                tracing::error!(error = %e, "Could not commit source offsets; retrying at the next flush");
                 Ok(())
             }
         }
@@ -454,27 +393,6 @@ fn json(bytes: &[u8]) -> Option<Value> {
     serde_json::from_slice(bytes).ok()
 }
 
-/// Whether `bytes` is JSON, checked without building a value.
-fn is_json(bytes: &[u8]) -> bool {
-    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
-}
-
-/// Notes a record's source partition `p` and offset `o` (JSON text) after the earlier
-/// records of its batch. Records that are not JSON are left out, as they cannot be
-/// committed. Only the last offset of a run of records with the same partition is kept:
-/// the offsets store would keep only that one, and a batch's records usually share one
-/// partition, so the JSON is parsed once per run instead of once per record.
-fn note_offset(offsets: &mut Vec<(Bytes, Bytes)>, p: &Bytes, o: &Bytes) {
-    if !is_json(o) {
-        return;
-    }
-    match offsets.last_mut() {
-        Some((last, offset)) if last == p => *offset = o.clone(),
-        _ if is_json(p) => offsets.push((p.clone(), o.clone())),
-        _ => {}
-    }
-}
-
 #[derive(Default)]
 struct State {
     in_flight: VecDeque<InFlight>,
@@ -484,40 +402,8 @@ struct State {
     committable: BTreeMap<String, (Value, Value)>,
     /// Topics known to exist.
     known_topics: BTreeSet<String>,
-    /// Retries of a retriable poll error: since when, and the back-off.
-    poll_retry: Option<(Instant, RetryBackoff)>,
+    /// Retries of a retriable poll error.
+    poll_retries: Retries,
     /// Set by `wait` when a stop arrived (or the handle was dropped).
     stop: Option<Exit>,
-}
-
-#[cfg(test)]
-mod offset_tests {
-    use bytes::Bytes;
-
-    use super::note_offset;
-
-    #[test]
-    fn runs_keep_their_last_offset_and_bad_json_is_left_out() {
-        let mut offsets = Vec::new();
-        for (p, o) in [
-            (&b"{\"p\":0}"[..], &b"{\"seq\":1}"[..]),
-            (b"{\"p\":0}", b"{\"seq\":2}"),
-            (b"{\"p\":0}", b"not json"),
-            (b"{\"p\":1}", b"{\"seq\":3}"),
-            (b"nope", b"{\"seq\":4}"),
-            (b"{\"p\":0}", b"{\"seq\":5}"),
-        ] {
-            note_offset(&mut offsets, &Bytes::from_static(p), &Bytes::from_static(o));
-        }
-        let text: Vec<(String, String)> = offsets
-            .iter()
-            .map(|(p, o)| (String::from_utf8_lossy(p).into(), String::from_utf8_lossy(o).into()))
-            .collect();
-        let want = [
-            ("{\"p\":0}", "{\"seq\":2}"),
-            ("{\"p\":1}", "{\"seq\":3}"),
-            ("{\"p\":0}", "{\"seq\":5}"),
-        ];
-        assert_eq!(text, want.map(|(p, o)| (p.to_owned(), o.to_owned())));
-    }
 }

@@ -47,7 +47,9 @@ pub(super) fn spawn(
     run: u64,
 ) -> Handle {
     let (tx, rx) = mpsc::unbounded_channel();
-    let span = tracing::info_span!("task", connector = %connector, task);
+    // The task's lines (here and in its data path) carry its connector and task through
+    // this span alone. At the error level it is recorded unless the worker's logging is off.
+    let span = tracing::error_span!("task", connector = %connector, task);
     tokio::spawn(supervise(shared, connector, task, spec, run, rx).instrument(span));
     Handle { tx }
 }

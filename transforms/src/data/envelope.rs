@@ -58,6 +58,16 @@ pub fn to_json(schema: &Schema, value: &Value) -> Result<Vec<u8>, TransformError
     Ok(out)
 }
 
+/// Reads a schema's JSON text as `asConnectSchema` does: `None` for `null`, else the
+/// schema, or Kafka Connect's message for what is wrong with it. The one reading of
+/// envelope schemas: the host's converters check theirs with it too.
+pub fn read_schema(bytes: &[u8]) -> Result<Option<Schema>, TransformError> {
+    match json::read(bytes)? {
+        None | Some(Json::Null) => Ok(None),
+        Some(node) => as_connect_schema(&node),
+    }
+}
+
 /// How many schemas' JSON text a thread keeps: a task's records share a handful.
 const SCHEMA_TEXTS: usize = 8;
 
@@ -808,6 +818,19 @@ mod tests {
         assert_eq!(
             e,
             "Invalid type for Timestamp, underlying representation should be integral but was STRING"
+        );
+    }
+
+    #[test]
+    fn schemas_read_alone_as_in_an_envelope() {
+        assert_eq!(read_schema(b"null").unwrap(), None);
+        let schema = read_schema(br#"{"type": "int8", "optional": true}"#).unwrap().unwrap();
+        assert_eq!(schema, Schema::new(Type::Int8).optional());
+        let message = |s: &str| read_schema(s.as_bytes()).unwrap_err().message;
+        assert_eq!(message("3"), "Schema must contain 'type' field");
+        assert_eq!(
+            message(r#"{"type": "array"}"#),
+            "Array schema did not specify the element type"
         );
     }
 

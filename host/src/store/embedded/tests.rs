@@ -9,7 +9,7 @@ use async_trait::async_trait;
 use tempfile::TempDir;
 
 use super::EmbeddedBackend;
-use crate::store::conformance::{
+use crate::store::conformance_tests::{
     Compaction, Harness, conformance_tests, pairs, poll_for, record, spec,
 };
 use crate::store::{LogBackend, StoreError, TopicOrigin};

@@ -20,7 +20,7 @@ use rdkafka::client::DefaultClientContext;
 
 use self::broker::PrivateBroker;
 use super::KafkaBackend;
-use crate::store::conformance::{
+use crate::store::conformance_tests::{
     Compaction, Harness, conformance_tests, expected, pairs, poll_for, record, spec, unique_topic,
 };
 use crate::store::{LogBackend, LogEntry, LogRecord, StoreError, TopicOrigin};

@@ -1,13 +1,16 @@
 //! [`Schema`]: what a converter needs to know of a Kafka Connect schema in an envelope,
 //! after checking it as Kafka's `JsonConverter.asConnectSchema` does.
 //!
-//! This module owns that check and its messages (`Schema must contain 'type' field`,
-//! `Unknown schema type: ...`), and a per-thread memo of the schemas it checked last, by
-//! text. It does not check a payload against its schema beyond a top-level null: the
-//! plugin (or the next converter) gets the data as it is.
+//! The check and its messages (`Schema must contain 'type' field`, `Unknown schema type:
+//! ...`) are `wasm-connect-transforms`' reading of envelope schemas
+//! ([`envelope::read_schema`]), the one both crates use. This module owns what converters
+//! keep of a schema and a per-thread memo of the schemas it checked last, by text. It does
+//! not check a payload against its schema beyond a top-level null: the plugin (or the next
+//! converter) gets the data as it is.
 
 use serde_json::Value;
 use serde_json::value::RawValue;
+use wasm_connect_transforms::data::envelope;
 
 use super::{ConvertError, Kind};
 
@@ -20,12 +23,6 @@ thread_local! {
     static READ: std::cell::RefCell<Vec<(String, Schema)>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
-
-/// The schema types of Kafka Connect's JSON schemas.
-const TYPES: &[&str] = &[
-    "boolean", "int8", "int16", "int32", "int64", "float", "double", "bytes", "string", "array",
-    "map", "struct",
-];
 
 /// A checked envelope schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,7 +68,7 @@ impl Schema {
     fn parse_uncached(schema: &str) -> Result<Self, ConvertError> {
         let value: Value = serde_json::from_str(schema)
             .map_err(|e| ConvertError::data(format!("Invalid schema: {e}")))?;
-        check(&value)?;
+        envelope::read_schema(schema.as_bytes()).map_err(|e| ConvertError::data(e.message))?;
         let ty = value["type"].as_str().unwrap_or_default().to_owned();
         let only_type_and_optional =
             value.as_object().is_some_and(|o| o.keys().all(|k| k == "type" || k == "optional"));
@@ -107,49 +104,6 @@ impl Schema {
             _ => Ok(()),
         }
     }
-}
-
-/// Checks a (non-null) schema and the schemas nested in it.
-fn check(schema: &Value) -> Result<(), ConvertError> {
-    let Some(ty) = schema.get("type").and_then(Value::as_str) else {
-        return Err(ConvertError::data("Schema must contain 'type' field"));
-    };
-    if !TYPES.contains(&ty) {
-        return Err(ConvertError::data(format!("Unknown schema type: {ty}")));
-    }
-    let nested = |field: &str, message: &str| match schema.get(field) {
-        None | Some(Value::Null) => Err(ConvertError::data(message)),
-        Some(s) => check(s),
-    };
-    match ty {
-        "array" => nested("items", "Array schema did not specify the element type")?,
-        "map" => {
-            nested("keys", "Map schema did not specify the key type")?;
-            nested("values", "Map schema did not specify the value type")?;
-        }
-        "struct" => {
-            let Some(fields) = schema.get("fields").and_then(Value::as_array) else {
-                return Err(ConvertError::data(
-                    "Struct schema's \"fields\" argument is not an array.",
-                ));
-            };
-            for field in fields {
-                if !field.get("field").is_some_and(Value::is_string) {
-                    return Err(ConvertError::data(
-                        "Struct schema's field name not specified properly",
-                    ));
-                }
-                check(field)?;
-            }
-        }
-        _ => {}
-    }
-    if let Some(params) = schema.get("parameters").and_then(Value::as_object)
-        && !params.values().all(Value::is_string)
-    {
-        return Err(ConvertError::data("Schema parameters must have string values."));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

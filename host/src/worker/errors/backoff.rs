@@ -1,9 +1,10 @@
 //! The retry schedule of one retriable operation (a plugin's `poll` or `put` that returned
 //! a retriable error): the shared back-off ([`Backoff`], 300 ms doubling up to
-//! `errors.retry.delay.max.ms`) and `errors.retry.timeout`'s bound on when to give up. Pure:
-//! the caller measures time and sleeps; this file holds no clock.
+//! `errors.retry.delay.max.ms`) and `errors.retry.timeout`'s bound on when to give up.
+//! [`RetryBackoff`] is pure (the caller measures time); [`Retries`] adds the one clock
+//! reading it needs, the instant of the first failure, for the task loops. Neither sleeps.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::policy::ErrorPolicy;
 use crate::model::{Attempts, Backoff};
@@ -64,6 +65,42 @@ impl RetryBackoff {
     }
 }
 
+/// The retries of one retriable call (a source's `poll`, a sink's `put`): empty until it
+/// fails, then the time of the first failure and the back-off, until it succeeds or the
+/// caller gives up.
+///
+/// ```text
+/// match call().await {
+///     Ok(v) => { retries.succeeded(); v }
+///     Err(e) if e.retriable => match retries.failed(policy) {
+///         Some(delay) => sleep(delay).await, // then call again
+///         None => report(failures of the batch),
+///     },
+/// }
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct Retries(Option<(Instant, RetryBackoff)>);
+
+impl Retries {
+    /// Counts a retriable failure: the delay before calling again, or `None` when
+    /// `errors.retry.timeout` has passed since the first failure (the count then starts
+    /// over, as after a success).
+    pub fn failed(&mut self, policy: &ErrorPolicy) -> Option<Duration> {
+        let (since, backoff) =
+            self.0.get_or_insert_with(|| (Instant::now(), RetryBackoff::new(policy)));
+        let delay = backoff.delay_before_retry(since.elapsed());
+        if delay.is_none() {
+            self.0 = None;
+        }
+        delay
+    }
+
+    /// The call succeeded: the next failure starts a new schedule.
+    pub fn succeeded(&mut self) {
+        self.0 = None;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,5 +146,23 @@ mod tests {
         assert_eq!(b.delay_before_retry(ms(300)), Some(ms(600)));
         assert_eq!(b.delay_before_retry(ms(900)), Some(ms(100)));
         assert_eq!(b.delay_before_retry(ms(1000)), None);
+    }
+
+    #[test]
+    fn retries_start_over_after_a_success_or_giving_up() {
+        let ms = Duration::from_millis;
+        let mut r = Retries::default();
+        let unbounded = policy(None, 60_000);
+        assert_eq!(r.failed(&unbounded), Some(ms(300)));
+        assert_eq!(r.failed(&unbounded), Some(ms(600)));
+        r.succeeded();
+        assert_eq!(r.failed(&unbounded), Some(ms(300)));
+        // Past the timeout: give up once, then a fresh schedule.
+        let mut r = Retries::default();
+        let bounded = policy(Some(50), 60_000);
+        assert!(r.failed(&bounded).is_some_and(|d| d <= ms(50)));
+        std::thread::sleep(ms(60));
+        assert_eq!(r.failed(&bounded), None);
+        assert!(r.failed(&bounded).is_some());
     }
 }

@@ -2,7 +2,7 @@
 //! call into its plugin, fails. It owns the `errors.*` connector keys, the retry schedule
 //! of retriable plugin errors, and the reporting of failed records (the errors log, the
 //! dead letter queue, the tolerated count). It must not run plugin calls or loops itself:
-//! the source and sink task loops call [`RetryBackoff`] and [`ErrorReporter`], and decide
+//! the source and sink task loops call [`Retries`] and [`ErrorReporter`], and decide
 //! what to do next from their answers.
 //!
 //! # Keys
@@ -68,7 +68,7 @@
 //!
 //! Layout: `keys.rs` (names, defaults, the framework's key definitions), `reader.rs`
 //! (value parsing with Kafka's messages), `policy.rs` ([`ErrorPolicy`]), `stage.rs`,
-//! `backoff.rs` ([`RetryBackoff`]), `failure.rs` ([`Failure`]), `origin.rs` (the task a
+//! `backoff.rs` ([`Retries`], the retry schedule of a retriable call), `failure.rs` ([`Failure`]), `origin.rs` (the task a
 //! failure is reported for), `dead_letter.rs` (the DLQ copy and its headers), `log.rs` (the
 //! errors log line), `reporter.rs` ([`ErrorReporter`]), `report_error.rs`
 //! ([`ReportError`](report_error::ReportError)).
@@ -85,7 +85,7 @@ mod report_error;
 mod reporter;
 mod stage;
 
-pub use backoff::RetryBackoff;
+pub use backoff::Retries;
 pub use failure::{FailedRecord, Failure};
 pub use policy::{ErrorPolicy, Tolerance};
 pub use reporter::ErrorReporter;

@@ -3,14 +3,12 @@
 //!
 //! This module owns key names, defaults and documentation; it does no I/O.
 
+pub use postgres_wire::CONNECTION_URL;
+use postgres_wire::{Connection, define_connection};
 use wasm_connect_sdk::{
-    Config, ConfigDef, ConfigKey, Error, Grant, Importance, NonEmptyString, Range, Result,
-    ValidString,
+    Config, ConfigDef, ConfigKey, Error, Grant, Importance, Range, Result, ValidString,
 };
 
-pub const CONNECTION_URL: &str = "connection.url";
-pub const CONNECTION_USER: &str = "connection.user";
-pub const CONNECTION_PASSWORD: &str = "connection.password";
 pub const TABLE_NAME_FORMAT: &str = "table.name.format";
 pub const INSERT_MODE: &str = "insert.mode";
 pub const PK_MODE: &str = "pk.mode";
@@ -44,9 +42,7 @@ pub enum PkMode {
 /// The parsed settings of a task.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    pub url: String,
-    pub user: Option<String>,
-    pub password: Option<String>,
+    pub connection: Connection,
     pub table_name_format: String,
     pub insert_mode: InsertMode,
     pub pk_mode: PkMode,
@@ -98,9 +94,7 @@ impl Settings {
             return Err(Error::config(format!("{INSERT_MODE} upsert and update need a {PK_MODE}")));
         }
         Ok(Self {
-            url: config.require(CONNECTION_URL)?.trim().to_owned(),
-            user: config.get(CONNECTION_USER).map(str::to_owned).filter(|u| !u.is_empty()),
-            password: config.get(CONNECTION_PASSWORD).map(str::to_owned).filter(|p| !p.is_empty()),
+            connection: Connection::parse(config)?,
             table_name_format: config.get_or(TABLE_NAME_FORMAT, "${topic}").trim().to_owned(),
             insert_mode,
             pk_mode,
@@ -123,26 +117,7 @@ impl Settings {
 
 /// The keys of the connector.
 pub fn definition() -> ConfigDef {
-    ConfigDef::new()
-        .define(
-            ConfigKey::string(CONNECTION_URL)
-                .required()
-                .ensure(NonEmptyString)
-                .importance(Importance::High)
-                .grant(Grant::Connect)
-                .doc(
-                    "JDBC URL of the database: jdbc:postgresql://host:port/database (or \
-                     postgres://host:port/database). The sandbox may open TCP connections to \
-                     this host and port (5432 if none) and nowhere else. Plain TCP: sslmode \
-                     is not supported yet.",
-                ),
-        )
-        .define(ConfigKey::string(CONNECTION_USER).importance(Importance::High).doc("The login."))
-        .define(
-            ConfigKey::password(CONNECTION_PASSWORD)
-                .importance(Importance::High)
-                .doc("The password; SCRAM-SHA-256 or md5, as the server asks."),
-        )
+    define_connection(ConfigDef::new())
         .define(
             ConfigKey::list(TOPICS).importance(Importance::High).doc("The topics to consume."),
         )

@@ -25,12 +25,8 @@ impl Connector for JdbcSinkConnector {
     }
 
     fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
-        let mut problems = Vec::new();
-        if let Some(url) = config.get(config::CONNECTION_URL)
-            && let Err(e) = postgres_wire::ConnectUrl::parse(url)
-        {
-            problems.push(ConfigProblem::new(config::CONNECTION_URL, e));
-        }
+        let mut problems: Vec<ConfigProblem> =
+            postgres_wire::url_problem(config).into_iter().collect();
         if config.get(config::CONNECTION_URL).is_some()
             && let Err(e) = Settings::parse(config)
         {

@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use postgres_wire::{Client, ConnectUrl, PgError, Session};
+use postgres_wire::{Client, PgError, Session};
 use wasm_connect_sdk::{
     Config, Error, RecordFailure, Result, SinkRecord, SinkTask, TopicPartition,
     TopicPartitionOffset, info, warn,
@@ -123,10 +123,8 @@ fn connect<'s>(
 impl SinkTask for JdbcSinkTask {
     fn start(&mut self, config: Config) -> Result<()> {
         let settings = Settings::parse(&config)?;
-        let url = ConnectUrl::parse(&settings.url)
-            .map_err(|e| Error::config(format!("connection.url: {e}")))?;
-        self.session =
-            Some(Session::new(url, settings.user.as_deref(), settings.password.as_deref()));
+        let session = settings.connection.session();
+        self.session = Some(session.map_err(|e| Error::config(format!("connection.url: {e}")))?);
         self.settings = Some(settings);
         Ok(())
     }

@@ -4,14 +4,12 @@
 //!
 //! This module owns key names, defaults and documentation; it does no I/O.
 
+pub use postgres_wire::CONNECTION_URL;
+use postgres_wire::{CONNECTION_USER, Connection, define_connection};
 use wasm_connect_sdk::{
-    Config, ConfigDef, ConfigKey, Error, Grant, Importance, NonEmptyString, Range, Result,
-    ValidString,
+    Config, ConfigDef, ConfigKey, Error, Grant, Importance, Range, Result, ValidString,
 };
 
-pub const CONNECTION_URL: &str = "connection.url";
-pub const CONNECTION_USER: &str = "connection.user";
-pub const CONNECTION_PASSWORD: &str = "connection.password";
 pub const MODE: &str = "mode";
 pub const INCREMENTING_COLUMN: &str = "incrementing.column.name";
 pub const TIMESTAMP_COLUMN: &str = "timestamp.column.name";
@@ -37,9 +35,7 @@ pub enum Mode {
 /// The parsed settings.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    pub url: String,
-    pub user: Option<String>,
-    pub password: Option<String>,
+    pub connection: Connection,
     pub mode: Mode,
     pub incrementing_column: Option<String>,
     pub timestamp_column: Option<String>,
@@ -65,9 +61,8 @@ impl Settings {
         };
         let col = |k| config.get(k).map(str::trim).filter(|v| !v.is_empty()).map(str::to_owned);
         let s = Self {
-            url: config.require(CONNECTION_URL)?.trim().to_owned(),
-            user: col(CONNECTION_USER),
-            password: config.get(CONNECTION_PASSWORD).filter(|p| !p.is_empty()).map(str::to_owned),
+            // The source's login is trimmed.
+            connection: Connection { user: col(CONNECTION_USER), ..Connection::parse(config)? },
             mode,
             incrementing_column: col(INCREMENTING_COLUMN),
             timestamp_column: col(TIMESTAMP_COLUMN),
@@ -99,26 +94,7 @@ impl Settings {
 
 /// The keys of the connector.
 pub fn definition() -> ConfigDef {
-    ConfigDef::new()
-        .define(
-            ConfigKey::string(CONNECTION_URL)
-                .required()
-                .ensure(NonEmptyString)
-                .importance(Importance::High)
-                .grant(Grant::Connect)
-                .doc(
-                    "JDBC URL of the database: jdbc:postgresql://host:port/database (or \
-                     postgres://host:port/database). The sandbox may open TCP connections to \
-                     this host and port (5432 if none) and nowhere else. Plain TCP: sslmode \
-                     is not supported yet.",
-                ),
-        )
-        .define(ConfigKey::string(CONNECTION_USER).importance(Importance::High).doc("The login."))
-        .define(
-            ConfigKey::password(CONNECTION_PASSWORD)
-                .importance(Importance::High)
-                .doc("The password; SCRAM-SHA-256 or md5, as the server asks."),
-        )
+    define_connection(ConfigDef::new())
         .define(
             ConfigKey::string(MODE)
                 .required()

@@ -3,7 +3,7 @@
 //! at most `tasks.max` tasks, round robin, as Confluent's `JdbcSourceConnector` does; a
 //! `query` is one task.
 
-use postgres_wire::{ConnectUrl, Session};
+use postgres_wire::url_problem;
 use wasm_connect_sdk::{Config, ConfigDef, ConfigProblem, Connector, Error, Result, warn};
 
 use crate::config::{self, Settings};
@@ -18,8 +18,7 @@ fn tables(s: &Settings) -> Result<Vec<String>> {
     if !s.whitelist.is_empty() {
         return Ok(s.whitelist.clone());
     }
-    let url = ConnectUrl::parse(&s.url).map_err(Error::config)?;
-    let mut session = Session::new(url, s.user.as_deref(), s.password.as_deref());
+    let mut session = s.connection.session().map_err(Error::config)?;
     let sql = "SELECT table_name::text FROM information_schema.tables \
                WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY 1";
     let rows = session.client().and_then(|(client, _)| client.query(sql, &[]));
@@ -46,12 +45,7 @@ impl Connector for JdbcSourceConnector {
     }
 
     fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
-        let mut problems = Vec::new();
-        if let Some(url) = config.get(config::CONNECTION_URL)
-            && let Err(e) = ConnectUrl::parse(url)
-        {
-            problems.push(ConfigProblem::new(config::CONNECTION_URL, e));
-        }
+        let mut problems: Vec<ConfigProblem> = url_problem(config).into_iter().collect();
         if config.get(config::CONNECTION_URL).is_some()
             && config.get(config::MODE).is_some()
             && let Err(e) = Settings::parse(config)

@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use postgres_wire::{Client, Column, ConnectUrl, PgError, Session};
+use postgres_wire::{Client, Column, PgError, Session};
 use wasm_connect_sdk::{Config, Error, Result, SourceRecord, SourceTask, info, offsets};
 
 use crate::config::{Mode, Settings};
@@ -102,9 +102,10 @@ fn retriable(e: PgError) -> Error {
 impl SourceTask for JdbcSourceTask {
     fn start(&mut self, config: Config) -> Result<()> {
         let s = Settings::parse(&config)?;
-        let url =
-            ConnectUrl::parse(&s.url).map_err(|e| Error::config(format!("connection.url: {e}")))?;
-        let database = url.database.clone().or_else(|| s.user.clone()).unwrap_or_default();
+        let session = s.connection.session();
+        let session = session.map_err(|e| Error::config(format!("connection.url: {e}")))?;
+        let database = session.url().database.clone();
+        let database = database.or_else(|| s.connection.user.clone()).unwrap_or_default();
         self.queriers = match &s.query {
             Some(_) => vec![Querier::new(&s, None, &database)],
             None => s.tables.iter().map(|t| Querier::new(&s, Some(t), &database)).collect(),
@@ -116,7 +117,7 @@ impl SourceTask for JdbcSourceTask {
                 info!("Resuming {} from {o}", q.topic);
             }
         }
-        self.session = Some(Session::new(url, s.user.as_deref(), s.password.as_deref()));
+        self.session = Some(session);
         self.settings = Some(s);
         Ok(())
     }

@@ -6,14 +6,17 @@
 //!
 //! It owns the connection and its errors (with the SQLSTATE, so callers can tell a
 //! constraint violation from a lost server), JDBC-style URL parsing and the date/time text
-//! conversions both plugins need. It knows nothing of Kafka Connect: no records, no
-//! schemas, no config keys. Plain TCP only (no TLS).
+//! conversions both plugins need, and the connection keys they share (`connection.url`,
+//! `connection.user`, `connection.password`). Of Kafka Connect it knows only those keys:
+//! no records, no schemas, no other config keys. Plain TCP only (no TLS).
 //!
-//! Layout: `url` (connection.url), `error` ([`PgError`]), `client` ([`Client`]),
+//! Layout: `connection` (the shared connection keys, [`Connection`]), `url`
+//! (connection.url), `error` ([`PgError`]), `client` ([`Client`]),
 //! `session` ([`Session`]: a login and its connection, reopened after a break),
 //! `time` (days, micros and their PostgreSQL text forms), `ident` (quoting).
 
 mod client;
+mod connection;
 mod error;
 mod ident;
 mod session;
@@ -21,6 +24,10 @@ mod time;
 mod url;
 
 pub use client::{Client, Column, QueryResult, Statement};
+pub use connection::{
+    CONNECTION_PASSWORD, CONNECTION_URL, CONNECTION_USER, Connection, define as define_connection,
+    url_problem,
+};
 pub use error::PgError;
 pub use ident::{quote_ident, quote_literal};
 pub use session::Session;

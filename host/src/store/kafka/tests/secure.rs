@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::store::conformance::{pairs, record, spec, unique_topic};
+use crate::store::conformance_tests::{pairs, record, spec, unique_topic};
 use crate::store::kafka::KafkaBackend;
 use crate::store::{LogBackend, StoreError};
 

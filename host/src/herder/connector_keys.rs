@@ -2,7 +2,8 @@
 //! show them: the plugin's own keys, then the framework's (Kafka Connect's
 //! `ConnectorConfig`, `SinkConnectorConfig` and the error-handling keys, plus this worker's
 //! retry and restart keys), each placed in Kafka Connect's group with its order in the
-//! group, width and display name. It only describes keys; validation is the herder's.
+//! group, width and display name. REST renders them. It only describes keys; checking
+//! values is `validate`'s.
 
 use crate::model::{ConfigKey, ConfigType, Importance, PluginInfo, PluginKind, RELOAD_ACTION};
 
@@ -119,9 +120,15 @@ fn layout(name: &str) -> (&'static str, &'static str, Option<&'static str>) {
     }
 }
 
-/// The framework's own connector keys, after the plugin's.
-fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
-    let key = |name: &str, ty, default: Option<&str>, importance, doc: &str| ConfigKey {
+/// A key the framework defines: optional, not sensitive, granting nothing.
+pub(super) fn key(
+    name: &str,
+    ty: ConfigType,
+    default: Option<&str>,
+    importance: Importance,
+    doc: &str,
+) -> ConfigKey {
+    ConfigKey {
         name: name.into(),
         ty,
         default_value: default.map(Into::into),
@@ -130,7 +137,11 @@ fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
         required: false,
         sensitive: false,
         grant: None,
-    };
+    }
+}
+
+/// The framework's own connector keys, after the plugin's.
+fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
     let mut keys = vec![
         ConfigKey {
             required: true,

@@ -45,7 +45,7 @@ pub(crate) trait Harness: Send + Sync {
 /// afresh by each test).
 macro_rules! conformance_tests {
     ($harness:expr) => {
-        $crate::store::conformance::conformance_tests!(@tests $harness;
+        $crate::store::conformance_tests::conformance_tests!(@tests $harness;
             send_then_read_to_end_returns_the_records_in_order,
             tombstones_come_back_as_none,
             keys_keep_their_partition_and_order,
@@ -61,7 +61,7 @@ macro_rules! conformance_tests {
         $(
             #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $test() {
-                $crate::store::conformance::$test(&$harness).await;
+                $crate::store::conformance_tests::$test(&$harness).await;
             }
         )+
     };

@@ -2,17 +2,16 @@
 //! validate show them: a class's own keys, and for a connector config every alias of
 //! `transforms` and `predicates` with Kafka Connect's enriched keys (`transforms.<a>.type`,
 //! `.predicate`, `.negate`, then the class's keys prefixed), in the group
-//! `Transforms: <a>` or `Predicates: <p>`, as `ConnectorConfig.enrich` adds them. It only
-//! describes keys; validation is the herder's.
+//! `Transforms: <a>` or `Predicates: <p>`, as `ConnectorConfig.enrich` adds them. REST
+//! renders them. It only describes keys; checking values is `validate`'s.
 
 use wasm_connect_transforms::config::{
     Default as KeyDefault, Importance as KeyImportance, KeyDef, KeyType,
 };
 use wasm_connect_transforms::registry;
 
-use super::connector_keys::Placed;
+use super::connector_keys::{Placed, key};
 use crate::model::{ConfigKey, ConfigType, Importance, Properties};
-
 use crate::worker::PluginRegistry;
 use crate::worker::transforms::listed_aliases;
 
@@ -130,25 +129,6 @@ impl<'a> Group<'a> {
         let group = Some(self.group.clone());
         self.out.push(Placed { key, group, order: self.order, width, display });
         self.order += 1;
-    }
-}
-
-fn key(
-    name: &str,
-    ty: ConfigType,
-    default: Option<&str>,
-    importance: Importance,
-    doc: &str,
-) -> ConfigKey {
-    ConfigKey {
-        name: name.into(),
-        ty,
-        default_value: default.map(Into::into),
-        importance,
-        documentation: doc.into(),
-        required: false,
-        sensitive: false,
-        grant: None,
     }
 }
 
