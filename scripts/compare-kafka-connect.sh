@@ -56,8 +56,8 @@ DELIBERATE='
 create-malformed | status | a body that is not JSON is the client'"'"'s error: 400 here; Kafka Connect answers 500 (its exception mapper sees no ConnectException)
 offsets-alter-bad | status | an offsets body without a required field is the client'"'"'s error: 400 here; Kafka Connect answers 500 ("Partition objects cannot be null")
 validate-unknown | status | Kafka Connect throws a BadRequestException (400) but wraps it into a 500; here the 400 it means, with its message
-plugins-all | [].type | no transformations, predicates or header converters are installed here yet
-plugin-config* | [].type | this worker'"'"'s own retry and restart keys (task.reconfiguration.*, restart.*) are DOUBLE; Kafka Connect'"'"'s header.converter, transforms and predicates keys are not defined here
+plugins-all | [].type | the converters, header converters, transformations and predicates listed here are fewer than Kafka Connect'"'"'s (its numeric converters among those not built in)
+plugin-config* | [].type | this worker'"'"'s own retry and restart keys (task.reconfiguration.*, restart.*) are DOUBLE, and the keys Kafka Connect defines that this worker does not (its *.plugin.version keys) are absent
 validate-* | configs[].definition.type | the same keys as plugin-config, seen through validate
 validate-* | configs[].value.recommended_values | Kafka Connect also recommends plugin versions for its *.plugin.version keys, which this worker does not define
 tasks | [].config.batch.size | a connector starts with its declared defaults filled in, so the file source'"'"'s task config carries batch.size

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The test command: builds the guest components (Rust, the Python examples with the pinned
-# componentize-py, the JavaScript examples with the pinned componentize-js), then runs every
-# quality gate and every test of both workspaces and of the Python and JavaScript SDKs, and
-# fuzzes the REST API against openapi.json (scripts/schemathesis.sh, a few minutes), and
-# drives the web dashboard in Chromium (scripts/ui-tests.sh, under a minute).
+# The test command: checks the links of the Markdown docs, builds the guest components
+# (Rust, the Python examples with the pinned componentize-py, the JavaScript examples with
+# the pinned componentize-js), then runs every quality gate and every test of both
+# workspaces and of the Python and JavaScript SDKs, fuzzes the REST API against
+# openapi.json (scripts/schemathesis.sh, about two minutes), and drives the web dashboard in
+# Chromium (scripts/ui-tests.sh, under a minute). Each step prints the time taken so far.
 # `.ci/run` calls exactly this.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,7 +13,13 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$ROOT/target}"
 # Backtraces are captured on every wasmtime error when set; traces stay readable without.
 unset RUST_BACKTRACE
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step says what it is and how long the run has taken so far.
+START=$SECONDS
+step() { printf '\n==> %s (at %dm%02ds)\n' "$*" $(((SECONDS - START) / 60)) $(((SECONDS - START) % 60)); }
+finished() { printf '\n==> done in %dm%02ds\n' $(((SECONDS - START) / 60)) $(((SECONDS - START) % 60)); }
+
+step "links in the docs"
+python3 scripts/check-doc-links.py $(git ls-files '*.md')
 
 step "guest components"
 scripts/build-guests.sh
@@ -83,3 +90,4 @@ scripts/schemathesis.sh
 
 step "dashboard in Chromium (Playwright)"
 scripts/ui-tests.sh
+finished
