@@ -14,8 +14,8 @@
 //! Layout: `log` (the [`LogTopic`] abstraction), `memory`, `embedded/` and `kafka/` (its
 //! backends), `partitioner` (murmur2 for the local backends), `requirements` (what a topic
 //! must satisfy to back a store), `config_record` and `config_state` (the config topic),
-//! `status` (the status store), `offsets` (the offsets store), `error`; `conformance` is the
-//! suite every backend passes in tests.
+//! `status` (the status store), `offsets` (the offsets store), `error`;
+//! `conformance_tests` is the suite every backend passes in tests.
 
 mod config_record;
 mod config_state;
