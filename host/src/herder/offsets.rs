@@ -30,7 +30,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::actor::Herder;
-use super::{Command, HerderError, SinkOffsetsError};
+use super::command::Command;
+use super::{HerderError, SinkOffsetsError};
 use crate::model::{TargetState, TopicPartition};
 use crate::store::OffsetStore;
 
