@@ -9,7 +9,8 @@
 
 use tokio::sync::oneshot;
 
-use super::{ConnectorInfo, ConnectorOffsets, HerderError, PutOutcome, RestartOutcome};
+use super::connector_offsets::ConnectorOffsets;
+use super::{ConnectorInfo, HerderError, PutOutcome, RestartOutcome};
 use crate::model::{InstanceId, Properties, RestartRequest, TargetState};
 
 /// Where the answer to a request goes.

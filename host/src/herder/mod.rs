@@ -17,26 +17,28 @@
 //! `restarts` (queued KIP-745 restart requests executed and answered), `group` (the member
 //! loop's reports), `peers` (session keys, task configs sent to the leader), `reconfigure`
 //! (task configs and their retry chain), `recovery` (failed instances and the restart
-//! policy), `offsets` (KIP-875) and `apply` (the only caller of the worker, through
-//! `runner`, and the only writer of lifecycle statuses). The nouns the actor holds, none of
-//! which uses it: `command` (the requests and their per-kind tables), `writes` (the write
-//! pipeline: config-topic writes, one in flight, returned as completions), `config_log`
-//! (the config topic's writer and follower), `group_link` (the member loop's handle),
-//! `member_spec` (how this worker joins, and `Peers`), `settings`, `membership` (this
-//! worker's place in the group), `instances` (the registry of runs), `snapshot` (what reads
-//! see), `typed` (each connector's parsed config), `retry_chain` and `auto_restart` (the
-//! retry and restart-policy bookkeeping, pure), `reconcile` (desired against running, a
-//! pure plan of `Action`s), `restart_plan` (KIP-745 plans), `restart_queue` (the restart
-//! requests waiting), `runner` (what starts instances), `sink_offsets` (where sink offsets
-//! live). Beside them: `validate`, `error`. Tests: `harness` (the loop over in-memory
-//! topics and the fake runner), `herder_tests`, `group_tests`, `snapshot_tests`,
-//! `auto_restart_tests`, `reconcile_tests`, `retry_chain_tests`.
+//! policy), `offsets` (KIP-875, its answers being `connector_offsets`) and `apply` (the
+//! only caller of the worker, through `runner`, and the only writer of lifecycle statuses).
+//! The nouns the actor holds, none of which uses it: `command` (the requests and their
+//! per-kind tables), `writes` (the write pipeline: config-topic writes, one in flight,
+//! returned as completions), `config_log` (the config topic's writer and follower),
+//! `group_link` (the member loop's handle), `member_spec` (how this worker joins, and
+//! `Peers`), `settings`, `membership` (this worker's place in the group), `instances` (the
+//! registry of runs), `snapshot` (what reads see), `typed` (each connector's parsed
+//! config), `retry_chain` and `auto_restart` (the retry and restart-policy bookkeeping,
+//! pure), `reconcile` (desired against running, a pure plan of `Action`s), `restart_plan`
+//! (KIP-745 plans), `restart_queue` (the restart requests waiting), `runner` (what starts
+//! instances), `sink_offsets` (where sink offsets live). Beside them: `validate`, `error`.
+//! Tests: `harness` (the loop over in-memory topics and the fake runner), `herder_tests`,
+//! `group_tests`, `snapshot_tests`, `auto_restart_tests`, `reconcile_tests`,
+//! `retry_chain_tests`.
 
 mod actor;
 mod apply;
 mod auto_restart;
 mod command;
 mod config_log;
+mod connector_offsets;
 mod error;
 mod events;
 mod gate;
@@ -83,10 +85,10 @@ pub use crate::model::{
 };
 pub use actor::spawn;
 use command::{Command, Reply};
+pub use connector_offsets::{ConnectorOffset, ConnectorOffsets};
 pub use error::HerderError;
 pub use member_spec::{MemberSpec, Peers};
 pub use membership::Membership;
-pub use offsets::{ConnectorOffset, ConnectorOffsets};
 pub use restart_plan::RestartPlan;
 pub use settings::HerderSettings;
 pub use sink_offsets::{EmbeddedSinkOffsets, KafkaSinkOffsets, SinkOffsets, SinkOffsetsError};
