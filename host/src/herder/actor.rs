@@ -6,8 +6,8 @@
 //! messages, and instances report as worker events.
 //!
 //! The files that add `impl Herder` blocks by concern (`requests`, `gate`, `events`,
-//! `group`, `peers`, `reconfigure`, `recovery`, `offsets`, `apply`) use this one; this one
-//! uses none of them, only the nouns it holds, and calls their methods on `self`.
+//! `restarts`, `group`, `peers`, `reconfigure`, `recovery`, `offsets`, `apply`) use this one;
+//! this one uses none of them, only the nouns it holds, and calls their methods on `self`.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

@@ -1,7 +1,8 @@
 //! Restart requests (KIP-745) recorded in the config topic, executed: the queued requests
 //! become [`RestartPlan`]s against this worker's statuses and assignment, and their
-//! [`Action`]s are applied; a request written here is executed when its answer is made
-//! (its write's completion), and answered with the statuses its plan shows.
+//! [`Action`](super::reconcile::Action)s are applied; a request written here is executed
+//! when its answer is made (its write's completion), and answered with the statuses its
+//! plan shows.
 //!
 //! The requests are queued by `events` as the config topic's records arrive; a restart
 //! without flags (case A) never reaches the config topic and is `requests`'.
