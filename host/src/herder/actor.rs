@@ -1,65 +1,40 @@
 //! The herder's state and its loop: one task that `select!`s over requests, worker
-//! events, config-topic records, write results and due retries, and is the only code that
-//! changes connector state. Nothing in the loop awaits a store, the broker or plugin code:
-//! writes complete as [`Internal`] messages, instances report as worker events.
+//! events, config-topic records, group reports, write results and due timers, and is the
+//! only code that changes connector state. Nothing in the loop awaits a store, the broker or
+//! plugin code: config-topic writes complete through the write pipeline ([`Writes`]), whose
+//! completions this file dispatches, other work started off the loop as [`Internal`]
+//! messages, and instances report as worker events.
+//!
+//! The files that add `impl Herder` blocks by concern (`requests`, `gate`, `events`,
+//! `restarts`, `group`, `peers`, `reconfigure`, `recovery`, `offsets`, `apply`) use this one;
+//! this one uses none of them, only the nouns it holds, and calls their methods on `self`.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::auto_restart::AutoRestarts;
+use super::command::Command;
 use super::config_log::{ConfigLog, FollowerMsg};
-use super::group::{GroupLink, MemberSpec, config_view};
+use super::group_link::{GroupLink, config_view};
 use super::instances::Instances;
-use super::peers::{Internal, Peers};
+use super::member_spec::{MemberSpec, Peers};
 use super::reconcile::Action;
+use super::restart_queue::RestartQueue;
 use super::retry_chain::RetryChains;
 use super::runner::Runner;
-use super::snapshot::Publisher;
+use super::settings::HerderSettings;
+use super::snapshot::{Made, Publisher};
 use super::typed::Typed;
-use super::writes::Writes;
-use super::{Command, HerderError, HerderHandle, Membership, RestartRequest, SinkOffsets};
-use crate::config::providers::ConfigProviders;
-use crate::model::{InstanceId, OverridePolicy, RetryPolicy};
+use super::writes::{AfterSync, Done, Queued, Then, Write, Writes};
+use super::{HerderError, HerderHandle, Membership, PutOutcome, SinkOffsets};
+use crate::model::InstanceId;
 use crate::store::{
     ConfigRecord, ConfigState, LogEntry, LogTopic, OffsetStore, StatusStore, StoreError,
 };
-use crate::telemetry::Loggers;
 use crate::worker::{PluginRegistry, Worker, WorkerEvent};
-
-/// Settings of the herder.
-#[derive(Clone, Debug)]
-pub struct HerderSettings {
-    /// How failed task reconfigurations are retried (KAFKA-14732's schedule by default),
-    /// unless a connector's config overrides it.
-    pub reconfiguration: RetryPolicy,
-    /// `connector.client.config.override.policy`: the client overrides connectors may set.
-    pub override_policy: OverridePolicy,
-    /// The config providers validation resolves references with (the worker has its own
-    /// copy, for the configs it hands to plugins).
-    pub providers: ConfigProviders,
-    /// How long shutdown waits for instances to stop.
-    pub shutdown_timeout: Duration,
-    /// This worker's log levels: the herder owns them, as Kafka Connect's herder owns its
-    /// `Loggers`, because a cluster-wide level (KIP-976) reaches it through the config topic.
-    pub loggers: Loggers,
-}
-
-impl Default for HerderSettings {
-    /// The process's installed log levels, or a set of its own when none was installed.
-    fn default() -> Self {
-        Self {
-            reconfiguration: RetryPolicy::default(),
-            override_policy: OverridePolicy::default(),
-            providers: ConfigProviders::default(),
-            shutdown_timeout: Duration::from_secs(10),
-            loggers: crate::telemetry::installed().unwrap_or_else(Loggers::for_tests),
-        }
-    }
-}
 
 /// Everything the herder owns.
 pub(super) struct Herder {
@@ -74,29 +49,33 @@ pub(super) struct Herder {
     pub peers: Option<Peers>,
     /// Leader only: no new session-key write before this (one is under way, or failed).
     pub key_retry_at: Option<Instant>,
+    /// Where work started off the loop reports ([`Internal`]).
     pub internal_tx: mpsc::UnboundedSender<Internal>,
-    pub internal_rx: mpsc::UnboundedReceiver<Internal>,
+    internal_rx: mpsc::UnboundedReceiver<Internal>,
     pub settings: HerderSettings,
     pub config: ConfigState,
     /// Each connector's parsed config, in step with `config`.
     pub typed: Typed,
-    pub config_log: ConfigLog,
-    /// Config-topic writes under way and the requests queued behind them.
+    /// The write pipeline: config-topic writes under way and the requests queued behind
+    /// them.
     pub writes: Writes,
-    pub follower: mpsc::UnboundedReceiver<FollowerMsg>,
+    /// The config topic's follower: every record, in order, and sync markers.
+    follower: mpsc::UnboundedReceiver<FollowerMsg>,
     pub status: Arc<StatusStore>,
     /// Starts instances (the worker; a fake in unit tests).
     pub runner: Box<dyn Runner>,
     /// The installed plugins.
-    pub registry: PluginRegistry,
+    registry: PluginRegistry,
     /// Source connectors' offsets.
     pub offsets: Arc<OffsetStore>,
     /// Sink connectors' consumer-group offsets.
     pub sink_offsets: Arc<dyn SinkOffsets>,
-    pub events: mpsc::UnboundedReceiver<WorkerEvent>,
+    /// What the instances report.
+    events: mpsc::UnboundedReceiver<WorkerEvent>,
     /// Every instance running, failed or waited on here.
     pub instances: Instances,
-    pub pending_restarts: BTreeMap<String, RestartRequest>,
+    /// Restart requests read from the config topic, waiting to be executed.
+    pub pending_restarts: RestartQueue,
     /// Task reconfiguration retries, one chain per connector.
     pub chains: RetryChains,
     /// Restart counts and waiting restarts of the restart policies.
@@ -105,7 +84,14 @@ pub(super) struct Herder {
     pub dirty: BTreeSet<String>,
     pub shutting_down: Option<oneshot::Sender<()>>,
     /// What reads see ([`super::snapshot`]), republished at the end of a turn.
-    pub snapshot: Publisher,
+    snapshot: Publisher,
+}
+
+/// Results of work the herder started off its loop, other than config-topic writes (the
+/// write pipeline reports on its own channel).
+pub(super) enum Internal {
+    /// The leader answered a follower's task configs.
+    TaskConfigsSubmitted { connector: String, result: Result<(), String> },
 }
 
 /// What the herder drives besides the stores: the runner, and where plugins and source
@@ -190,8 +176,7 @@ pub(super) async fn spawn_with(
         settings,
         config,
         typed,
-        config_log,
-        writes: Writes::default(),
+        writes: Writes::new(config_log),
         follower,
         status: status.clone(),
         runner: parts.runner,
@@ -200,7 +185,7 @@ pub(super) async fn spawn_with(
         sink_offsets,
         events,
         instances: Instances::default(),
-        pending_restarts: BTreeMap::new(),
+        pending_restarts: RestartQueue::default(),
         chains: RetryChains::default(),
         auto_restarts: AutoRestarts::default(),
         dirty,
@@ -252,6 +237,7 @@ enum Wake {
     Config(Option<FollowerMsg>),
     Group(Option<wasm_connect_group::GroupEvent>),
     Internal(Option<Internal>),
+    Written(Option<Result<(), StoreError>>),
     Due,
 }
 
@@ -269,10 +255,10 @@ impl Herder {
             .into_iter()
             .flatten()
             .min();
-            let group_rx = self.group.as_mut().map(|link| &mut link.events);
+            let group = self.group.as_mut();
             let group_events = async move {
-                match group_rx {
-                    Some(rx) => rx.recv().await,
+                match group {
+                    Some(link) => link.next_event().await,
                     None => std::future::pending().await,
                 }
             };
@@ -282,6 +268,7 @@ impl Herder {
                 m = self.follower.recv() => Wake::Config(m),
                 g = group_events => Wake::Group(g),
                 i = self.internal_rx.recv() => Wake::Internal(i),
+                w = self.writes.result() => Wake::Written(w),
                 _ = sleep_until(next_due) => Wake::Due,
             };
             match wake {
@@ -305,13 +292,21 @@ impl Herder {
                 Wake::Worker(Some(e)) => self.worker_event(e),
                 Wake::Config(Some(m)) => self.follower_msg(m),
                 Wake::Internal(Some(i)) => self.internal(i),
-                Wake::Worker(None) | Wake::Config(None) | Wake::Internal(None) => {}
+                Wake::Written(Some(result)) => {
+                    let done = self.writes.written(result);
+                    self.dispatch_writes(done);
+                }
+                Wake::Worker(None)
+                | Wake::Config(None)
+                | Wake::Internal(None)
+                | Wake::Written(None) => {}
                 Wake::Due => {
                     self.run_due_retries();
                     self.run_due_restarts();
                     self.run_deferred();
                     self.rotate_session_key();
-                    self.expire_syncs();
+                    let expired = self.writes.expire(Instant::now());
+                    self.dispatch_writes(expired);
                 }
             }
             if !self.rebalance_pending() {
@@ -326,7 +321,7 @@ impl Herder {
         }
         self.status.flush().await;
         if let Some(link) = self.group.take() {
-            link.handle.leave().await;
+            link.leave().await;
         }
         if let Some(done) = self.shutting_down.take() {
             let _ = done.send(());
@@ -348,7 +343,10 @@ impl Herder {
                 self.publish_view();
                 self.share_session_key();
             }
-            FollowerMsg::Synced(id) => self.synced(id),
+            FollowerMsg::Synced(id) => {
+                let done = self.writes.synced(id);
+                self.dispatch_writes(done);
+            }
             FollowerMsg::Error(e) => {
                 tracing::warn!(error = %e, "Reading the config topic failed; retrying")
             }
@@ -372,6 +370,109 @@ impl Herder {
         }
         self.writes.reject_all(HerderError::ShuttingDown);
         self.instances.wake_all(HerderError::ShuttingDown);
+    }
+
+    /// Handles the result of work started off the loop.
+    fn internal(&mut self, message: Internal) {
+        match message {
+            Internal::TaskConfigsSubmitted { connector, result: Ok(()) } => {
+                tracing::info!(connector = %connector, "The leader wrote the new task configs");
+                self.reconfiguration_succeeded(&connector);
+            }
+            Internal::TaskConfigsSubmitted { connector, result: Err(e) } => {
+                if self.instances.is_running(&InstanceId::Connector(connector.clone())) {
+                    self.reconfiguration_failed(&connector, &e);
+                }
+            }
+        }
+    }
+
+    /// Hands `write` to the write pipeline: now, or after the write in flight. New task
+    /// configs are examined when their turn comes: a connector deleted or STOPPED meanwhile
+    /// (by a write that was ahead of them) gets none.
+    pub(super) fn write(&mut self, write: Write) {
+        if self.writes.busy() {
+            self.writes.queue(Queued::Write(write));
+            return;
+        }
+        if let Then::TaskConfigs { connector, .. } = &write.then
+            && !self.takes_task_configs(connector)
+        {
+            let connector = connector.clone();
+            self.task_configs_dropped(&connector);
+            return;
+        }
+        self.writes.start(write);
+    }
+
+    /// Dispatches what the write pipeline completed, in order: after each write, the
+    /// requests and writes queued behind it take their turn.
+    fn dispatch_writes(&mut self, done: impl IntoIterator<Item = Done>) {
+        for done in done {
+            match done {
+                Done::Written(then, result) => {
+                    self.write_completed(then, result);
+                    while let Some(queued) = self.writes.next_turn() {
+                        match queued {
+                            Queued::Command(c) => self.command(c),
+                            Queued::Write(w) => self.write(w),
+                        }
+                    }
+                }
+                Done::Synced(after, result) => self.sync_completed(after, result),
+            }
+        }
+    }
+
+    /// What follows a completed config-topic write, standalone or in a group.
+    fn write_completed(&mut self, then: Then, result: Result<(), HerderError>) {
+        match then {
+            Then::Put { name, created, tasks, reply } => {
+                let r = result.and_then(|()| {
+                    let mut info =
+                        self.info(&name).ok_or_else(|| HerderError::connector_not_found(&name))?;
+                    info.tasks = tasks;
+                    Ok(PutOutcome { created, info })
+                });
+                let _ = reply.send(r);
+            }
+            Then::Done(reply) | Then::LoggerLevel(reply) => {
+                let _ = reply.send(result);
+            }
+            Then::Restart { request, reply } => {
+                let _ = reply.send(result.and_then(|()| self.answer_restart(request)));
+            }
+            Then::TaskConfigs { connector, count } => {
+                self.task_configs_written(&connector, count, result)
+            }
+            Then::SessionKey => self.session_key_written(result),
+        }
+    }
+
+    /// What follows the config topic read to its end (or not, in time).
+    fn sync_completed(&mut self, after: AfterSync, result: Result<(), HerderError>) {
+        match after {
+            AfterSync::Offsets(command) => match result {
+                Ok(()) => self.offsets_synced(command),
+                Err(e) => command.reject(e),
+            },
+            AfterSync::Assigned(a) => {
+                if let Err(e) = &result {
+                    tracing::warn!(error = %e, "Could not catch up with the config topic");
+                }
+                self.assigned_caught_up(a);
+            }
+        }
+    }
+
+    /// Publishes what reads see, if it changed this turn.
+    fn publish_snapshot(&mut self) {
+        let made = Made {
+            config_offset: self.config_offset,
+            accepting: self.shutting_down.is_none(),
+            settled: !self.member.in_group() || !self.rebalance_pending(),
+        };
+        self.snapshot.publish(made, &self.config, &self.typed);
     }
 }
 

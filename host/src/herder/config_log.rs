@@ -1,5 +1,5 @@
-//! The herder's access to the config topic: durable writes of [`ConfigRecord`]s (as
-//! futures the herder runs off its loop), and a follower task that reads every record, in
+//! The herder's access to the config topic: durable writes of [`ConfigRecord`]s (as futures
+//! the write pipeline runs off the loop), and a follower task that reads every record, in
 //! order, into a channel the herder drains.
 //!
 //! The follower owns the reader, so no record is ever lost to a cancelled read. A sync

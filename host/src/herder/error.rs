@@ -54,3 +54,10 @@ pub enum HerderError {
     #[error("The worker is shutting down")]
     ShuttingDown,
 }
+
+impl HerderError {
+    /// Kafka Connect's 404 for a connector that does not exist.
+    pub(super) fn connector_not_found(name: &str) -> Self {
+        HerderError::NotFound(format!("Connector {name} not found"))
+    }
+}

@@ -1,13 +1,14 @@
 //! What the herder does when something happens: an instance started, failed or stopped,
 //! a connector asked for reconfiguration, or a config-topic record changed the desired
 //! state. Each handler updates the registry with what happened and turns the rest into
-//! [`Action`]s for `apply`; queued restart requests become actions the same way.
+//! [`Action`]s for `apply`. A restart request read from the config topic is queued here;
+//! `restarts` executes the queue.
 
 use tokio::time::Instant;
 
+use super::HerderError;
 use super::actor::Herder;
 use super::reconcile::Action;
-use super::{HerderError, RestartPlan};
 use crate::model::{InstanceId, State, TargetState};
 use crate::store::ConfigEvent;
 use crate::worker::WorkerEvent;
@@ -145,7 +146,7 @@ impl Herder {
                 }
             }
             ConfigEvent::ConnectorRemoved(name) => {
-                self.pending_restarts.remove(&name);
+                self.pending_restarts.forget(&name);
                 self.chains.cancel(&name);
                 self.forget_failures(|i| i.connector() == name);
                 let id = InstanceId::Connector(name.clone());
@@ -191,15 +192,7 @@ impl Herder {
                     tracing::warn!(namespace = %namespace, error = %e, "Ignoring a cluster-wide log level");
                 }
             }
-            ConfigEvent::Restart(request) => {
-                let replace = self
-                    .pending_restarts
-                    .get(&request.connector)
-                    .is_none_or(|old| request.impact() > old.impact());
-                if replace {
-                    self.pending_restarts.insert(request.connector.clone(), request);
-                }
-            }
+            ConfigEvent::Restart(request) => self.pending_restarts.push(request),
         }
     }
 
@@ -226,40 +219,5 @@ impl Herder {
             }
         }
         self.dirty.insert(name.to_owned());
-    }
-
-    /// Executes the queued restart requests against this worker's statuses and
-    /// assignment, and returns the plans it executed. Every instance a plan restarts here
-    /// shows RESTARTING from this call on (Kafka Connect's `onRestart`), so a status read
-    /// after a 202 answer never shows the state from before the restart.
-    pub(super) fn process_restarts(&mut self) -> Vec<RestartPlan> {
-        if self.shutting_down.is_some() {
-            self.pending_restarts.clear();
-            return Vec::new();
-        }
-        let mut executed = Vec::new();
-        let mut pending = std::mem::take(&mut self.pending_restarts);
-        // The request being answered runs with its answer ([`Herder::answer_restart`]).
-        if let Some(answering) = self.writes.restart_in_flight()
-            && let Some(kept) = pending.remove(answering)
-        {
-            self.pending_restarts.insert(answering.to_owned(), kept);
-        }
-        for (name, request) in pending {
-            let connector_state =
-                self.status.get(&InstanceId::Connector(name.clone())).map(|s| s.state);
-            let tasks = self.status.tasks(&name).into_iter().map(|(t, s)| (t, s.state)).collect();
-            let Some(plan) = RestartPlan::new(&request, connector_state, &tasks) else {
-                tracing::debug!(connector = %name, "Skipping a restart request: no status for the connector");
-                continue;
-            };
-            tracing::info!("{plan}");
-            // A restart by request starts the restart policy's counts over.
-            self.forget_failures(|i| plan.restarts(i));
-            let actions = plan.actions(|id| self.member.owns(&self.config, id));
-            self.apply_all(actions);
-            executed.push(plan);
-        }
-        executed
     }
 }

@@ -10,30 +10,43 @@
 //! writes through `writes`. Config validation, which does call plugin code, runs in the
 //! caller's task before a command is sent.
 //!
-//! Layout: this file ([`HerderHandle`], its commands and the answers they carry), `actor`
-//! (state and loop; `commands`, `events`, `group`, `peers`, `reconfigure`, `recovery`,
-//! `offsets`, `gate`, `apply`, `writes` and `snapshot` add its methods by concern),
-//! `instances` (the registry of runs), `reconcile` (desired against running, a pure plan
-//! of `Action`s), `apply` (the only caller of the worker, through `runner`, and the only
-//! writer of lifecycle statuses), `writes` (config-topic writes as events, one in flight),
-//! `restart` (KIP-745 plans), `retry_chain` and `auto_restart` (the retry and restart-policy
-//! bookkeeping, pure), `typed` (each connector's parsed config), `offsets`
-//! (KIP-875) and `sink_offsets` (where sink offsets live), `membership` (this worker's
-//! place in the group), `group` (the member loop's reports), `gate` (which worker executes
-//! a request, and when), `peers` (session keys, task configs sent to the leader),
-//! `snapshot` (what reads see), `config_log`, `validate` with `connector_keys` and
-//! `transform_keys` (the framework keys a plugin's definition shows), `error`.
+//! Layout: `actor` (the state, the loop, and the dispatch of what the write pipeline and
+//! work started off the loop hand back) and the files that add its methods by concern, each
+//! using `actor` and never used by it: `requests` (each request's execution), `gate` (which
+//! worker executes a request, and when), `events` (worker events, config-topic changes),
+//! `restarts` (queued KIP-745 restart requests executed and answered), `group` (the member
+//! loop's reports), `peers` (session keys, task configs sent to the leader), `reconfigure`
+//! (task configs and their retry chain), `recovery` (failed instances and the restart
+//! policy), `offsets` (KIP-875, its answers being `connector_offsets`) and `apply` (the
+//! only caller of the worker, through `runner`, and the only writer of lifecycle statuses).
+//! The nouns the actor holds, none of which uses it: `command` (the requests and their
+//! per-kind tables), `writes` (the write pipeline: config-topic writes, one in flight,
+//! returned as completions), `config_log` (the config topic's writer and follower),
+//! `group_link` (the member loop's handle), `member_spec` (how this worker joins, and
+//! `Peers`), `settings`, `membership` (this worker's place in the group), `instances` (the
+//! registry of runs), `snapshot` (what reads see), `typed` (each connector's parsed
+//! config), `retry_chain` and `auto_restart` (the retry and restart-policy bookkeeping,
+//! pure), `reconcile` (desired against running, a pure plan of `Action`s), `restart_plan`
+//! (KIP-745 plans), `restart_queue` (the restart requests waiting), `runner` (what starts
+//! instances), `sink_offsets` (where sink offsets live). Beside them: `validate` with
+//! `connector_keys` and `transform_keys` (the framework keys a plugin's definition shows),
+//! `error`.
+//! Tests: `harness` (the loop over in-memory topics and the fake runner), `herder_tests`,
+//! `group_tests`, `snapshot_tests`, `auto_restart_tests`, `reconcile_tests`,
+//! `retry_chain_tests`.
 
 mod actor;
 mod apply;
 mod auto_restart;
-mod commands;
+mod command;
 mod config_log;
 mod connector_keys;
+mod connector_offsets;
 mod error;
 mod events;
 mod gate;
 mod group;
+mod group_link;
 #[cfg(test)]
 mod group_tests;
 #[cfg(test)]
@@ -41,15 +54,20 @@ mod harness;
 #[cfg(test)]
 mod herder_tests;
 mod instances;
+mod member_spec;
 mod membership;
 mod offsets;
 mod peers;
 mod reconcile;
 mod reconfigure;
 mod recovery;
-mod restart;
+mod requests;
+mod restart_plan;
+mod restart_queue;
+mod restarts;
 mod retry_chain;
 mod runner;
+mod settings;
 mod sink_offsets;
 mod snapshot;
 #[cfg(test)]
@@ -69,14 +87,15 @@ pub use crate::model::{
     ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
     RestartPolicy,
 };
-pub use actor::{HerderSettings, spawn};
+pub use actor::spawn;
+use command::{Command, Reply};
 pub use connector_keys::{Placed, groups, placed_keys};
+pub use connector_offsets::{ConnectorOffset, ConnectorOffsets};
 pub use error::HerderError;
-pub use group::MemberSpec;
+pub use member_spec::{MemberSpec, Peers};
 pub use membership::Membership;
-pub use offsets::{ConnectorOffset, ConnectorOffsets};
-pub use peers::Peers;
-pub use restart::RestartPlan;
+pub use restart_plan::RestartPlan;
+pub use settings::HerderSettings;
 pub use sink_offsets::{EmbeddedSinkOffsets, KafkaSinkOffsets, SinkOffsets, SinkOffsetsError};
 pub use snapshot::{Entry, Read, Snapshot};
 pub use transform_keys::{alias_keys, class_keys};
@@ -135,40 +154,6 @@ pub struct PutOutcome {
     pub created: bool,
     /// The connector as it is now.
     pub info: ConnectorInfo,
-}
-
-type Reply<T> = oneshot::Sender<Result<T, HerderError>>;
-
-/// Requests to the herder loop.
-pub(crate) enum Command {
-    Connectors(Reply<Vec<String>>),
-    Info(String, Reply<ConnectorInfo>),
-    TaskConfigs(String, Reply<Vec<Properties>>),
-    PutConfig {
-        name: String,
-        config: Properties,
-        initial: Option<TargetState>,
-        replace: bool,
-        reply: Reply<PutOutcome>,
-    },
-    Delete(String, Reply<()>),
-    SetTarget(String, TargetState, Reply<()>),
-    Restart {
-        request: RestartRequest,
-        reply: Reply<RestartOutcome>,
-    },
-    RestartTask(String, u32, Reply<()>),
-    SubmitTaskConfigs(String, Vec<Properties>, Reply<()>),
-    Offsets(String, Reply<ConnectorOffsets>),
-    AlterOffsets {
-        name: String,
-        offsets: Vec<(serde_json::Value, Option<serde_json::Value>)>,
-        reply: Reply<String>,
-    },
-    ResetOffsets(String, Reply<String>),
-    /// KIP-976: namespace and level, checked by the caller.
-    ClusterLoggerLevel(String, String, Reply<()>),
-    Shutdown(oneshot::Sender<()>),
 }
 
 /// The handle every other part of the worker uses. Cheap to clone.
@@ -257,7 +242,10 @@ impl HerderHandle {
     /// One connector's config and tasks.
     pub async fn connector_info(&self, name: &str) -> Result<ConnectorInfo, HerderError> {
         match self.answering(Read::Settled) {
-            Some(s) => s.get(name).map(|e| e.info.clone()).ok_or_else(|| commands::not_found(name)),
+            Some(s) => s
+                .get(name)
+                .map(|e| e.info.clone())
+                .ok_or_else(|| HerderError::connector_not_found(name)),
             None => self.ask(|r| Command::Info(name.to_owned(), r)).await,
         }
     }
@@ -265,9 +253,10 @@ impl HerderHandle {
     /// One connector's committed task configs, by task id.
     pub async fn task_configs(&self, name: &str) -> Result<Vec<Properties>, HerderError> {
         match self.answering(Read::Settled) {
-            Some(s) => {
-                s.get(name).map(|e| e.task_configs.clone()).ok_or_else(|| commands::not_found(name))
-            }
+            Some(s) => s
+                .get(name)
+                .map(|e| e.task_configs.clone())
+                .ok_or_else(|| HerderError::connector_not_found(name)),
             None => self.ask(|r| Command::TaskConfigs(name.to_owned(), r)).await,
         }
     }

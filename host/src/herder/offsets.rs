@@ -30,7 +30,9 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::actor::Herder;
-use super::{Command, HerderError, SinkOffsetsError};
+use super::command::Command;
+use super::connector_offsets::{ConnectorOffset, ConnectorOffsets};
+use super::{HerderError, SinkOffsetsError};
 use crate::model::{TargetState, TopicPartition};
 use crate::store::OffsetStore;
 
@@ -42,23 +44,6 @@ pub const RESET: &str = "The offsets for this connector have been reset successf
 const SINK_TOPIC: &str = "kafka_topic";
 const SINK_PARTITION: &str = "kafka_partition";
 const SINK_OFFSET: &str = "kafka_offset";
-
-/// One committed offset (Kafka Connect's `ConnectorOffset`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct ConnectorOffset {
-    /// The source partition, or `{"kafka_topic", "kafka_partition"}` for a sink.
-    pub partition: Value,
-    /// The offset, or `{"kafka_offset"}` for a sink.
-    pub offset: Value,
-}
-
-/// A connector's committed offsets (Kafka Connect's `ConnectorOffsets`); serializes as
-/// `{"offsets": [{"partition": ..., "offset": ...}]}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct ConnectorOffsets {
-    /// The entries.
-    pub offsets: Vec<ConnectorOffset>,
-}
 
 /// Where a connector's offsets live.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,37 +1,20 @@
 //! The herder's traffic with the other workers of a group: the session key (KIP-507),
-//! which the leader writes to the config topic and every worker hands to the [`KeyRing`]
-//! REST verifies against; and task configs a follower's connector generated, which only
-//! the leader may write, sent to it over REST off the herder loop. The answer comes back
-//! to the loop as an [`Internal`] message and feeds the reconfiguration retry chain.
+//! which the leader writes to the config topic and every worker hands to the key ring
+//! ([`KeyRing`](crate::cluster::KeyRing)) REST verifies against; and task configs a
+//! follower's connector generated, which only the leader may write, sent to it over REST
+//! off the herder loop. The answer comes back to the loop as an [`Internal`] message, which
+//! the actor dispatches to the reconfiguration retry chain. Only traffic with other
+//! workers: what reaches them is [`Peers`](super::Peers), in `member_spec`.
 
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::actor::Herder;
+use super::actor::{Herder, Internal};
 use super::writes::{Then, Write};
-use crate::cluster::{InterWorkerClient, KeyRing, KeySettings, now_ms};
-use crate::model::{InstanceId, Properties};
-use crate::store::{ConfigRecord, StoreError};
-
-/// What the herder needs to talk to other workers.
-#[derive(Clone, Debug)]
-pub struct Peers {
-    /// Sends requests to other workers.
-    pub client: InterWorkerClient,
-    /// The current session key, shared with REST.
-    pub keyring: KeyRing,
-    /// How the leader makes session keys.
-    pub keys: KeySettings,
-}
-
-/// Results of work the herder started off its loop.
-pub(super) enum Internal {
-    /// The leader answered a follower's task configs.
-    TaskConfigsSubmitted { connector: String, result: Result<(), String> },
-    /// The config-topic write in flight is durable, or failed ([`super::writes`]).
-    Written(Result<(), StoreError>),
-}
+use crate::cluster::now_ms;
+use crate::model::Properties;
+use crate::store::ConfigRecord;
 
 /// How long the leader waits for a session-key write before it may try again.
 const KEY_WRITE_WAIT: Duration = Duration::from_secs(60);
@@ -131,21 +114,5 @@ impl Herder {
                 });
             let _ = tx.send(Internal::TaskConfigsSubmitted { connector, result });
         });
-    }
-
-    /// Handles the result of work started off the loop.
-    pub(super) fn internal(&mut self, message: Internal) {
-        match message {
-            Internal::TaskConfigsSubmitted { connector, result: Ok(()) } => {
-                tracing::info!(connector = %connector, "The leader wrote the new task configs");
-                self.reconfiguration_succeeded(&connector);
-            }
-            Internal::TaskConfigsSubmitted { connector, result: Err(e) } => {
-                if self.instances.is_running(&InstanceId::Connector(connector.clone())) {
-                    self.reconfiguration_failed(&connector, &e);
-                }
-            }
-            Internal::Written(result) => self.written(result),
-        }
     }
 }

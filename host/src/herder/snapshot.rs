@@ -23,7 +23,6 @@ use std::sync::Arc;
 use tokio::sync::watch;
 
 use super::ConnectorInfo;
-use super::actor::Herder;
 use super::typed::Typed;
 use crate::model::Properties;
 use crate::store::ConfigState;
@@ -177,16 +176,4 @@ fn entries(old: &Snapshot, config: &ConfigState, typed: &Typed) -> BTreeMap<Stri
             Some((name.to_owned(), Arc::new(entry)))
         })
         .collect()
-}
-
-impl Herder {
-    /// Publishes what reads see, if it changed this turn.
-    pub(super) fn publish_snapshot(&mut self) {
-        let made = Made {
-            config_offset: self.config_offset,
-            accepting: self.shutting_down.is_none(),
-            settled: !self.member.in_group() || !self.rebalance_pending(),
-        };
-        self.snapshot.publish(made, &self.config, &self.typed);
-    }
 }

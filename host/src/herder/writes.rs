@@ -1,7 +1,8 @@
-//! Config-topic writes that never hold up the loop. A write runs in its own task; its
-//! result comes back as an [`Internal::Written`] message, and the follower's sync marker
-//! tells when the loop has applied it. Meanwhile the loop goes on: reads are answered,
-//! worker and group events handled, other requests admitted.
+//! The write pipeline: config-topic writes that never hold up the loop. The pipeline owns
+//! the config log's write side; a write runs in its own task, its result comes back on the
+//! pipeline's own channel, and the follower's sync marker tells when the loop has applied
+//! it. Meanwhile the loop goes on: reads are answered, worker and group events handled,
+//! other requests admitted.
 //!
 //! Writes keep the order and the checks of a herder that did them one at a time: one
 //! write is in flight, with its read-back; the next request that writes waits in a queue
@@ -13,15 +14,20 @@
 //! Requests that only need the config topic read to its end (offset changes, an
 //! assignment computed from newer configs) wait for a sync without a write and do not
 //! queue behind writes.
+//!
+//! The pipeline decides no connector state and answers no request itself (except with an
+//! error at shutdown): it returns what completed as [`Done`] values, and what waited as
+//! [`Queued`] turns, which the actor dispatches.
 
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
-use super::actor::Herder;
-use super::peers::Internal;
-use super::{Command, HerderError, PutOutcome, Reply, RestartOutcome, RestartRequest};
+use super::command::{Command, Reply};
+use super::config_log::ConfigLog;
+use super::{HerderError, PutOutcome, RestartOutcome, RestartRequest};
 use crate::store::{ConfigRecord, StoreError};
 
 /// How long a request waits for the follower to read back what was written (or to read
@@ -51,6 +57,15 @@ impl Then {
     fn reads_back(&self) -> bool {
         !matches!(self, Then::LoggerLevel(_))
     }
+
+    fn reject(self, error: HerderError) {
+        match self {
+            Then::Put { reply, .. } => drop(reply.send(Err(error))),
+            Then::Done(r) | Then::LoggerLevel(r) => drop(r.send(Err(error))),
+            Then::Restart { reply, .. } => drop(reply.send(Err(error))),
+            Then::TaskConfigs { .. } | Then::SessionKey => {}
+        }
+    }
 }
 
 /// What waits for the follower to read to the end, without a write.
@@ -68,11 +83,20 @@ pub(super) struct Write {
     pub then: Then,
 }
 
-enum Queued {
+/// What waits in the queue for the write in flight.
+pub(super) enum Queued {
     /// A request that writes, examined when its turn comes.
     Command(Command),
     /// A write the herder makes itself.
     Write(Write),
+}
+
+/// What the pipeline hands back to the actor to dispatch, in this order.
+pub(super) enum Done {
+    /// The write in flight completed (durable and read back), or failed: what follows it.
+    Written(Then, Result<(), HerderError>),
+    /// The config topic was read to its end for what waited, or the read timed out.
+    Synced(AfterSync, Result<(), HerderError>),
 }
 
 /// The write in flight.
@@ -84,14 +108,30 @@ struct InFlight {
 }
 
 /// The write pipeline's state.
-#[derive(Default)]
 pub(super) struct Writes {
+    log: ConfigLog,
+    /// Where the write in flight reports (each write's task holds a sender).
+    results_tx: mpsc::UnboundedSender<Result<(), StoreError>>,
+    results: mpsc::UnboundedReceiver<Result<(), StoreError>>,
     in_flight: Option<InFlight>,
     queue: VecDeque<Queued>,
     syncs: Vec<(u64, Instant, AfterSync)>,
 }
 
 impl Writes {
+    /// An idle pipeline writing through `log`.
+    pub fn new(log: ConfigLog) -> Self {
+        let (results_tx, results) = mpsc::unbounded_channel();
+        Self {
+            log,
+            results_tx,
+            results,
+            in_flight: None,
+            queue: VecDeque::new(),
+            syncs: Vec::new(),
+        }
+    }
+
     /// Whether a write is in flight (the next one must queue).
     pub fn busy(&self) -> bool {
         self.in_flight.is_some()
@@ -106,9 +146,91 @@ impl Writes {
         }
     }
 
-    /// Queues a request that writes until the write in flight completes.
-    pub fn queue_command(&mut self, command: Command) {
-        self.queue.push_back(Queued::Command(command));
+    /// Queues a request that writes, or a write, until the write in flight completes.
+    pub fn queue(&mut self, queued: Queued) {
+        self.queue.push_back(queued);
+    }
+
+    /// The next queued item whose turn has come: `None` while a write is in flight or
+    /// nothing waits.
+    pub fn next_turn(&mut self) -> Option<Queued> {
+        if self.busy() { None } else { self.queue.pop_front() }
+    }
+
+    /// Starts `write`, off the loop; its result arrives through [`Writes::result`]. The
+    /// caller has checked that no write is in flight.
+    pub fn start(&mut self, write: Write) {
+        debug_assert!(!self.busy(), "one write in flight");
+        let Write { records, context, then } = write;
+        let send = self.log.write_owned(records);
+        let tx = self.results_tx.clone();
+        tokio::spawn(async move {
+            let _ = tx.send(send.await);
+        });
+        self.in_flight = Some(InFlight { context, then, syncing: None });
+    }
+
+    /// The result of the write in flight, once the store has it (for the loop's
+    /// `select!`).
+    pub async fn result(&mut self) -> Option<Result<(), StoreError>> {
+        self.results.recv().await
+    }
+
+    /// The write in flight was confirmed durable, or failed: what completed, if anything
+    /// (a durable write that is read back completes once it is).
+    pub fn written(&mut self, result: Result<(), StoreError>) -> Option<Done> {
+        let f = self.in_flight.as_mut()?;
+        match result {
+            Ok(()) if f.then.reads_back() => {
+                let id = self.log.request_sync();
+                f.syncing = Some((id, Instant::now() + SYNC_TIMEOUT));
+                None
+            }
+            Ok(()) => self.finish(Ok(())),
+            Err(source) => {
+                let context = f.context.clone();
+                self.finish(Err(HerderError::Store { context, source }))
+            }
+        }
+    }
+
+    /// Waits for the follower to read to the end, then hands `after` back as
+    /// [`Done::Synced`].
+    pub fn after_sync(&mut self, after: AfterSync) {
+        let id = self.log.request_sync();
+        self.syncs.push((id, Instant::now() + SYNC_TIMEOUT, after));
+    }
+
+    /// The follower has sent everything up to sync marker `got`: what completed.
+    pub fn synced(&mut self, got: u64) -> Vec<Done> {
+        let done = self.in_flight.as_ref().and_then(|f| f.syncing).is_some_and(|(id, _)| id <= got);
+        let written = if done { self.finish(Ok(())) } else { None };
+        let (ready, waiting): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.syncs).into_iter().partition(|(id, _, _)| *id <= got);
+        self.syncs = waiting;
+        written
+            .into_iter()
+            .chain(ready.into_iter().map(|(_, _, a)| Done::Synced(a, Ok(()))))
+            .collect()
+    }
+
+    /// Gives up on read-backs that took longer than [`SYNC_TIMEOUT`]: what failed.
+    pub fn expire(&mut self, now: Instant) -> Vec<Done> {
+        let timeout = || HerderError::Store {
+            context: "Timed out reading the config topic back".into(),
+            source: StoreError::Unavailable(format!(
+                "the config topic was not read to its end within {} s",
+                SYNC_TIMEOUT.as_secs()
+            )),
+        };
+        let late =
+            self.in_flight.as_ref().and_then(|f| f.syncing).is_some_and(|(_, due)| due <= now);
+        let written = if late { self.finish(Err(timeout())) } else { None };
+        let (expired, waiting): (Vec<_>, Vec<_>) =
+            std::mem::take(&mut self.syncs).into_iter().partition(|(_, due, _)| *due <= now);
+        self.syncs = waiting;
+        let expired = expired.into_iter().map(|(_, _, a)| Done::Synced(a, Err(timeout())));
+        written.into_iter().chain(expired).collect()
     }
 
     /// When the earliest read-back gives up.
@@ -134,158 +256,10 @@ impl Writes {
             }
         }
     }
-}
 
-impl Then {
-    fn reject(self, error: HerderError) {
-        match self {
-            Then::Put { reply, .. } => drop(reply.send(Err(error))),
-            Then::Done(r) | Then::LoggerLevel(r) => drop(r.send(Err(error))),
-            Then::Restart { reply, .. } => drop(reply.send(Err(error))),
-            Then::TaskConfigs { .. } | Then::SessionKey => {}
-        }
-    }
-}
-
-impl Herder {
-    /// Writes `write` now, or after the write in flight. New task configs are examined
-    /// when their turn comes: a connector deleted or STOPPED meanwhile (by a write that
-    /// was ahead of them) gets none.
-    pub(super) fn write(&mut self, write: Write) {
-        if self.writes.busy() {
-            self.writes.queue.push_back(Queued::Write(write));
-            return;
-        }
-        if let Then::TaskConfigs { connector, .. } = &write.then
-            && !self.takes_task_configs(connector)
-        {
-            let connector = connector.clone();
-            self.task_configs_dropped(&connector);
-            return;
-        }
-        let Write { records, context, then } = write;
-        let send = self.config_log.write_owned(records);
-        let tx = self.internal_tx.clone();
-        tokio::spawn(async move {
-            let _ = tx.send(Internal::Written(send.await));
-        });
-        self.writes.in_flight = Some(InFlight { context, then, syncing: None });
-    }
-
-    /// The write in flight was confirmed durable, or failed.
-    pub(super) fn written(&mut self, result: Result<(), StoreError>) {
-        let Some(f) = self.writes.in_flight.as_mut() else { return };
-        match result {
-            Ok(()) if f.then.reads_back() => {
-                let id = self.config_log.request_sync();
-                f.syncing = Some((id, Instant::now() + SYNC_TIMEOUT));
-            }
-            Ok(()) => self.finish_write(Ok(())),
-            Err(source) => {
-                let context = f.context.clone();
-                self.finish_write(Err(HerderError::Store { context, source }));
-            }
-        }
-    }
-
-    /// Waits for the follower to read to the end, then continues `after`.
-    pub(super) fn after_sync(&mut self, after: AfterSync) {
-        let id = self.config_log.request_sync();
-        self.writes.syncs.push((id, Instant::now() + SYNC_TIMEOUT, after));
-    }
-
-    /// The follower has sent everything up to sync marker `got`.
-    pub(super) fn synced(&mut self, got: u64) {
-        let done =
-            self.writes.in_flight.as_ref().and_then(|f| f.syncing).is_some_and(|(id, _)| id <= got);
-        if done {
-            self.finish_write(Ok(()));
-        }
-        let (ready, waiting): (Vec<_>, Vec<_>) =
-            std::mem::take(&mut self.writes.syncs).into_iter().partition(|(id, _, _)| *id <= got);
-        self.writes.syncs = waiting;
-        for (_, _, after) in ready {
-            self.continue_after_sync(after, Ok(()));
-        }
-    }
-
-    /// Gives up on read-backs that took longer than [`SYNC_TIMEOUT`].
-    pub(super) fn expire_syncs(&mut self) {
-        let now = Instant::now();
-        let timeout = || HerderError::Store {
-            context: "Timed out reading the config topic back".into(),
-            source: StoreError::Unavailable(format!(
-                "the config topic was not read to its end within {} s",
-                SYNC_TIMEOUT.as_secs()
-            )),
-        };
-        let late = self
-            .writes
-            .in_flight
-            .as_ref()
-            .and_then(|f| f.syncing)
-            .is_some_and(|(_, due)| due <= now);
-        if late {
-            self.finish_write(Err(timeout()));
-        }
-        let (expired, waiting): (Vec<_>, Vec<_>) =
-            std::mem::take(&mut self.writes.syncs).into_iter().partition(|(_, due, _)| *due <= now);
-        self.writes.syncs = waiting;
-        for (_, _, after) in expired {
-            self.continue_after_sync(after, Err(timeout()));
-        }
-    }
-
-    /// Completes the write in flight, then starts the next queued one.
-    fn finish_write(&mut self, result: Result<(), HerderError>) {
-        let Some(f) = self.writes.in_flight.take() else { return };
-        self.complete(f.then, result);
-        while !self.writes.busy() {
-            match self.writes.queue.pop_front() {
-                Some(Queued::Command(c)) => self.command(c),
-                Some(Queued::Write(w)) => self.write(w),
-                None => break,
-            }
-        }
-    }
-
-    /// What follows a completed write.
-    fn complete(&mut self, then: Then, result: Result<(), HerderError>) {
-        match then {
-            Then::Put { name, created, tasks, reply } => {
-                let r = result.and_then(|()| {
-                    let mut info =
-                        self.info(&name).ok_or_else(|| super::commands::not_found(&name))?;
-                    info.tasks = tasks;
-                    Ok(PutOutcome { created, info })
-                });
-                let _ = reply.send(r);
-            }
-            Then::Done(reply) | Then::LoggerLevel(reply) => {
-                let _ = reply.send(result);
-            }
-            Then::Restart { request, reply } => {
-                let _ = reply.send(result.and_then(|()| self.answer_restart(request)));
-            }
-            Then::TaskConfigs { connector, count } => {
-                self.task_configs_written(&connector, count, result)
-            }
-            Then::SessionKey => self.session_key_written(result),
-        }
-    }
-
-    fn continue_after_sync(&mut self, after: AfterSync, result: Result<(), HerderError>) {
-        match after {
-            AfterSync::Offsets(command) => match result {
-                Ok(()) => self.offsets_synced(command),
-                Err(e) => command.reject(e),
-            },
-            AfterSync::Assigned(a) => {
-                if let Err(e) = &result {
-                    tracing::warn!(error = %e, "Could not catch up with the config topic");
-                }
-                self.assigned_caught_up(a);
-            }
-        }
+    /// Ends the write in flight with `result`.
+    fn finish(&mut self, result: Result<(), HerderError>) -> Option<Done> {
+        let f = self.in_flight.take()?;
+        Some(Done::Written(f.then, result))
     }
 }

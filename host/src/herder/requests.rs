@@ -1,38 +1,21 @@
-//! Requests from [`HerderHandle`](super::HerderHandle): reads answered from the config
-//! state at once; writes handed to the write pipeline ([`super::writes`]), which answers
-//! them once they are durable and applied, without holding up the loop.
+//! How the loop executes each request from [`HerderHandle`](super::HerderHandle) (a
+//! [`Command`], admitted by `gate`): reads answered from the config state at once; writes
+//! handed to the write pipeline ([`super::writes`]), whose completions the actor dispatches
+//! once they are durable and applied, without holding up the loop.
 
 use super::actor::Herder;
+use super::command::{Command, Reply};
 use super::reconcile::Action;
-use super::restart::RestartPlan;
-use super::writes::{AfterSync, Then, Write};
-use super::{Command, ConnectorInfo, ConnectorStatus, HerderError, RestartOutcome, RestartRequest};
+use super::writes::{AfterSync, Queued, Then, Write};
+use super::{ConnectorInfo, HerderError, RestartOutcome, RestartRequest};
 use crate::model::{InstanceId, TargetState};
 use crate::store::ConfigRecord;
 
-pub(super) fn not_found(name: &str) -> HerderError {
-    HerderError::NotFound(format!("Connector {name} not found"))
-}
-
-impl Command {
-    /// Whether the request writes to the config topic.
-    fn writes(&self) -> bool {
-        match self {
-            Command::PutConfig { .. }
-            | Command::Delete(..)
-            | Command::SetTarget(..)
-            | Command::SubmitTaskConfigs(..)
-            | Command::ClusterLoggerLevel(..) => true,
-            Command::Restart { request, .. } => !request.is_instance_only(),
-            _ => false,
-        }
-    }
-}
-
 impl Herder {
+    /// Executes an admitted request, or queues it behind the write in flight when it writes.
     pub(super) fn command(&mut self, command: Command) {
         if command.writes() && self.writes.busy() {
-            self.writes.queue_command(command);
+            self.writes.queue(Queued::Command(command));
             return;
         }
         match command {
@@ -40,13 +23,14 @@ impl Herder {
                 let _ = reply.send(Ok(self.config.connectors().map(str::to_owned).collect()));
             }
             Command::Info(name, reply) => {
-                let _ = reply.send(self.info(&name).ok_or_else(|| not_found(&name)));
+                let _ = reply
+                    .send(self.info(&name).ok_or_else(|| HerderError::connector_not_found(&name)));
             }
             Command::TaskConfigs(name, reply) => {
                 let r = if self.config.contains(&name) {
                     Ok(self.config.task_configs(&name).to_vec())
                 } else {
-                    Err(not_found(&name))
+                    Err(HerderError::connector_not_found(&name))
                 };
                 let _ = reply.send(r);
             }
@@ -75,7 +59,7 @@ impl Herder {
             }
             Command::Delete(name, reply) => {
                 if !self.config.contains(&name) {
-                    let _ = reply.send(Err(not_found(&name)));
+                    let _ = reply.send(Err(HerderError::connector_not_found(&name)));
                     return;
                 }
                 let records = vec![
@@ -145,7 +129,7 @@ impl Herder {
             command @ Command::Offsets(..) => self.offsets_now(command),
             command @ (Command::AlterOffsets { .. } | Command::ResetOffsets(..)) => {
                 // Read the config topic to its end first: the connector must be STOPPED.
-                self.after_sync(AfterSync::Offsets(command))
+                self.writes.after_sync(AfterSync::Offsets(command))
             }
             Command::ClusterLoggerLevel(namespace, level, reply) => {
                 self.cluster_logger_level(namespace, level, reply)
@@ -163,7 +147,7 @@ impl Herder {
     fn restart_now<T: Send + 'static>(
         &mut self,
         id: InstanceId,
-        reply: super::Reply<T>,
+        reply: Reply<T>,
         answer: impl FnOnce(Result<(), HerderError>) -> Result<T, HerderError> + Send + 'static,
     ) {
         let name = id.connector();
@@ -182,7 +166,7 @@ impl Herder {
 
     /// Case B: record the request in the config topic; once it is read back, execute it
     /// and answer ([`Herder::answer_restart`]).
-    fn record_restart(&mut self, request: RestartRequest, reply: super::Reply<RestartOutcome>) {
+    fn record_restart(&mut self, request: RestartRequest, reply: Reply<RestartOutcome>) {
         let name = &request.connector;
         if !self.config.contains(name) {
             let _ = reply.send(Err(HerderError::NotFound(format!("Unknown connector: {name}"))));
@@ -193,36 +177,6 @@ impl Herder {
             context: format!("Error writing {request} to the config topic"),
             then: Then::Restart { request, reply },
         });
-    }
-
-    /// Executes a recorded restart request before answering, with the statuses as
-    /// `GET /connectors/{name}/status` shows them from then on: every instance the plan
-    /// restarts RESTARTING (here or, for instances of other workers, until they execute
-    /// the record), every other instance its current state. The plan and the statuses are
-    /// read from one state, with nothing run in between.
-    pub(super) fn answer_restart(
-        &mut self,
-        request: RestartRequest,
-    ) -> Result<RestartOutcome, HerderError> {
-        let name = request.connector.clone();
-        let executed = if self.rebalance_pending() { Vec::new() } else { self.process_restarts() };
-        let connector = self.status.get(&InstanceId::Connector(name.clone())).ok_or_else(|| {
-            HerderError::NotFound(format!("Status for connector {name} not found"))
-        })?;
-        let tasks = self.status.tasks(&name);
-        let plan = match executed.into_iter().find(|p| p.request.connector == name) {
-            Some(plan) => plan,
-            // Not executed yet (a rebalance is pending): planned from the same statuses.
-            None => {
-                let states = tasks.iter().map(|(t, s)| (*t, s.state)).collect();
-                RestartPlan::new(&request, Some(connector.state), &states)
-                    .expect("a connector status exists")
-            }
-        };
-        let (kind, version) = self.info(&name).map(|i| (i.kind, i.version)).unwrap_or_default();
-        let tasks = tasks.into_iter().collect();
-        let status = ConnectorStatus { name, connector, tasks, kind, version };
-        Ok(RestartOutcome::Accepted(plan.shown(status)))
     }
 
     /// Task configs generated on another worker may be written here: this worker leads,
@@ -239,7 +193,7 @@ impl Herder {
             });
         }
         if !self.config.contains(name) {
-            return Err(not_found(name));
+            return Err(HerderError::connector_not_found(name));
         }
         if !configs.is_empty() && self.config.target_state(name) == TargetState::Stopped {
             return Err(HerderError::BadRequest(format!(
@@ -251,7 +205,7 @@ impl Herder {
 
     /// KIP-976. In a group: the record only, not read back (every worker, this one
     /// included, applies it from its follower). Standalone: applied here, nothing written.
-    fn cluster_logger_level(&mut self, namespace: String, level: String, reply: super::Reply<()>) {
+    fn cluster_logger_level(&mut self, namespace: String, level: String, reply: Reply<()>) {
         if !self.member.in_group() {
             let r = self.settings.loggers.set(&namespace, &level);
             let _ = reply.send(r.map(|_| ()).map_err(|e| HerderError::Failed(e.to_string())));

@@ -1,0 +1,39 @@
+//! The herder's settings, from the worker config: retry and override policies, config
+//! providers, the shutdown timeout and the log levels it owns. Plain values.
+
+use std::time::Duration;
+
+use crate::config::providers::ConfigProviders;
+use crate::model::{OverridePolicy, RetryPolicy};
+use crate::telemetry::Loggers;
+
+/// Settings of the herder.
+#[derive(Clone, Debug)]
+pub struct HerderSettings {
+    /// How failed task reconfigurations are retried (KAFKA-14732's schedule by default),
+    /// unless a connector's config overrides it.
+    pub reconfiguration: RetryPolicy,
+    /// `connector.client.config.override.policy`: the client overrides connectors may set.
+    pub override_policy: OverridePolicy,
+    /// The config providers validation resolves references with (the worker has its own
+    /// copy, for the configs it hands to plugins).
+    pub providers: ConfigProviders,
+    /// How long shutdown waits for instances to stop.
+    pub shutdown_timeout: Duration,
+    /// This worker's log levels: the herder owns them, as Kafka Connect's herder owns its
+    /// `Loggers`, because a cluster-wide level (KIP-976) reaches it through the config topic.
+    pub loggers: Loggers,
+}
+
+impl Default for HerderSettings {
+    /// The process's installed log levels, or a set of its own when none was installed.
+    fn default() -> Self {
+        Self {
+            reconfiguration: RetryPolicy::default(),
+            override_policy: OverridePolicy::default(),
+            providers: ConfigProviders::default(),
+            shutdown_timeout: Duration::from_secs(10),
+            loggers: crate::telemetry::installed().unwrap_or_else(Loggers::for_tests),
+        }
+    }
+}
