@@ -19,12 +19,15 @@ impl Herder {
         match event {
             WorkerEvent::ConnectorStarted { connector, run } => {
                 let id = InstanceId::Connector(connector.clone());
+                if !self.instances.is_current(&id, run) {
+                    return;
+                }
+                // Logged before the start wakes a waiting request, so a client that has its
+                // answer finds the line in the log.
+                tracing::info!(connector = %connector, "Connector started");
                 self.instance_started(&id, run);
-                if self.instances.is_current(&id, run) {
-                    tracing::info!(connector = %connector, "Connector started");
-                    if self.config.target_state(&connector) == TargetState::Started {
-                        self.reconfigure_fresh(&connector);
-                    }
+                if self.config.target_state(&connector) == TargetState::Started {
+                    self.reconfigure_fresh(&connector);
                 }
             }
             WorkerEvent::ConnectorFailed { connector, run, trace } => {
