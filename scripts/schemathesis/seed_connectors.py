@@ -1,6 +1,7 @@
-"""Gives the stateful part of scripts/schemathesis.sh the same starting state every time.
+"""Gives each run of scripts/schemathesis.sh the same starting state on any machine.
 
-Usage: seed_connectors.py BASE_URL. Creates the connectors below on a fresh worker and waits
+Usage: seed_connectors.py BASE_URL. Creates, on a fresh worker, the connector of
+openapi.json's example request and one that runs (`RUNNING` below), and waits
 until each shows the state it was created in (tasks included), so that the stateful phase,
 which cannot create a connector from random data, starts from connectors to follow links
 from (status, offsets, restart, stop, delete), and starts from the same ones on any machine.
@@ -14,34 +15,17 @@ import urllib.request
 
 DEADLINE_S = 120
 
-# The request body openapi.json gives as its example, and one connector that runs.
-CONNECTORS = [
-    (
-        {
-            "name": "example",
-            "config": {
-                "connector.class": "FileStreamSource",
-                "tasks.max": "1",
-                "file": "/dev/null",
-                "topic": "example",
-            },
-            "initial_state": "STOPPED",
-        },
-        "STOPPED",
-    ),
-    (
-        {
-            "name": "running",
-            "config": {
-                "connector.class": "FileStreamSource",
-                "tasks.max": "1",
-                "file": "/dev/null",
-                "topic": "running",
-            },
-        },
-        "RUNNING",
-    ),
-]
+# A connector that runs, beside the request body openapi.json gives as its example (read
+# from the worker, so the two never drift apart).
+RUNNING = {
+    "name": "running",
+    "config": {
+        "connector.class": "FileStreamSource",
+        "tasks.max": "1",
+        "file": "/dev/null",
+        "topic": "running",
+    },
+}
 
 
 def call(method: str, url: str, body: dict | None = None) -> tuple[int, dict]:
@@ -67,12 +51,16 @@ def settled(status: dict, state: str) -> bool:
 
 def main() -> None:
     base = sys.argv[1]
-    for body, _ in CONNECTORS:
+    _, document = call("GET", f"{base}/openapi.json")
+    example = document["components"]["schemas"]["CreateConnectorRequest"]["example"]
+    example_state = (example.get("initial_state") or "RUNNING").upper()
+    connectors = [(example, example_state), (RUNNING, "RUNNING")]
+    for body, _ in connectors:
         code, _ = call("POST", f"{base}/connectors", body)
         if code != 201:
             sys.exit(f"creating {body['name']} answered {code}")
     deadline = time.monotonic() + DEADLINE_S
-    for body, state in CONNECTORS:
+    for body, state in connectors:
         name = body["name"]
         while True:
             code, status = call("GET", f"{base}/connectors/{name}/status")
@@ -81,8 +69,8 @@ def main() -> None:
             if time.monotonic() > deadline:
                 sys.exit(f"{name} did not reach {state} within {DEADLINE_S} s: {status}")
             time.sleep(0.2)
-    names = ", ".join(f"{body['name']} ({state})" for body, state in CONNECTORS)
-    print(f"Seeded the stateful part with {names}", file=sys.stderr)
+    names = ", ".join(f"{body['name']} ({state})" for body, state in connectors)
+    print(f"Seeded the worker with {names}", file=sys.stderr)
 
 
 if __name__ == "__main__":
