@@ -65,6 +65,9 @@ impl App {
         for failure in &found.failures {
             tracing::warn!(error = %failure, "Skipping a plugin that did not load");
         }
+        for repeat in &found.repeats {
+            tracing::info!(path = %repeat.path.display(), first = %repeat.first.display(), "Skipping a plugin path met before");
+        }
         for p in &found.plugins {
             let i = p.info();
             tracing::info!(plugin = %i.name, version = %i.version, kind = %i.kind, file = %i.file.display(), "Loaded plugin");

@@ -71,6 +71,9 @@ impl PluginsCommand {
                 for f in &found.failures {
                     eprintln!("skipped {f}");
                 }
+                for r in &found.repeats {
+                    eprintln!("skipped {r}");
+                }
                 Ok(if found.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
             }
             Self::New(args) => args.run(),

@@ -4,6 +4,13 @@
 //! Both render as one readable line (`Display`); [`InstanceError::trace`] adds what an
 //! operator needs to find the cause: the trap kind, the guest backtrace and the last lines
 //! the guest wrote to stderr. That text becomes the `trace` of a FAILED status.
+//!
+//! A trace is the guest's, whatever the environment says: [`guest_detail`] renders a
+//! wasmtime error as its chain (the wasm backtrace is one of its links), never with the
+//! host backtrace `anyhow` captures when `RUST_BACKTRACE` or `RUST_LIB_BACKTRACE` is set.
+//! Rendering that one would put the worker's own frames and build paths into REST
+//! statuses, and resolving its symbols loads the binary's debug info for good (hundreds
+//! of MB of memory from the first trap on).
 
 use std::fmt;
 use std::path::PathBuf;
@@ -21,6 +28,15 @@ pub enum LoadError {
         path: PathBuf,
         /// The I/O error.
         source: std::io::Error,
+    },
+    /// The path leads (links followed) to something other than a regular file: a
+    /// device, a FIFO, a socket. It is never opened for reading.
+    #[error("{}: {kind}, not a regular file: a plugin must be a regular file", path.display())]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+        /// What it is.
+        kind: &'static str,
     },
     /// The file is larger than the worker accepts.
     #[error("{}: {size} bytes is over the limit of {limit} bytes for a plugin", path.display())]
@@ -67,6 +83,27 @@ pub enum LoadError {
         /// The instance failure.
         source: InstanceError,
     },
+}
+
+impl LoadError {
+    /// The refusal of `path`, which is a `file_type` and not a regular file.
+    pub(super) fn not_a_file(path: &std::path::Path, file_type: std::fs::FileType) -> Self {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = if file_type.is_char_device() {
+            "a character device"
+        } else if file_type.is_block_device() {
+            "a block device"
+        } else if file_type.is_fifo() {
+            "a FIFO"
+        } else if file_type.is_socket() {
+            "a socket"
+        } else if file_type.is_dir() {
+            "a directory"
+        } else {
+            "something else"
+        };
+        Self::NotAFile { path: path.to_path_buf(), kind }
+    }
 }
 
 /// The kind of a trap, as an operator reads it.
@@ -163,6 +200,26 @@ impl InstanceError {
             other => other.to_string(),
         }
     }
+}
+
+/// `e` as its chain of causes, each on its lines (the wasm backtrace is one of them), the
+/// way `anyhow` prints an error without its backtrace: the top error, then `Caused by:`
+/// and the numbered causes. The host backtrace is never rendered, so never resolved.
+pub(super) fn guest_detail(e: &wasmtime::Error) -> String {
+    let mut out = e.to_string();
+    let causes: Vec<String> = e.chain().skip(1).map(ToString::to_string).collect();
+    if !causes.is_empty() {
+        out.push_str("\n\nCaused by:");
+        for (i, cause) in causes.iter().enumerate() {
+            let mut lines = cause.lines();
+            out.push_str(&format!("\n    {i}: {}", lines.next().unwrap_or_default()));
+            for line in lines {
+                out.push_str("\n       ");
+                out.push_str(line);
+            }
+        }
+    }
+    out
 }
 
 /// `trace` followed by the tail of the guest's stderr, if it wrote any.

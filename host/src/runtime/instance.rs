@@ -27,7 +27,7 @@ use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 use wasmtime::{Store, StoreContextMut, UpdateDeadline};
 
 use super::bindings::{connector, sink_task, source_task, transformation};
-use super::error::{InstanceError, TrapKind};
+use super::error::{InstanceError, TrapKind, guest_detail};
 use super::executor::GuestExecutor;
 use super::limits::{LimitHit, SandboxLimits};
 use super::state::{Identity, InstanceState};
@@ -123,7 +123,8 @@ pub(crate) fn trap(
 ) -> InstanceError {
     let limiter = &store.data().limiter;
     let kind = classify(&e, limiter.hit());
-    let detail = format!("{e:?}\nlinear memory in use: {} KiB", limiter.memory_used() >> 10);
+    let detail =
+        format!("{}\nlinear memory in use: {} KiB", guest_detail(&e), limiter.memory_used() >> 10);
     let mut tail = stderr.tail();
     if stderr.dropped() > 0 {
         tail.push(format!("({} bytes of output over the limit were dropped)", stderr.dropped()));

@@ -10,7 +10,9 @@
 //!
 //! Layout: `engine` (engine knobs, pool sizing), `epoch` (ticker: yields and deadlines),
 //! `executor` (the guest thread pool), `cache/` (sealed compiled artifacts), `bindings` +
-//! `convert` (the one `bindgen!` and its conversions), `plugin` (load, check, describe),
+//! `convert` (the one `bindgen!` and its conversions), `plugin_path` (which files of a plugin
+//! path to load: regular files, each once, in a finite walk), `plugin_file` (reading one,
+//! bounded), `plugin` (load, check, describe),
 //! `pre` (a component pre-linked once, and its instantiation), `instance` (Store + async
 //! calls + deadlines), `state` (the data of one Store), the typed handles
 //! `connector_instance`, `source_instance`, `sink_instance` and `transform_instance`,
@@ -33,6 +35,8 @@ mod http;
 mod instance;
 mod limits;
 mod plugin;
+mod plugin_file;
+mod plugin_path;
 mod polled_record;
 mod pre;
 mod producers;
@@ -56,6 +60,8 @@ pub use grants::Grants;
 pub use instance::Instance;
 pub use limits::SandboxLimits;
 pub use plugin::{CONTRACT, Plugin, Sandbox};
+pub use plugin_file::MAX_PLUGIN_BYTES;
+pub use plugin_path::Repeat;
 pub use polled_record::{PolledRecord, decode_polled};
 pub use sink_instance::SinkTaskInstance;
 pub use source_instance::SourceTaskInstance;
@@ -91,8 +97,12 @@ struct Inner {
 pub struct Discovery {
     /// Plugins that loaded, sorted by name.
     pub plugins: Vec<Plugin>,
-    /// Files that did not, each with its reason.
+    /// Files that did not, each with its reason: refused entries (not a regular file, too
+    /// large, unreadable) and files that are no plugin, each once.
     pub failures: Vec<LoadError>,
+    /// Paths skipped because they lead to a file or directory found before under another
+    /// path (a symbolic link loop, a second link to one file), each once.
+    pub repeats: Vec<Repeat>,
 }
 
 impl Runtime {
@@ -102,6 +112,12 @@ impl Runtime {
         if let Some(pool) = &options.pool {
             engine::warn_if_map_count_low(pool);
         }
+        // wasmtime's errors capture a host backtrace when RUST_BACKTRACE or
+        // RUST_LIB_BACKTRACE is set. Traces shown to users are the guest's (see
+        // `error::guest_detail`), so the capture is only a cost, paid at every trap: turn it
+        // off for the process. (Equivalent to building wasmtime without its `backtrace`
+        // feature; panics keep their backtraces.)
+        wasmtime::error::disable_backtrace();
         let engine = engine::build(options.pool)?;
         epoch::start(&engine)?;
         let mut linker = Linker::new(&engine);
@@ -138,18 +154,21 @@ impl Runtime {
     }
 
     /// Loads every `.wasm` file under the given paths (files or directories, searched
-    /// recursively). A file that fails is reported, never fatal to the others; so is a
-    /// plugin whose name an earlier file (in path order) already took.
+    /// recursively, in path order and each directory's entries in name order). Only
+    /// regular files are read, each real file once and at most [`MAX_PLUGIN_BYTES`] of it;
+    /// a walk through symbolic link loops ends (see `plugin_path`). A file that fails is
+    /// reported, never fatal to the others; so is a plugin whose name an earlier file (in
+    /// path order) already took.
     pub async fn discover(&self, paths: &[PathBuf]) -> Discovery {
-        let mut files = Vec::new();
-        let mut failures = Vec::new();
-        for p in paths {
-            collect_wasm(p, &mut files, &mut failures);
-        }
-        files.sort();
-        files.dedup();
+        let walked = {
+            let paths = paths.to_vec();
+            tokio::task::spawn_blocking(move || plugin_path::candidates(&paths))
+                .await
+                .unwrap_or_default()
+        };
+        let mut failures = walked.failures;
         let mut plugins: Vec<Plugin> = Vec::new();
-        for f in files {
+        for f in walked.files {
             match self.load(&f).await {
                 Ok(p) => match plugins.iter().find(|q| q.info().name == p.info().name) {
                     Some(first) => failures.push(LoadError::DuplicateName {
@@ -163,28 +182,6 @@ impl Runtime {
             }
         }
         plugins.sort_by(|a, b| a.info().name.cmp(&b.info().name));
-        Discovery { plugins, failures }
-    }
-}
-
-fn collect_wasm(path: &Path, files: &mut Vec<PathBuf>, failures: &mut Vec<LoadError>) {
-    if path.is_file() {
-        files.push(path.to_path_buf());
-        return;
-    }
-    let entries = match std::fs::read_dir(path) {
-        Ok(e) => e,
-        Err(source) => {
-            failures.push(LoadError::Read { path: path.to_path_buf(), source });
-            return;
-        }
-    };
-    for entry in entries.flatten() {
-        let p = entry.path();
-        if p.is_dir() {
-            collect_wasm(&p, files, failures);
-        } else if p.extension().is_some_and(|e| e == "wasm") {
-            files.push(p);
-        }
+        Discovery { plugins, failures, repeats: walked.repeats }
     }
 }

@@ -15,10 +15,11 @@ use wasmtime::Store;
 use super::Runtime;
 use super::bindings::{connector, sink_task, source_task, transformation};
 use super::cache::CacheOutcome;
-use super::error::{InstanceError, LoadError};
+use super::error::{InstanceError, LoadError, guest_detail};
 use super::grants::{self, Grants};
 use super::instance::{Instance, Live};
 use super::limits::{Limiter, SandboxLimits};
+use super::plugin_file;
 use super::pre::{self, Pre};
 use super::producers;
 use super::state::{Identity, InstanceHost, InstanceState, NoHost};
@@ -26,8 +27,6 @@ use super::stdio::{GuestOutput, Stream};
 use super::{ConnectorInstance, SinkTaskInstance, SourceTaskInstance, TransformInstance};
 use crate::model::{Config, ConfigDef, ConfigProblem, PluginInfo, PluginKind};
 
-/// The largest plugin file the worker reads (an interpreter guest is ~20 MB).
-const MAX_PLUGIN_BYTES: u64 = 256 << 20;
 /// The WIT package version this worker implements.
 pub const CONTRACT: &str = "wasm-connect:connector@0.1.1";
 
@@ -287,7 +286,7 @@ impl Plugin {
                 Err(InstanceError::Trap {
                     call: "instantiate",
                     kind,
-                    detail: format!("{e:?}"),
+                    detail: guest_detail(&e),
                     stderr: stderr.tail(),
                 })
             }
@@ -303,12 +302,12 @@ fn pool_full(e: &wasmtime::Error) -> bool {
 /// Loads the plugin in `path` with `runtime`.
 pub(crate) async fn load(runtime: &Runtime, path: &Path) -> Result<Plugin, LoadError> {
     let path = path.to_path_buf();
-    let read_err = |source| LoadError::Read { path: path.clone(), source };
-    let size = tokio::fs::metadata(&path).await.map_err(read_err)?.len();
-    if size > MAX_PLUGIN_BYTES {
-        return Err(LoadError::TooLarge { path, size, limit: MAX_PLUGIN_BYTES });
-    }
-    let bytes = tokio::fs::read(&path).await.map_err(read_err)?;
+    let bytes = {
+        let file = path.clone();
+        tokio::task::spawn_blocking(move || plugin_file::read(&file)).await.map_err(|e| {
+            LoadError::Read { path: path.clone(), source: std::io::Error::other(e.to_string()) }
+        })??
+    };
     let not_component = |reason: String| LoadError::NotAComponent { path: path.clone(), reason };
     check_header(&bytes).map_err(not_component)?;
     let digest = hex::encode(Sha256::digest(&bytes));

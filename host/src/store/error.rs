@@ -21,6 +21,11 @@ pub enum StoreError {
     /// The embedded database failed.
     #[error("embedded store error: {0}")]
     Embedded(String),
+    /// The embedded database cannot be read, and retrying cannot help: its file is damaged
+    /// (SQLite's `SQLITE_CORRUPT`, `SQLITE_NOTADB`, a stored value that cannot be decoded)
+    /// or the disk failed (`SQLITE_IOERR`). Whoever reads fails with it rather than loop.
+    #[error("embedded store unreadable: {0}")]
+    Unreadable(String),
     /// The store is shutting down.
     #[error("the store is closed")]
     Closed,

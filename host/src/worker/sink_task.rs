@@ -17,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use tokio::sync::mpsc;
+use wasm_connect_backoff::Backoff;
 use wasm_connect_batch::{Encoder, Record};
 
 use super::WorkerEvent;
@@ -31,6 +32,12 @@ use crate::telemetry::data as metrics;
 
 /// Longest wait for a consumer event before commands and the flush timer are looked at.
 const EVENT_WAIT: Duration = Duration::from_millis(100);
+
+/// The wait before reading again after a retriable consumer error: Kafka's consumer
+/// defaults, `retry.backoff.ms` (100 ms) doubling up to `retry.backoff.max.ms` (1 s). An
+/// error no retry mends (an unreadable store) fails the task at once.
+const CONSUMER_RETRY: Backoff =
+    Backoff::doubling(Duration::from_millis(100), Duration::from_millis(1000));
 
 /// Everything a sink task's data path needs.
 pub(super) struct SinkTask {
@@ -69,6 +76,7 @@ impl SinkTask {
     pub(super) async fn run(mut self, commands: &mut mpsc::UnboundedReceiver<Cmd>) -> Exit {
         let mut state = State::default();
         let mut next_flush = tokio::time::Instant::now() + self.flush_interval;
+        let mut consumer_failures = CONSUMER_RETRY.attempts();
         let exit = loop {
             if let Some(exit) = drain(commands, &mut self.target) {
                 break exit;
@@ -81,10 +89,25 @@ impl SinkTask {
                 next_flush = tokio::time::Instant::now() + self.flush_interval;
             }
             let event = match self.consumer.next(EVENT_WAIT, self.max_records).await {
-                Ok(event) => event,
+                Ok(event) => {
+                    if consumer_failures.failures() > 0 {
+                        tracing::info!(
+                            failures = consumer_failures.failures(),
+                            "The consumer reads again"
+                        );
+                        consumer_failures.reset();
+                    }
+                    event
+                }
+                Err(e) if !e.is_retriable() => break Exit::Failed(e.to_string()),
                 Err(e) => {
-                    tracing::warn!(error = %e, "Consumer error");
-                    tokio::time::sleep(EVENT_WAIT).await;
+                    let delay = consumer_failures.next_delay();
+                    // Logged at the 1st, 2nd, 4th, 8th… failure in a row: a lasting error
+                    // stays visible without a line per attempt.
+                    if consumer_failures.failures().is_power_of_two() {
+                        tracing::warn!(error = %e, failures = consumer_failures.failures(), retry_in_ms = delay.as_millis() as u64, "Consumer error; retrying");
+                    }
+                    tokio::time::sleep(delay).await;
                     continue;
                 }
             };

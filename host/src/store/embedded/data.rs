@@ -167,7 +167,7 @@ impl EmbeddedBackend {
         doing: impl FnOnce() -> String + Send + 'static,
     ) -> Result<T, StoreError> {
         self.db
-            .run(move |db| db.with_writer(|conn| f(conn).map_err(|e| db.error(&doing(), e))))
+            .run(move |db| db.with_writer(|conn| f(conn).map_err(|e| db.sql_error(&doing(), &e))))
             .await
     }
 }

@@ -40,8 +40,14 @@ impl DataReader {
         self.db
             .run(move |db| {
                 let mut conn = conn.lock().unwrap_or_else(PoisonError::into_inner);
-                read_partitions(&mut conn, &from, max_records)
-                    .map_err(|e| db.error("cannot read data topics", e))
+                read_partitions(&mut conn, &from, max_records).map_err(|e| match e {
+                    ReadError::Sql(e) => db.sql_error("cannot read data topics", &e),
+                    // Stored bytes that do not decode: damaged, and so on every read.
+                    damaged @ ReadError::Headers { .. } => StoreError::Unreadable(format!(
+                        "{}: cannot read data topics: {damaged}",
+                        db.path().display()
+                    )),
+                })
             })
             .await
     }

@@ -101,6 +101,20 @@ impl Database {
     pub(super) fn error(&self, doing: &str, cause: impl Display) -> StoreError {
         error(&self.path, doing, cause)
     }
+
+    /// The error of a failed statement, told apart by what retrying can do:
+    /// [`StoreError::Unreadable`] when the file is damaged or the disk failed, else
+    /// [`StoreError::Embedded`] (a lock held past the busy timeout, which a later read may
+    /// not meet).
+    pub(super) fn sql_error(&self, doing: &str, cause: &rusqlite::Error) -> StoreError {
+        use rusqlite::ErrorCode::{CannotOpen, DatabaseCorrupt, NotADatabase, SystemIoFailure};
+        match cause.sqlite_error_code() {
+            Some(DatabaseCorrupt | NotADatabase | SystemIoFailure | CannotOpen) => {
+                StoreError::Unreadable(format!("{}: {doing}: {cause}", self.path.display()))
+            }
+            _ => self.error(doing, cause),
+        }
+    }
 }
 
 /// Creates the database file mode 0600 when missing, and takes group and other access

@@ -60,7 +60,7 @@ impl EmbeddedReader {
             .run(move |db| {
                 let mut conn = conn.lock().unwrap_or_else(PoisonError::into_inner);
                 read_from(&mut conn, topic.row, &positions)
-                    .map_err(|e| db.error(&format!("cannot read topic '{}'", topic.name), e))
+                    .map_err(|e| db.sql_error(&format!("cannot read topic '{}'", topic.name), &e))
             })
             .await?;
         for entry in &entries {

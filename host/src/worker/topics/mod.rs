@@ -104,9 +104,14 @@ pub enum TopicError {
         /// The client's reason.
         reason: String,
     },
-    /// Reading, joining the group or committing failed.
+    /// Reading, joining the group or committing failed; a later attempt may succeed (a
+    /// broker away, a lock held too long).
     #[error("cannot consume: {0}")]
     Consume(String),
+    /// Reading failed in a way no retry mends (the embedded store's file is damaged or its
+    /// disk failed): the task fails with it instead of trying again.
+    #[error("cannot consume, and retrying cannot help: {0}")]
+    Unreadable(String),
     /// Creating or describing a topic failed.
     #[error("cannot create topic '{topic}': {reason}")]
     Create {
@@ -118,6 +123,13 @@ pub enum TopicError {
     /// The client configuration is invalid (names the key).
     #[error("invalid client configuration: {0}")]
     Config(String),
+}
+
+impl TopicError {
+    /// Whether trying the same operation again may succeed.
+    pub fn is_retriable(&self) -> bool {
+        !matches!(self, Self::Unreadable(_))
+    }
 }
 
 /// The future of one [`RecordProducer::send`] call.

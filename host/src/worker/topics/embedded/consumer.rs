@@ -222,6 +222,10 @@ impl Drop for EmbeddedConsumer {
     }
 }
 
+/// A store error as the task sees it: an unreadable store is not retried.
 fn consume(e: StoreError) -> TopicError {
-    TopicError::Consume(e.to_string())
+    match e {
+        StoreError::Unreadable(_) => TopicError::Unreadable(e.to_string()),
+        e => TopicError::Consume(e.to_string()),
+    }
 }
