@@ -112,10 +112,7 @@ fn standalone_database_file_and_broker() {
         "plugin.path=p\noffset.storage.file.filename=/d/s.db\nbootstrap.servers=b:1",
         Mode::Standalone,
     );
-    assert_eq!(
-        c.mode,
-        ModeConfig::Standalone(mode::StandaloneConfig { database_file: "/d/s.db".into() })
-    );
+    assert_eq!(c.mode, ModeConfig::Standalone(mode::StandaloneConfig::at("/d/s.db")));
     assert_eq!(c.mode.kind(), Mode::Standalone);
     assert!(!c.uses_embedded_topics());
 }
@@ -143,9 +140,7 @@ fn example_standalone_config_parses() {
     assert_eq!(c.listeners[0].to_string(), "http://localhost:8083");
     assert_eq!(
         c.mode,
-        ModeConfig::Standalone(mode::StandaloneConfig {
-            database_file: "/tmp/wasm-connect/standalone.db".into()
-        })
+        ModeConfig::Standalone(mode::StandaloneConfig::at("/tmp/wasm-connect/standalone.db"))
     );
     assert!(c.ignored_keys.is_empty(), "{:?}", c.ignored_keys);
 }
