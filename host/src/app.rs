@@ -336,6 +336,10 @@ fn data_plane(
 ) -> anyhow::Result<(DataPlane, Option<EmbeddedTopics>)> {
     let embedded =
         embedded.filter(|_| config.bootstrap_servers.is_empty()).map(EmbeddedTopics::new);
+    if let (Some(topics), ModeConfig::Standalone(s)) = (&embedded, &config.mode) {
+        // Runs until the runtime stops; each of its transactions is short.
+        drop(topics.backend().start_cleaner(s.retention_check_interval));
+    }
     let topics: Arc<dyn DataTopics> = match &embedded {
         Some(topics) => Arc::new(topics.clone()),
         None => Arc::new(
@@ -392,9 +396,11 @@ async fn backend(
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("creating the directory {}", dir.display()))?;
             }
-            let backend = EmbeddedBackend::open(&s.database_file).with_context(|| {
-                format!("opening the embedded store {}", s.database_file.display())
-            })?;
+            let backend = EmbeddedBackend::open(&s.database_file)
+                .with_context(|| {
+                    format!("opening the embedded store {}", s.database_file.display())
+                })?
+                .with_retention(s.retention);
             let [c, o, st] = EMBEDDED_TOPICS;
             Ok((
                 Arc::new(backend.clone()),

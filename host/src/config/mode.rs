@@ -1,5 +1,5 @@
 //! The mode-specific part of the worker config: where standalone keeps its state (one
-//! SQLite file) and what distributed mode needs (a group, three internal topics, and the
+//! SQLite file) and the default retention of its data topics (`log.retention.*`), and what distributed mode needs (a group, three internal topics, and the
 //! session keys and signatures of requests between workers, `inter.worker.*`).
 //!
 //! Keys of the other mode are accepted and listed as ignored, without checking their
@@ -10,6 +10,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::config::reader::Reader;
+use crate::model::{CleanupPolicy, Retention, parse_limit};
+
+/// What `log.retention.ms` and `log.retention.bytes` take.
+const RETENTION_EXPECTED: &str = "-1 (no limit) or a non-negative integer";
 
 /// How the worker runs, chosen by the command (`wasm-connect standalone|distributed`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,7 +65,28 @@ pub struct StandaloneConfig {
     /// when `bootstrap.servers` is absent, the standalone topics. Default
     /// [`DEFAULT_DATABASE_FILE`]; a relative path is relative to the working directory.
     pub database_file: PathBuf,
+    /// The retention of the embedded store's data topics that set none of their own, as a
+    /// broker's defaults: `log.retention.ms` (7 days; `-1`: forever), `log.retention.bytes`
+    /// (per partition; `-1`, the default: no bound) and `log.cleanup.policy` (`delete`).
+    pub retention: Retention,
+    /// `log.retention.check.interval.ms`: how often the cleaner applies retention (Kafka's
+    /// default, 5 minutes).
+    pub retention_check_interval: Duration,
 }
+
+impl StandaloneConfig {
+    /// The database at `database_file`, every other setting at its default.
+    pub fn at(database_file: impl Into<PathBuf>) -> Self {
+        Self {
+            database_file: database_file.into(),
+            retention: Retention::default(),
+            retention_check_interval: DEFAULT_RETENTION_CHECK_INTERVAL,
+        }
+    }
+}
+
+/// Default `log.retention.check.interval.ms` (the broker's).
+pub const DEFAULT_RETENTION_CHECK_INTERVAL: Duration = Duration::from_millis(300_000);
 
 /// A replication factor or partition count for an internal topic the worker creates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,7 +214,13 @@ const DISTRIBUTED_KEYS: &[&str] = &[
 ];
 
 /// Keys only standalone mode reads.
-const STANDALONE_KEYS: &[&str] = &["offset.storage.file.filename"];
+const STANDALONE_KEYS: &[&str] = &[
+    "offset.storage.file.filename",
+    "log.retention.ms",
+    "log.retention.bytes",
+    "log.cleanup.policy",
+    "log.retention.check.interval.ms",
+];
 
 /// Reads the settings of `mode`, and marks the other mode's keys as ignored.
 pub(super) fn read(r: &mut Reader<'_>, mode: Mode) -> ModeConfig {
@@ -199,7 +230,26 @@ pub(super) fn read(r: &mut Reader<'_>, mode: Mode) -> ModeConfig {
             let database_file = r
                 .string("offset.storage.file.filename")
                 .map_or_else(|| PathBuf::from(DEFAULT_DATABASE_FILE), PathBuf::from);
-            ModeConfig::Standalone(StandaloneConfig { database_file })
+            let defaults = Retention::default();
+            let long = |v: &str| parse_limit("", v).ok();
+            let retention = Retention {
+                ms: r.parsed("log.retention.ms", RETENTION_EXPECTED, long).unwrap_or(defaults.ms),
+                bytes: r
+                    .parsed("log.retention.bytes", RETENTION_EXPECTED, long)
+                    .unwrap_or(defaults.bytes),
+                policy: r
+                    .parsed("log.cleanup.policy", "delete, compact or compact,delete", |v| {
+                        CleanupPolicy::parse(v).ok()
+                    })
+                    .unwrap_or(defaults.policy),
+            };
+            let retention_check_interval =
+                r.millis("log.retention.check.interval.ms", DEFAULT_RETENTION_CHECK_INTERVAL);
+            ModeConfig::Standalone(StandaloneConfig {
+                database_file,
+                retention,
+                retention_check_interval,
+            })
         }
         Mode::Distributed => {
             STANDALONE_KEYS.iter().for_each(|&k| r.skip(k));

@@ -112,10 +112,7 @@ fn standalone_database_file_and_broker() {
         "plugin.path=p\noffset.storage.file.filename=/d/s.db\nbootstrap.servers=b:1",
         Mode::Standalone,
     );
-    assert_eq!(
-        c.mode,
-        ModeConfig::Standalone(mode::StandaloneConfig { database_file: "/d/s.db".into() })
-    );
+    assert_eq!(c.mode, ModeConfig::Standalone(mode::StandaloneConfig::at("/d/s.db")));
     assert_eq!(c.mode.kind(), Mode::Standalone);
     assert!(!c.uses_embedded_topics());
 }
@@ -143,9 +140,7 @@ fn example_standalone_config_parses() {
     assert_eq!(c.listeners[0].to_string(), "http://localhost:8083");
     assert_eq!(
         c.mode,
-        ModeConfig::Standalone(mode::StandaloneConfig {
-            database_file: "/tmp/wasm-connect/standalone.db".into()
-        })
+        ModeConfig::Standalone(mode::StandaloneConfig::at("/tmp/wasm-connect/standalone.db"))
     );
     assert!(c.ignored_keys.is_empty(), "{:?}", c.ignored_keys);
 }
@@ -212,4 +207,29 @@ fn debug_hides_client_secrets() {
         assert!(!shown.contains(secret), "{shown}");
     }
     assert!(shown.contains("SASL_PLAINTEXT") && shown.contains("[hidden]"), "{shown}");
+}
+
+#[test]
+fn standalone_retention_defaults_are_kafkas_and_can_be_set() {
+    let ModeConfig::Standalone(s) = ok("plugin.path=p", Mode::Standalone).mode else {
+        panic!("standalone")
+    };
+    assert_eq!((s.retention.ms, s.retention.bytes), (604_800_000, -1));
+    assert_eq!(s.retention.policy.to_string(), "delete");
+    assert_eq!(s.retention_check_interval, std::time::Duration::from_secs(300));
+    let c = ok(
+        "plugin.path=p\nlog.retention.ms=120000\nlog.retention.bytes=1048576\n\
+         log.cleanup.policy=compact,delete\nlog.retention.check.interval.ms=1000",
+        Mode::Standalone,
+    );
+    let ModeConfig::Standalone(s) = c.mode else { panic!("standalone") };
+    assert_eq!((s.retention.ms, s.retention.bytes), (120_000, 1_048_576));
+    assert_eq!(s.retention.policy.to_string(), "compact,delete");
+    assert_eq!(s.retention_check_interval, std::time::Duration::from_secs(1));
+    let got =
+        problems("plugin.path=p\nlog.retention.ms=-2\nlog.cleanup.policy=keep", Mode::Standalone);
+    let keys: Vec<&str> = got.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(keys, ["log.retention.ms", "log.cleanup.policy"], "{got:?}");
+    let c = ok(&format!("{DISTRIBUTED}log.retention.ms=1\n"), Mode::Distributed);
+    assert_eq!(c.ignored_keys, ["log.retention.ms"]);
 }

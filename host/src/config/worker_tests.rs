@@ -39,9 +39,7 @@ fn standalone_minimal_takes_every_default() {
     let c = ok("plugin.path=plugins", Mode::Standalone);
     assert_eq!(
         c.mode,
-        ModeConfig::Standalone(mode::StandaloneConfig {
-            database_file: PathBuf::from("wasm-connect.db")
-        })
+        ModeConfig::Standalone(mode::StandaloneConfig::at(PathBuf::from("wasm-connect.db")))
     );
     assert!(c.uses_embedded_topics());
     assert_eq!(c.plugin_path, [PathBuf::from("plugins")]);

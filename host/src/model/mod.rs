@@ -12,7 +12,8 @@
 //! `restart_request` ([`RestartRequest`]), `backoff` ([`RetryPolicy`]), `retry_keys` (their
 //! keys), `policies` (a connector's retry and restart policies), `override_policy`
 //! ([`OverridePolicy`]), `reload_action` (`config.action.reload`), `session_key`
-//! ([`SessionKey`]), `sink_group` (a sink's consumer group).
+//! ([`SessionKey`]), `sink_group` (a sink's consumer group), `retention` (a topic's
+//! [`Retention`]).
 
 mod backoff;
 mod config_def;
@@ -22,6 +23,7 @@ mod plugin;
 mod policies;
 mod reload_action;
 mod restart_request;
+mod retention;
 mod retry_keys;
 mod session_key;
 mod sink_group;
@@ -41,6 +43,10 @@ pub use policies::{
 };
 pub use reload_action::{RELOAD_ACTION, reload_action_problem};
 pub use restart_request::RestartRequest;
+pub use retention::{
+    CLEANUP_POLICY, CleanupPolicy, DEFAULT_RETENTION_BYTES, DEFAULT_RETENTION_MS, RETENTION_BYTES,
+    RETENTION_MS, Retention, RetentionOverrides, parse_limit,
+};
 pub use retry_keys::{RECONFIGURATION_KEYS, RESTART_KEYS, RetryKeys};
 pub use session_key::{HMAC_SHA256, SessionKey};
 pub use sink_group::{GROUP_ID_OVERRIDE, sink_group};

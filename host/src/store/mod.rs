@@ -35,7 +35,8 @@ mod conformance_tests;
 pub use config_record::{ConfigRecord, RecordError};
 pub use config_state::{ConfigEvent, ConfigState};
 pub use embedded::{
-    DataChanges, DataEntry, DataReader, DataRecord, EmbeddedBackend, Position, TopicInfo,
+    CleanReport, DataChanges, DataEntry, DataRead, DataReader, DataRecord, EmbeddedBackend,
+    OutOfRange, Position, TopicInfo,
 };
 pub use error::StoreError;
 pub use kafka::KafkaBackend;

@@ -20,7 +20,7 @@ use super::data_writer::{
 };
 use super::database::Database;
 use super::group_offsets::{self, CommitError};
-use crate::model::{TopicPartition, TopicPartitionOffset};
+use crate::model::{CleanupPolicy, RetentionOverrides, TopicPartition, TopicPartitionOffset};
 use crate::store::requirements::local_partitions;
 use crate::store::{StoreError, TopicSpec};
 
@@ -41,12 +41,13 @@ impl EmbeddedBackend {
         batches: Vec<Vec<DataRecord>>,
     ) -> Result<Vec<Result<Vec<Position>, StoreError>>, StoreError> {
         let sticky = self.sticky.clone();
+        let policy = self.retention.policy;
         let (results, topics, created) = self
             .db
             .run(move |db| {
                 db.with_writer(|conn| {
                     let mut sticky = sticky.lock().unwrap_or_else(PoisonError::into_inner);
-                    Ok(append_batches(db, conn, &mut sticky, &batches))
+                    Ok(append_batches(db, conn, &mut sticky, policy, &batches))
                 })
             })
             .await?;
@@ -62,15 +63,22 @@ impl EmbeddedBackend {
         Ok(results)
     }
 
-    /// Creates data topic `name` (not compacted) with `partitions` partitions (`-1`: one)
-    /// unless it exists; returns whether it created it.
-    pub async fn create_data_topic(&self, name: &str, partitions: i32) -> Result<bool, StoreError> {
+    /// Creates data topic `name` with `partitions` partitions (`-1`: one) and the retention
+    /// `overrides` (the worker's default for what they leave unset) unless it exists;
+    /// returns whether it created it.
+    pub async fn create_data_topic(
+        &self,
+        name: &str,
+        partitions: i32,
+        overrides: RetentionOverrides,
+    ) -> Result<bool, StoreError> {
         let partitions = local_partitions(&TopicSpec::new(name, partitions, false))?;
         let name = name.to_owned();
         let topic = name.clone();
+        let policy = self.retention.policy;
         let created = self
             .writing(
-                move |conn| create_data_topic(conn, &topic, partitions),
+                move |conn| create_data_topic(conn, &topic, partitions, overrides, policy),
                 move || format!("cannot create topic '{name}'"),
             )
             .await?;
@@ -161,7 +169,7 @@ impl EmbeddedBackend {
     }
 
     /// Runs `f` on the writer connection on the blocking pool; an error says `doing()`.
-    async fn writing<T: Send + 'static>(
+    pub(super) async fn writing<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Connection) -> rusqlite::Result<T> + Send + 'static,
         doing: impl FnOnce() -> String + Send + 'static,
@@ -181,6 +189,7 @@ fn append_batches(
     db: &Database,
     conn: &mut Connection,
     sticky: &mut StickyPartitions,
+    policy: CleanupPolicy,
     batches: &[Vec<DataRecord>],
 ) -> BatchResults {
     let failed = |e: AppendError, count: usize| match e {
@@ -190,7 +199,7 @@ fn append_batches(
         }
     };
     if batches.len() > 1
-        && let Ok(appended) = append_data(conn, sticky, batches.iter().flatten())
+        && let Ok(appended) = append_data(conn, sticky, policy, batches.iter().flatten())
     {
         let mut positions = appended.positions.into_iter();
         let results =
@@ -199,7 +208,7 @@ fn append_batches(
     }
     let (mut results, mut topics, mut created) = (Vec::new(), Vec::new(), Vec::new());
     for batch in batches {
-        match append_data(conn, sticky, batch) {
+        match append_data(conn, sticky, policy, batch) {
             Ok(appended) => {
                 results.push(Ok(appended.positions));
                 topics.extend(appended.topics);

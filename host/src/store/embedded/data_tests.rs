@@ -56,8 +56,11 @@ async fn appends_return_positions_and_read_back_whole() {
 async fn partitions_are_explicit_keyed_or_sticky() {
     let dir = tempfile::tempdir().unwrap();
     let backend = open(&dir);
-    assert!(backend.create_data_topic("p", 3).await.unwrap());
-    assert!(!backend.create_data_topic("p", 5).await.unwrap(), "exists already");
+    assert!(backend.create_data_topic("p", 3, Default::default()).await.unwrap());
+    assert!(
+        !backend.create_data_topic("p", 5, Default::default()).await.unwrap(),
+        "exists already"
+    );
     let mut explicit = data("p", Some("k"), Some("v"));
     explicit.partition = Some(2);
     assert_eq!(backend.append_data(vec![explicit.clone()]).await.unwrap()[0].partition, 2);
@@ -88,7 +91,7 @@ async fn partitions_are_explicit_keyed_or_sticky() {
 async fn group_offsets_survive_a_reopen() {
     let dir = tempfile::tempdir().unwrap();
     let backend = open(&dir);
-    backend.create_data_topic("a", 2).await.unwrap();
+    backend.create_data_topic("a", 2, Default::default()).await.unwrap();
     backend.commit_group_offsets("g", vec![at("a", 1, 7), at("a", 0, 3)]).await.unwrap();
     backend.commit_group_offsets("g", vec![at("a", 0, 5)]).await.unwrap();
     backend.commit_group_offsets("other", vec![at("a", 0, 1)]).await.unwrap();
@@ -134,7 +137,7 @@ async fn a_version_1_file_is_migrated_in_place() {
         .unwrap()
         .pragma_query_value(None, "user_version", |r| r.get(0))
         .unwrap();
-    assert_eq!(version, 2);
+    assert_eq!(version, 3);
     // The old record reads back, through both APIs, and new ones follow it.
     let topic = backend.topic(&TopicSpec::new("configs", 1, true)).await.unwrap();
     let entries = topic.reader().await.unwrap().read_to_end().await.unwrap();
@@ -152,9 +155,9 @@ async fn a_version_1_file_is_migrated_in_place() {
 
     // Opening again changes nothing; a newer file is refused.
     EmbeddedBackend::open(&path).unwrap();
-    rusqlite::Connection::open(&path).unwrap().pragma_update(None, "user_version", 3).unwrap();
+    rusqlite::Connection::open(&path).unwrap().pragma_update(None, "user_version", 4).unwrap();
     let err = EmbeddedBackend::open(&path).unwrap_err();
-    assert!(err.to_string().contains("schema version 3 is newer than this worker's 2"), "{err}");
+    assert!(err.to_string().contains("schema version 4 is newer than this worker's 3"), "{err}");
 }
 
 #[tokio::test]
@@ -166,6 +169,6 @@ async fn appends_wake_data_change_receivers() {
     assert!(changes.has_changed().unwrap());
     let seen = changes.borrow_and_update().clone();
     assert_eq!((seen.appended("w"), seen.appended("other"), seen.topics_created()), (1, 0, 1));
-    backend.create_data_topic("w2", 2).await.unwrap();
+    backend.create_data_topic("w2", 2, Default::default()).await.unwrap();
     assert_eq!(changes.borrow_and_update().topics_created(), 2);
 }

@@ -7,7 +7,11 @@
 //! partitioner does (KIP-480): every keyless record of one append (one transaction) lands
 //! in the same partition, and the next append moves to the next partition, round-robin.
 //! A missing topic is created with one partition on first write, the embedded store's
-//! stand-in for a broker's `auto.create.topics.enable`. Data topics are never compacted.
+//! stand-in for a broker's `auto.create.topics.enable`, with the worker's default
+//! retention. A data topic's `topic_retention` row holds its own `retention.ms` and
+//! `retention.bytes` (NULL: the worker's default, whatever it is when the cleaner runs)
+//! and its `cleanup.policy`, fixed at creation; records of a compacted topic are flagged
+//! for the key index. Each append adds its payload bytes to its partitions' count.
 //!
 //! It must not read records back (`data_reader.rs`) or know consumer groups.
 
@@ -19,6 +23,7 @@ use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 use super::data_record::{DataRecord, Position};
 use super::headers::encode;
 use super::writer::{TopicRow, find_topic, insert_topic, now_ms};
+use crate::model::{CleanupPolicy, RetentionOverrides};
 use crate::store::partitioner::partition_for_key;
 
 /// Partition count of a data topic created by its first write.
@@ -64,6 +69,8 @@ struct Slot {
     row: TopicRow,
     /// Next offset of each partition the append touched, read once per partition.
     next: Vec<Option<i64>>,
+    /// Payload bytes appended to each partition.
+    bytes: Vec<i64>,
     /// The sticky partition of this append's keyless records, once one needed it.
     sticky: Option<i32>,
 }
@@ -83,6 +90,7 @@ pub(super) struct Appended {
 pub(super) fn append_data<'r>(
     conn: &mut Connection,
     sticky: &mut StickyPartitions,
+    policy: CleanupPolicy,
     records: impl IntoIterator<Item = &'r DataRecord>,
 ) -> Result<Appended, AppendError> {
     let records = records.into_iter();
@@ -97,7 +105,7 @@ pub(super) fn append_data<'r>(
         )?;
         let mut insert = tx.prepare_cached(
             "INSERT INTO records (topic_id, partition_no, record_offset, key, value, \
-             timestamp_ms, headers) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             timestamp_ms, headers, compacted) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         )?;
         for record in records {
             let slot = match slots.entry(record.topic.as_str()) {
@@ -107,12 +115,15 @@ pub(super) fn append_data<'r>(
                         Some(row) => row,
                         None => {
                             appended.created.push(record.topic.clone());
-                            insert_topic(&tx, &record.topic, AUTO_CREATED_PARTITIONS, false)?
+                            let defaults = RetentionOverrides::default();
+                            let partitions = AUTO_CREATED_PARTITIONS;
+                            insert_data_topic(&tx, &record.topic, partitions, defaults, policy)?
                         }
                     };
                     appended.topics.push(record.topic.clone());
                     let next = vec![None; row.partitions as usize];
-                    vacant.insert(Slot { row, next, sticky: None })
+                    let bytes = vec![0; row.partitions as usize];
+                    vacant.insert(Slot { row, next, bytes, sticky: None })
                 }
             };
             let partition = match (record.partition, &record.key) {
@@ -134,6 +145,7 @@ pub(super) fn append_data<'r>(
                 Some(offset) => offset,
                 None => read_next.query_row(params![slot.row.id, partition], |row| row.get(0))?,
             };
+            let headers = encode(&record.headers);
             insert.execute(params![
                 slot.row.id,
                 partition,
@@ -141,18 +153,22 @@ pub(super) fn append_data<'r>(
                 record.key,
                 record.value,
                 record.timestamp_ms.unwrap_or(now),
-                encode(&record.headers),
+                headers,
+                (slot.row.compacted && record.key.is_some()).then_some(1),
             ])?;
             *next = Some(offset + 1);
+            slot.bytes[partition as usize] += payload(record, headers.as_deref());
             appended.positions.push(Position { partition, offset });
         }
         let mut write_next = tx.prepare_cached(
-            "UPDATE partitions SET next_offset = ?3 WHERE topic_id = ?1 AND partition_no = ?2",
+            "UPDATE partitions SET next_offset = ?3, bytes = bytes + ?4 \
+             WHERE topic_id = ?1 AND partition_no = ?2",
         )?;
         for slot in slots.values() {
             for (partition, next) in slot.next.iter().enumerate() {
                 if let Some(next) = next {
-                    write_next.execute(params![slot.row.id, partition as i32, next])?;
+                    let bytes = slot.bytes[partition];
+                    write_next.execute(params![slot.row.id, partition as i32, next, bytes])?;
                 }
             }
         }
@@ -161,18 +177,46 @@ pub(super) fn append_data<'r>(
     Ok(appended)
 }
 
-/// Creates data topic `name` with `partitions` partitions (at least 1) unless it exists;
-/// returns whether it created it.
+/// Creates data topic `name` with `partitions` partitions (at least 1) and the retention
+/// `overrides` (`policy` when they set no `cleanup.policy`) unless it exists; returns
+/// whether it created it.
 pub(super) fn create_data_topic(
     conn: &mut Connection,
     name: &str,
     partitions: i32,
+    overrides: RetentionOverrides,
+    policy: CleanupPolicy,
 ) -> rusqlite::Result<bool> {
     let tx: Transaction<'_> = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
     if find_topic(&tx, name)?.is_some() {
         return Ok(false);
     }
-    insert_topic(&tx, name, partitions, false)?;
+    insert_data_topic(&tx, name, partitions, overrides, policy)?;
     tx.commit()?;
     Ok(true)
+}
+
+/// Inserts data topic `name` and its retention row.
+fn insert_data_topic(
+    tx: &Transaction<'_>,
+    name: &str,
+    partitions: i32,
+    overrides: RetentionOverrides,
+    default_policy: CleanupPolicy,
+) -> rusqlite::Result<TopicRow> {
+    let policy = overrides.policy.unwrap_or(default_policy);
+    let row = insert_topic(tx, name, partitions, policy.compact)?;
+    tx.execute(
+        "INSERT INTO topic_retention (topic_id, retention_ms, retention_bytes, cleanup_policy) \
+         VALUES (?1, ?2, ?3, ?4)",
+        params![row.id, overrides.ms, overrides.bytes, policy.to_string()],
+    )?;
+    Ok(row)
+}
+
+/// The payload bytes of `record` as `retention.bytes` counts them: key, value, headers.
+fn payload(record: &DataRecord, headers: Option<&[u8]>) -> i64 {
+    let len = |b: Option<&[u8]>| b.map_or(0, <[u8]>::len);
+    i64::try_from(len(record.key.as_deref()) + len(record.value.as_deref()) + len(headers))
+        .unwrap_or(i64::MAX)
 }

@@ -1,5 +1,6 @@
 //! The database file of the embedded backend: opening connections with the settings every
-//! connection needs (WAL, `synchronous=FULL`, a busy timeout), bringing the schema up to
+//! connection needs (incremental vacuum for the file, see `vacuum.rs`; WAL,
+//! `synchronous=FULL`, a busy timeout), bringing the schema up to
 //! date at open, running blocking work off the async threads, and errors that name the file.
 //! The file and its `-wal`/`-shm` companions are readable by the worker's user only (mode
 //! 0600): they hold connector configs, which may hold secrets.
@@ -16,6 +17,7 @@ use std::time::Duration;
 use rusqlite::{Connection, OpenFlags};
 
 use super::schema::{SCHEMA_VERSION, migrate};
+use super::vacuum;
 use crate::store::StoreError;
 
 /// How long a connection waits for another connection (or process) holding the write lock
@@ -44,6 +46,8 @@ impl Database {
             .map_err(|e| error(&path, "cannot open the database", e))?;
         let db = Self { path, writer: Mutex::new(conn) };
         db.with_writer(|conn| {
+            vacuum::prepare(conn, &db.path)
+                .map_err(|e| db.error("cannot set up incremental vacuum", e))?;
             let mode: String = conn
                 .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))
                 .map_err(|e| db.error("cannot switch to WAL mode", e))?;

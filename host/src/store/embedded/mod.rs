@@ -6,7 +6,10 @@
 //! whole batch before it returns. Records live in one `records` table keyed by (topic,
 //! partition, offset); each topic's partition count is remembered in `topics`, its next
 //! offsets in `partitions`. Keys are partitioned with Kafka's murmur2, so partitions > 1
-//! work as they do in Kafka. A compacted topic is compacted when it is opened.
+//! work as they do in Kafka. A compacted (internal) topic is compacted when it is opened.
+//! Data topics have Kafka's retention (`retention.ms`, `retention.bytes`,
+//! `cleanup.policy`), applied by a background cleaner in short transactions; the file is
+//! made with incremental vacuum so the freed pages go back to the file system.
 //!
 //! Threads: rusqlite blocks, so every database call runs on tokio's blocking pool
 //! (`spawn_blocking`), never on an async thread. Writes share one writer connection behind
@@ -25,8 +28,9 @@
 //! this module's: `worker/topics/embedded` coordinates it in process.
 //!
 //! Layout: `database.rs` (the file, connections, errors), `schema.rs` (tables, versions,
-//! migration), `cluster_id.rs` (the file's stable cluster id), `writer.rs` (create or check
-//! a topic, append), `compaction.rs`, `topic_state.rs` (what the handles and readers of one
+//! migration), `vacuum.rs` (incremental vacuum), `cluster_id.rs` (the file's stable cluster
+//! id), `writer.rs` (create or check a topic, append), `compaction.rs`, `deletion.rs`
+//! (deleting by retention), `cleaner.rs` (the background pass, [`CleanReport`]), `topic_state.rs` (what the handles and readers of one
 //! topic share), `topic.rs` (the [`LogTopic`] handle), `reader.rs` (the
 //! [`LogReader`](super::LogReader)); for data topics `data.rs` (the backend's data API),
 //! `data_record.rs` (its values), `data_writer.rs`, `data_reader.rs` ([`DataReader`]),
@@ -34,6 +38,7 @@
 //! ([`DataChanges`]).
 
 mod changes;
+mod cleaner;
 mod cluster_id;
 mod compaction;
 mod data;
@@ -41,16 +46,20 @@ mod data_reader;
 mod data_record;
 mod data_writer;
 mod database;
+mod deletion;
 mod group_offsets;
 mod headers;
 mod reader;
 mod schema;
 mod topic;
 mod topic_state;
+mod vacuum;
 mod writer;
 
 #[cfg(test)]
 mod data_tests;
+#[cfg(test)]
+mod retention_tests;
 #[cfg(test)]
 mod tests;
 
@@ -63,7 +72,8 @@ use async_trait::async_trait;
 use tokio::sync::watch;
 
 pub use self::changes::DataChanges;
-pub use self::data_reader::DataReader;
+pub use self::cleaner::CleanReport;
+pub use self::data_reader::{DataRead, DataReader, OutOfRange};
 pub use self::data_record::{DataEntry, DataRecord, Position, TopicInfo};
 
 use self::data_writer::StickyPartitions;
@@ -73,6 +83,7 @@ use self::topic::EmbeddedTopic;
 use self::topic_state::TopicState;
 use self::writer::open_topic;
 use super::{LogBackend, LogTopic, StoreError, TopicSpec};
+use crate::model::Retention;
 
 /// Log topics in one SQLite database file. Clones share the file and its connections.
 #[derive(Clone, Debug)]
@@ -86,6 +97,8 @@ pub struct EmbeddedBackend {
     sticky: Arc<Mutex<StickyPartitions>>,
     /// Wakes data readers after this process's appends and topic creations.
     changes: Arc<watch::Sender<DataChanges>>,
+    /// The worker's default retention of data topics (Kafka's defaults unless set).
+    retention: Retention,
 }
 
 impl EmbeddedBackend {
@@ -108,6 +121,7 @@ impl EmbeddedBackend {
             foreign_write_check,
             sticky: Arc::default(),
             changes: Arc::new(watch::channel(DataChanges::default()).0),
+            retention: Retention::default(),
         })
     }
 

@@ -2,6 +2,7 @@
 //! spec (partition count and compaction are remembered in the `topics` table), and append
 //! records. One transaction per call.
 //!
+//! Records of a compacted topic are flagged (`compacted = 1`) for the key index.
 //! Reading is `reader.rs`'s business; removing records is `compaction.rs`'s.
 
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -110,7 +111,7 @@ pub(super) fn append(
         )?;
         let mut insert = tx.prepare_cached(
             "INSERT INTO records (topic_id, partition_no, record_offset, key, value, \
-             timestamp_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+             timestamp_ms, compacted) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
         )?;
         // Next offset of each partition this batch touches, read once per partition.
         let mut next: Vec<Option<i64>> = vec![None; topic.partitions as usize];
@@ -127,7 +128,8 @@ pub(super) fn append(
                 offset,
                 record.key,
                 record.value,
-                timestamp_ms
+                timestamp_ms,
+                topic.compacted.then_some(1)
             ])?;
             *slot = Some(offset + 1);
         }

@@ -2,7 +2,10 @@
 //!
 //! `next` first releases what the member was told is revoked (the caller had its chance
 //! to commit), then reports, in this order, partitions to give up (`Revoked`), partitions
-//! gained (`Assigned`, positioned at the group's committed offsets, or at 0), and records.
+//! gained (`Assigned`, positioned at the group's committed offsets), and records. A
+//! partition without a committed offset, or whose position is below its log start offset
+//! (retention deleted those records), is reset as `auto.offset.reset` says (see
+//! `offset_reset.rs`), with a log line naming the partition and the new position.
 //! With nothing to report it waits, without polling, on the group's change channel and on
 //! the backend's change channel for its topics, and wakes at least every
 //! [`TOPIC_REFRESH`] to list topics again (and to see another process's writes).
@@ -18,8 +21,9 @@ use tokio::time::Instant;
 
 use super::coordinator::{Coordinator, TOPIC_REFRESH};
 use super::group::Step;
+use super::offset_reset::OffsetReset;
 use crate::model::{TopicPartition, TopicPartitionOffset};
-use crate::store::{DataChanges, DataEntry, DataReader, EmbeddedBackend, StoreError};
+use crate::store::{DataChanges, DataEntry, DataReader, EmbeddedBackend, OutOfRange, StoreError};
 use crate::worker::topics::{ConsumerEvent, InRecord, RecordConsumer, TopicError};
 
 /// A member of a consumer group over the embedded store.
@@ -41,7 +45,13 @@ pub(super) struct EmbeddedConsumer {
     pub(super) paused: bool,
     /// Rotates the partition read first, so none starves.
     pub(super) turn: usize,
+    /// `auto.offset.reset`.
+    pub(super) reset: OffsetReset,
 }
+
+/// The position of a partition without a committed offset: below any log start, so the
+/// first fetch resets it as `auto.offset.reset` says.
+const UNDEFINED: i64 = -1;
 
 impl EmbeddedConsumer {
     /// A counter that moves when this process writes to a read topic or creates a topic.
@@ -51,14 +61,15 @@ impl EmbeddedConsumer {
         topics.iter().map(|t| changes.appended(t)).sum::<u64>() + changes.topics_created()
     }
 
-    /// Positions gained partitions at the group's committed offsets (0 when none).
+    /// Positions gained partitions at the group's committed offsets ([`UNDEFINED`] when
+    /// none).
     async fn position(&mut self, gained: &[TopicPartition]) -> Result<(), TopicError> {
         let committed = self.backend.group_offsets(&self.group).await.map_err(consume)?;
         for tp in gained {
             let offset = committed
                 .iter()
                 .find(|c| c.topic == tp.topic && c.partition == tp.partition)
-                .map_or(0, |c| c.offset);
+                .map_or(UNDEFINED, |c| c.offset);
             self.positions.insert(tp.clone(), offset);
         }
         Ok(())
@@ -81,8 +92,70 @@ impl EmbeddedConsumer {
         self.turn = self.turn.wrapping_add(1);
         let len = from.len();
         from.rotate_left(self.turn % len);
-        let entries = self.reader.read(from, max).await.map_err(consume)?;
-        Ok(entries.into_iter().map(|entry| self.advance(entry)).collect())
+        let mut read = self.reader.read_checked(from, max).await.map_err(consume)?;
+        if !read.out_of_range.is_empty() {
+            let retry = read.out_of_range.iter().map(|o| o.position.clone()).collect::<Vec<_>>();
+            self.reset(&read.out_of_range)?;
+            let from = retry
+                .into_iter()
+                .filter_map(|p| {
+                    let tp = TopicPartition { topic: p.topic, partition: p.partition };
+                    let offset = *self.positions.get(&tp)?;
+                    Some(TopicPartitionOffset { topic: tp.topic, partition: tp.partition, offset })
+                })
+                .collect();
+            let left = max - read.entries.len();
+            let more = self.reader.read_checked(from, left).await.map_err(consume)?;
+            read.entries.extend(more.entries);
+        }
+        Ok(read.entries.into_iter().map(|entry| self.advance(entry)).collect())
+    }
+
+    /// Moves positions below their log start as `auto.offset.reset` says, or fails (`none`)
+    /// in Kafka's words.
+    fn reset(&mut self, out_of_range: &[OutOfRange]) -> Result<(), TopicError> {
+        if self.reset == OffsetReset::None {
+            let partitions: Vec<String> = out_of_range
+                .iter()
+                .map(|o| {
+                    format!("{}-{}={}", o.position.topic, o.position.partition, o.position.offset)
+                })
+                .collect();
+            let what = if out_of_range.iter().all(|o| o.position.offset == UNDEFINED) {
+                "Undefined offset"
+            } else {
+                "Offsets out of range"
+            };
+            return Err(TopicError::Consume(format!(
+                "{what} with no configured reset policy for partitions: {{{}}}",
+                partitions.join(", ")
+            )));
+        }
+        for o in out_of_range {
+            let to = match self.reset {
+                OffsetReset::Latest => o.log_end,
+                _ => o.log_start,
+            };
+            let tp =
+                TopicPartition { topic: o.position.topic.clone(), partition: o.position.partition };
+            if o.position.offset == UNDEFINED {
+                tracing::info!(
+                    group = %self.group, client = %self.client_id,
+                    partition = %format!("{}-{}", tp.topic, tp.partition), offset = to,
+                    reset = ?self.reset, "Resetting offset for partition (no committed offset)"
+                );
+            } else {
+                tracing::info!(
+                    group = %self.group, client = %self.client_id,
+                    partition = %format!("{}-{}", tp.topic, tp.partition),
+                    position = o.position.offset, log_start = o.log_start, offset = to,
+                    reset = ?self.reset,
+                    "Fetch position is out of range for partition (below the log start offset), resetting offset"
+                );
+            }
+            self.positions.insert(tp, to);
+        }
+        Ok(())
     }
 
     /// Moves past `entry` and converts it.

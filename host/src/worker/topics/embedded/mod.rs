@@ -4,25 +4,30 @@
 //! Every producer of the process is one shared producer with one writer task (order kept
 //! across calls, so each task's records stay in order; calls queued by many tasks at once
 //! are batched into one transaction, so 10,000 tasks do not ask for 10,000 `fsync`s). A topic written to before it was created has one
-//! partition (the embedded stand-in for a broker's topic auto-creation) unless
-//! [`DataTopics::create_topic`] made it first; data topics are never compacted. Consumers
+//! partition and the worker's default retention (the embedded stand-in for a broker's
+//! topic auto-creation) unless [`DataTopics::create_topic`] made it first, with the
+//! retention its `topic.creation.*` configs set (`retention.ms`, `retention.bytes`,
+//! `cleanup.policy`). Consumers
 //! are members of consumer groups coordinated in this process (one worker process owns the
 //! file in standalone mode): partitions are dealt round-robin and move cooperatively, a
 //! member giving up a partition being told `Revoked` and keeping it until its next `next`
 //! (at most [`REVOKE_TIMEOUT`]). Committed offsets live in the file, so they survive a
-//! crash: a restarted sink resumes after its last commit.
+//! crash: a restarted sink resumes after its last commit, or at the log start when
+//! retention deleted what it had not read (`auto.offset.reset`, `earliest` by default).
 //!
 //! It owns the client side of embedded data topics; it must not know plugins, converters
 //! or the SQL, which is the store's (`store/embedded`).
 //!
 //! Layout: this file (the handle), `producer.rs`, `consumer.rs`, `coordinator.rs` (the
 //! groups of the process and the topic listing), `group.rs` (one group's protocol),
-//! `assignment.rs` (round-robin), `subscription.rs` (topic lists and anchored regexes).
+//! `assignment.rs` (round-robin), `subscription.rs` (topic lists and anchored regexes),
+//! `offset_reset.rs` (`auto.offset.reset`).
 
 mod assignment;
 mod consumer;
 mod coordinator;
 mod group;
+mod offset_reset;
 mod producer;
 mod subscription;
 
@@ -37,9 +42,11 @@ use async_trait::async_trait;
 
 use self::consumer::EmbeddedConsumer;
 use self::coordinator::Coordinator;
+use self::offset_reset::{AUTO_OFFSET_RESET, OffsetReset};
 use self::producer::EmbeddedProducer;
 use self::subscription::Matcher;
 use super::{DataTopics, NewTopic, RecordConsumer, RecordProducer, Subscription, TopicError};
+use crate::model::RetentionOverrides;
 use crate::store::EmbeddedBackend;
 
 /// How long a group member may keep partitions it was told are revoked before they move
@@ -126,12 +133,14 @@ impl DataTopics for EmbeddedTopics {
         subscription: &Subscription,
         overrides: &[(String, String)],
     ) -> Result<Box<dyn RecordConsumer>, TopicError> {
-        if !overrides.is_empty() {
-            let keys: Vec<&str> = overrides.iter().map(|(k, _)| k.as_str()).collect();
+        let reset = OffsetReset::from_overrides(overrides)?;
+        let ignored: Vec<&str> =
+            overrides.iter().map(|(k, _)| k.as_str()).filter(|k| *k != AUTO_OFFSET_RESET).collect();
+        if !ignored.is_empty() {
             tracing::debug!(
                 consumer = client_id,
-                ?keys,
-                "Consumer overrides do not apply to embedded topics"
+                keys = ?ignored,
+                "Consumer overrides other than auto.offset.reset do not apply to embedded topics"
             );
         }
         let matcher = Arc::new(Matcher::new(subscription)?);
@@ -154,14 +163,18 @@ impl DataTopics for EmbeddedTopics {
             positions: BTreeMap::new(),
             paused: false,
             turn: 0,
+            reset,
         }))
     }
 
     async fn create_topic(&self, topic: &NewTopic) -> Result<bool, TopicError> {
-        let created =
-            self.backend.create_data_topic(&topic.name, topic.partitions).await.map_err(|e| {
-                TopicError::Create { topic: topic.name.clone(), reason: e.to_string() }
-            })?;
+        let failed = |reason: String| TopicError::Create { topic: topic.name.clone(), reason };
+        let overrides = RetentionOverrides::from_configs(&topic.configs).map_err(failed)?;
+        let created = self
+            .backend
+            .create_data_topic(&topic.name, topic.partitions, overrides)
+            .await
+            .map_err(|e| failed(e.to_string()))?;
         if created {
             tracing::info!(
                 topic = %topic.name, partitions = topic.partitions,

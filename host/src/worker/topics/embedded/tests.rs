@@ -305,7 +305,7 @@ async fn a_regex_subscription_picks_up_a_topic_created_later() {
 
     // Created by another process on the same file: picked up by the periodic listing.
     let other = EmbeddedBackend::open(dir.path().join("store.db")).unwrap();
-    other.create_data_topic("logs-c", 2).await.unwrap();
+    other.create_data_topic("logs-c", 2, Default::default()).await.unwrap();
     let started = Instant::now();
     assert_eq!(
         event(consumer.as_mut()).await,
@@ -343,4 +343,103 @@ async fn invalid_patterns_and_partitions_are_refused() {
     let err = bad.await.unwrap_err();
     assert!(err.to_string().contains("topic 'one' has no partition 1"), "{err}");
     assert_eq!(good.await.unwrap()[0].offset, 0, "a bad call does not fail the others");
+}
+
+/// A consumer of `group` with `auto.offset.reset` set to `reset` (unset for `None`).
+async fn join_with_reset(
+    topics: &EmbeddedTopics,
+    group: &str,
+    reset: Option<&str>,
+) -> Box<dyn RecordConsumer> {
+    let overrides: Vec<(String, String)> =
+        reset.map(|r| ("auto.offset.reset".to_owned(), r.to_owned())).into_iter().collect();
+    topics.consumer(group, "test-client", &subscribe("r"), &overrides).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_position_below_the_log_start_resets_as_auto_offset_reset_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let topics = topics(&dir);
+    let hour = vec![("retention.ms".to_owned(), "3600000".to_owned())];
+    let topic = NewTopic { name: "r".into(), partitions: 1, replication_factor: -1, configs: hour };
+    assert!(topics.create_topic(&topic).await.unwrap());
+    let now =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis()
+            as i64;
+    let producer = topics.producer("p", &[]).unwrap();
+    let record = |value: &str, timestamp: i64| OutRecord {
+        partition: Some(0),
+        timestamp: Some(timestamp),
+        ..out("r", None, Some(value))
+    };
+    let old: Vec<OutRecord> =
+        (0..10).map(|i| record(&format!("old{i}"), now - 7_200_000)).collect();
+    producer.send(old).await.unwrap();
+    producer.send(vec![record("new10", now), record("new11", now)]).await.unwrap();
+    // Three groups committed offset 3, then retention deleted offsets 0–9.
+    for group in ["earliest", "latest", "none"] {
+        topics.backend().commit_group_offsets(group, vec![tpo("r", 0, 3)]).await.unwrap();
+    }
+    assert_eq!(topics.backend().clean().await.unwrap().deleted, 10);
+
+    // Kafka Connect's default for sinks, `earliest`: from the log start.
+    let mut earliest = join_with_reset(&topics, "earliest", None).await;
+    assert!(matches!(event(earliest.as_mut()).await, ConsumerEvent::Assigned(_)));
+    let got = records(earliest.as_mut(), 2).await;
+    assert_eq!((got[0].offset, values(&got)), (10, vec!["new10".to_owned(), "new11".into()]));
+
+    // `latest`: from the log end, so only what comes next.
+    let mut latest = join_with_reset(&topics, "latest", Some("latest")).await;
+    assert!(matches!(event(latest.as_mut()).await, ConsumerEvent::Assigned(_)));
+    assert_eq!(latest.next(Duration::from_millis(200), 10).await.unwrap(), None);
+    producer.send(vec![record("new12", now)]).await.unwrap();
+    let got = records(latest.as_mut(), 1).await;
+    assert_eq!((got[0].offset, values(&got)), (12, vec!["new12".to_owned()]));
+
+    // `none`: the consumer fails, in Kafka's words.
+    let mut none = join_with_reset(&topics, "none", Some("none")).await;
+    assert!(matches!(event(none.as_mut()).await, ConsumerEvent::Assigned(_)));
+    let err = none.next(WAIT, 10).await.unwrap_err().to_string();
+    assert!(
+        err.contains(
+            "Offsets out of range with no configured reset policy for partitions: {r-0=3}"
+        ),
+        "{err}"
+    );
+
+    // A group without a committed offset starts as its reset says too.
+    let mut fresh = join_with_reset(&topics, "fresh", Some("none")).await;
+    assert!(matches!(event(fresh.as_mut()).await, ConsumerEvent::Assigned(_)));
+    let err = fresh.next(WAIT, 10).await.unwrap_err().to_string();
+    assert!(err.contains("Undefined offset with no configured reset policy"), "{err}");
+    let oldest = [("auto.offset.reset".to_owned(), "oldest".to_owned())];
+    let bad = topics.consumer("g", "c", &subscribe("r"), &oldest).await;
+    assert!(bad.err().expect("refused").to_string().contains("oldest"));
+}
+
+#[tokio::test]
+async fn topic_creation_configs_set_the_retention_and_bad_ones_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let topics = topics(&dir);
+    let configs = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect()
+    };
+    let bad = NewTopic {
+        name: "bad".into(),
+        partitions: 1,
+        replication_factor: -1,
+        configs: configs(&[("cleanup.policy", "shred")]),
+    };
+    let err = topics.create_topic(&bad).await.unwrap_err().to_string();
+    assert!(err.contains("cleanup.policy") && err.contains("shred"), "{err}");
+    assert!(!topics.topic_exists("bad").await.unwrap());
+    let sized = NewTopic {
+        configs: configs(&[("retention.bytes", "0"), ("retention.ms", "-1")]),
+        name: "sized".into(),
+        ..bad
+    };
+    assert!(topics.create_topic(&sized).await.unwrap());
+    let producer = topics.producer("p", &[]).unwrap();
+    producer.send(vec![out("sized", None, Some("gone"))]).await.unwrap();
+    assert_eq!(topics.backend().clean().await.unwrap().deleted, 1);
 }
