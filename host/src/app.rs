@@ -22,6 +22,7 @@ use crate::runtime::{PoolSize, Runtime, RuntimeOptions};
 use crate::store::{
     EmbeddedBackend, KafkaBackend, LogBackend, OffsetStore, StatusStore, TopicOrigin, TopicSpec,
 };
+use crate::worker::source_flow::FlowLimits;
 use crate::worker::topics::{DataTopics, EmbeddedTopics, KafkaClientSettings, KafkaTopics};
 use crate::worker::{DataPlane, PluginRegistry, Worker, WorkerSettings};
 
@@ -368,6 +369,12 @@ fn data_plane(
         value_converter_props: config.value_converter_props.clone(),
         offset_flush_interval: config.offset_flush_interval,
         source_max_poll_records: SOURCE_MAX_POLL_RECORDS,
+        source_flow: FlowLimits::worker(
+            &config.producer_props,
+            config.wasm_poll_bytes_per_second,
+            config.wasm_poll_records_per_second,
+        )
+        .map_err(anyhow::Error::msg)?,
         sink_max_records: sink_max_records.max(1),
     };
     Ok((plane, embedded))

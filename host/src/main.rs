@@ -4,6 +4,14 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// The process's allocator: jemalloc, whose background thread returns freed pages to the
+/// OS after `dirty_decay_ms` (10 s by default; `MALLOC_CONF` tunes it). glibc's malloc
+/// kept the buffers of huge record batches resident after their source was gone: 310 MB
+/// against 43 MB before it ran (BENCHMARKS.md, "Memory after large batches").
+#[cfg(all(target_os = "linux", not(target_env = "musl")))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// Most blocking threads per core. Blocking work (embedded-store transactions, Kafka
 /// metadata requests) queues for these instead of taking a thread per waiting task: with
 /// 10,000 tasks writing to one SQLite writer, tokio's default of 512 threads were all in

@@ -20,6 +20,7 @@ mod damaged_store;
 mod data_path;
 mod delivery;
 mod distributed;
+mod flow;
 mod fuzz;
 mod herder;
 mod http_sink;

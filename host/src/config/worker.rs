@@ -112,6 +112,12 @@ pub struct WorkerConfig {
     /// `wasm.store.delivery.timeout.ms`: how long a write to a Kafka-backed store may wait
     /// for the broker's acknowledgement before it fails.
     pub wasm_store_delivery_timeout: Duration,
+    /// `wasm.poll.bytes.per.second`: the bytes one source task may poll per second
+    /// (default none; 0: none); a connector may set its own.
+    pub wasm_poll_bytes_per_second: Option<u64>,
+    /// `wasm.poll.records.per.second`: the records one source task may poll per second
+    /// (default none; 0: none); a connector may set its own.
+    pub wasm_poll_records_per_second: Option<u64>,
     /// `task.reconfiguration.backoff.initial.ms` (default 250), `….backoff.max.ms` (default
     /// 60000), `….backoff.multiplier` (default 2), `….backoff.jitter` (default 0, a fraction
     /// in `[0, 1]`) and `task.reconfiguration.retries.max` (default none; `-1`: none): how
@@ -237,6 +243,10 @@ impl WorkerConfig {
                 .unwrap_or(DEFAULT_WASM_POOL_INSTANCES),
             wasm_store_delivery_timeout: r
                 .millis("wasm.store.delivery.timeout.ms", DEFAULT_WASM_STORE_DELIVERY_TIMEOUT),
+            wasm_poll_bytes_per_second: r
+                .number("wasm.poll.bytes.per.second", "a non-negative integer (bytes)"),
+            wasm_poll_records_per_second: r
+                .number("wasm.poll.records.per.second", "a non-negative integer (records)"),
             task_reconfiguration: r.retry_policy(&RECONFIGURATION_KEYS, &RetryPolicy::default()),
             producer_props: BTreeMap::new(),
             consumer_props: BTreeMap::new(),
@@ -366,6 +376,8 @@ impl std::fmt::Debug for WorkerConfig {
             wasm_cache_dir,
             wasm_pool_instances,
             wasm_store_delivery_timeout,
+            wasm_poll_bytes_per_second,
+            wasm_poll_records_per_second,
             task_reconfiguration,
             producer_props,
             consumer_props,
@@ -400,6 +412,8 @@ impl std::fmt::Debug for WorkerConfig {
             .field("wasm_cache_dir", wasm_cache_dir)
             .field("wasm_pool_instances", wasm_pool_instances)
             .field("wasm_store_delivery_timeout", wasm_store_delivery_timeout)
+            .field("wasm_poll_bytes_per_second", wasm_poll_bytes_per_second)
+            .field("wasm_poll_records_per_second", wasm_poll_records_per_second)
             .field("task_reconfiguration", task_reconfiguration)
             .field("producer_props", &RedactedProps(producer_props))
             .field("consumer_props", &RedactedProps(consumer_props))

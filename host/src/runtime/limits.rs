@@ -65,6 +65,8 @@ impl SandboxLimits {
                 "wasm.batch.max.bytes" => self.max_batch_bytes = num()? as usize,
                 "wasm.output.max.bytes" => self.max_output_bytes = num()? as usize,
                 k if k.starts_with("wasm.env.") => {}
+                // A source task's rates: the worker's data path reads them (worker/source_flow.rs).
+                "wasm.poll.bytes.per.second" | "wasm.poll.records.per.second" => {}
                 k if k.starts_with("wasm.") => return Err(format!("{k}: unknown sandbox setting")),
                 _ => {}
             }

@@ -14,8 +14,9 @@
 //! Layout: this file ([`Worker`], [`WorkerEvent`]), `connector` (a connector instance's
 //! supervisor), `task` (a task's supervisor), `task_control` (its commands and how a data
 //! path ends), `source_task` and `sink_task` (the data paths; `source_batch`, the source
-//! path's batch step as a pure function), `host` (the instances'
-//! host imports), `plugins` (the installed plugins by name), `connector_config/` (a
+//! path's batch step as a pure function; `source_flow`, what a source task may hand the
+//! worker in flight and per second, with `token_bucket` for the rates), `host` (the
+//! instances' host imports), `plugins` (the installed plugins by name), `connector_config/` (a
 //! connector's config, typed), `convert/` (converters), `transforms/` (transform chains),
 //! `errors/` (KIP-298 error handling), `topics/` (data topics), `topic_creation` (KIP-158),
 //! `released_producer` (a producer let go of off the async threads).
@@ -29,9 +30,11 @@ mod plugins;
 mod released_producer;
 mod sink_task;
 mod source_batch;
+pub mod source_flow;
 mod source_task;
 mod task;
 mod task_control;
+mod token_bucket;
 pub mod topic_creation;
 pub mod topics;
 pub mod transforms;
@@ -193,6 +196,9 @@ pub struct DataPlane {
     pub offset_flush_interval: Duration,
     /// Most records asked of one source `poll`.
     pub source_max_poll_records: u32,
+    /// What one source task may hand the worker in flight and per second, before a
+    /// connector's overrides.
+    pub source_flow: source_flow::FlowLimits,
     /// Most records handed to one sink `put` (the consumer's `max.poll.records`).
     pub sink_max_records: usize,
 }

@@ -13,6 +13,11 @@
 //! the restart. On stop, in-flight writes are awaited and the offsets flushed before the
 //! plugin's `stop`.
 //!
+//! What the task may hand the worker is bounded by its [`Flow`] (`source_flow.rs`): it
+//! does not poll while its unacknowledged bytes fill `buffer.memory`, nor while a rate
+//! (`wasm.poll.bytes.per.second`, `wasm.poll.records.per.second`) is in debt; commands
+//! and finished writes are still taken meanwhile.
+//!
 //! Its log lines name the connector and task through the supervisor's span (`task.rs`).
 //! It must not decide restarts or write statuses: it returns how the task ended.
 
@@ -29,6 +34,7 @@ use super::WorkerEvent;
 use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage};
 use super::source_batch::{Prepared, prepare};
+use super::source_flow::{Flow, FlowLimits, record_bytes};
 use super::task_control::{Cmd, Exit, apply, drain};
 use super::topic_creation::TopicCreation;
 use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
@@ -38,10 +44,13 @@ use crate::runtime::{InstanceError, SourceTaskInstance};
 use crate::store::OffsetStore;
 use crate::telemetry::data as metrics;
 
-/// Polled batches being written at once: enough to keep the producer busy while the next
-/// batches are polled and converted (a batch waits for the producer's linger and the
-/// broker's `acks=all` round trip), few enough to bound memory.
-pub const MAX_IN_FLIGHT: usize = 8;
+/// Polled batches being written at once, at most. Their bytes are bounded by the task's
+/// `buffer.memory` (`source_flow.rs`); this bounds the bookkeeping. It was 8, which is
+/// what held a light task back beside a heavy one: the shared producer writes in order, so
+/// a light task got 8 small batches through per write of the heavy one's 15 MiB batches
+/// (issue 34). 64 small batches keep the producer busy while the next ones are polled
+/// (a batch waits for the producer's linger and the broker's `acks=all` round trip).
+pub const MAX_IN_FLIGHT: usize = 64;
 
 /// Wait after a poll that returned nothing, before polling again.
 const IDLE_WAIT: Duration = Duration::from_millis(50);
@@ -62,6 +71,7 @@ pub(super) struct SourceTask {
     pub events: mpsc::UnboundedSender<WorkerEvent>,
     pub flush_interval: Duration,
     pub max_poll_records: u32,
+    pub flow: FlowLimits,
     pub shutdown_timeout: Duration,
     pub target: TargetState,
 }
@@ -106,12 +116,14 @@ struct InFlight {
     /// poll order; of a run of records with the same partition, only the last offset.
     offsets: Vec<(Bytes, Bytes)>,
     started: Instant,
+    /// Bytes of the batch as polled, counted in the task's flow until it is written.
+    bytes: u64,
 }
 
 impl SourceTask {
     /// Runs until stopped or failed.
     pub(super) async fn run(mut self, commands: &mut mpsc::UnboundedReceiver<Cmd>) -> Exit {
-        let mut state = State::default();
+        let mut state = State::new(Flow::new(self.flow, tokio::time::Instant::now()));
         let mut next_flush = tokio::time::Instant::now() + self.flush_interval;
         let exit = loop {
             // Commands first, so a stop is never stuck behind polls.
@@ -128,8 +140,16 @@ impl SourceTask {
                 }
                 next_flush = tokio::time::Instant::now() + self.flush_interval;
             }
-            if self.target != TargetState::Started || state.in_flight.len() >= MAX_IN_FLIGHT {
+            if self.target != TargetState::Started
+                || state.in_flight.len() >= MAX_IN_FLIGHT
+                || !state.flow.has_room()
+            {
                 self.wait(commands, &mut state, next_flush, None).await;
+                continue;
+            }
+            let debt = state.flow.wait(tokio::time::Instant::now());
+            if !debt.is_zero() {
+                self.wait(commands, &mut state, next_flush, Some(debt)).await;
                 continue;
             }
             match self.poll_once(&mut state).await {
@@ -227,6 +247,8 @@ impl SourceTask {
         if records.is_empty() {
             return Ok(Some(IDLE_WAIT));
         }
+        let bytes = records.iter().map(record_bytes).sum();
+        state.flow.polled(records.len(), bytes, tokio::time::Instant::now());
         metrics::RecordsPolled {
             connector: &self.connector,
             task: self.task,
@@ -265,7 +287,7 @@ impl SourceTask {
         }
         self.ensure_topics(state, &out).await?;
         let write = Write::Pending(self.producer.send(out));
-        state.in_flight.push_back(InFlight { write, sequences, skipped, offsets, started });
+        state.in_flight.push_back(InFlight { write, sequences, skipped, offsets, started, bytes });
         Ok(None)
     }
 
@@ -309,11 +331,18 @@ impl SourceTask {
                 break;
             }
             let done = state.in_flight.pop_front().expect("the front exists");
-            let InFlight { write: Write::Done(result), sequences, skipped, offsets, started } =
-                done
+            let InFlight {
+                write: Write::Done(result),
+                sequences,
+                skipped,
+                offsets,
+                started,
+                bytes,
+            } = done
             else {
                 unreachable!("the front write is done: checked above")
             };
+            state.flow.written(bytes);
             let delivered = result.map_err(|e| e.to_string())?;
             let mut acks: Vec<RecordAck> = sequences
                 .iter()
@@ -393,8 +422,9 @@ fn json(bytes: &[u8]) -> Option<Value> {
     serde_json::from_slice(bytes).ok()
 }
 
-#[derive(Default)]
 struct State {
+    /// What the task may still hand the worker.
+    flow: Flow,
     in_flight: VecDeque<InFlight>,
     /// Sequence number of the next polled record.
     next_sequence: u64,
@@ -406,4 +436,18 @@ struct State {
     poll_retries: Retries,
     /// Set by `wait` when a stop arrived (or the handle was dropped).
     stop: Option<Exit>,
+}
+
+impl State {
+    fn new(flow: Flow) -> Self {
+        Self {
+            flow,
+            in_flight: VecDeque::new(),
+            next_sequence: 0,
+            committable: BTreeMap::new(),
+            known_topics: BTreeSet::new(),
+            poll_retries: Retries::default(),
+            stop: None,
+        }
+    }
 }

@@ -147,6 +147,7 @@ async fn create(
                 .producer(&client_id, &settings.producer_overrides)
                 .map_err(|e| e.to_string())?;
             let producer = ReleasedProducer::wrap(producer);
+            let flow = data.source_flow.for_connector(&settings.producer_overrides, typed.raw())?;
             let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, None);
             let instance = plugin.source_task(ident, &config, host).await.map_err(|e| e.trace())?;
             instance.start(config).await.map_err(|e| e.trace())?;
@@ -165,6 +166,7 @@ async fn create(
                 events: shared.events.clone(),
                 flush_interval: data.offset_flush_interval,
                 max_poll_records: data.source_max_poll_records,
+                flow,
                 shutdown_timeout: shared.settings.task_shutdown_timeout,
                 target: spec.target,
             }))
