@@ -19,6 +19,7 @@ mod containment;
 mod data_path;
 mod delivery;
 mod distributed;
+mod failover;
 mod fuzz;
 mod herder;
 mod http_sink;
