@@ -232,7 +232,8 @@ async fn a_long_outage_is_retried_at_least_once_a_second() {
         .filter(|w| w[0].duration_since(first) >= Duration::from_secs(2))
         .map(|w| w[1].duration_since(w[0]))
         .collect();
-    assert!(gaps.len() >= 4, "attempts at {:?}", times.iter().map(|t| t.duration_since(first)));
+    let at: Vec<Duration> = times.iter().map(|t| t.duration_since(first)).collect();
+    assert!(gaps.len() >= 4, "attempts at {at:?}");
     let longest = gaps.iter().max().unwrap();
     assert!(*longest < Duration::from_millis(2500), "attempts {longest:?} apart: {gaps:?}");
 }
