@@ -20,7 +20,8 @@
 //!   rebalance until its session expires). Group requests (heartbeats, or the join of a
 //!   member not in the group yet) failing for longer than `heartbeat_interval`
 //!   (KAFKA-9184): [`GroupEvent::Lost`], then retries with a capped exponential back-off
-//!   (100 ms doubling to 5 s);
+//!   (100 ms doubling to 1 s; a coordinator that answers it is loading the group, as after
+//!   a broker restart, is asked again after 100 ms);
 //! - rejoins by itself when an assignment carries a positive delay, once it has passed,
 //!   and on [`MemberHandle::rejoin`];
 //! - on [`MemberHandle::leave`], or when the events receiver is dropped, sends LeaveGroup

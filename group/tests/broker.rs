@@ -198,10 +198,44 @@ async fn an_unreachable_broker_is_lost_once_and_retried_with_backoff() {
     let seen = w1.seen.lock().unwrap();
     assert!(seen.assigned.is_empty());
     assert_eq!(seen.lost.len(), 1, "{:?}", seen.lost);
-    // Back-off 0.1, 0.2, 0.4, 0.8, 1.6 s...: about six attempts in 4 s; a hot loop makes
-    // thousands.
+    // Back-off 0.1, 0.2, 0.4, 0.8, 1, 1 s...: about seven attempts in 4 s; a hot loop
+    // makes thousands.
     let attempts = attempts.load(Ordering::Relaxed);
     assert!((2..=20).contains(&attempts), "{attempts} connection attempts in 4 s");
+}
+
+#[tokio::test]
+async fn a_long_outage_is_retried_at_least_once_a_second() {
+    // As above, with the time of each attempt: once the back-off has reached its cap, the
+    // attempts are never further apart than the cap (1 s, with room for a loaded machine),
+    // so a broker that comes back is found within about a second.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    let times = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let seen = times.clone();
+    tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            seen.lock().unwrap().push(std::time::Instant::now());
+            drop(socket);
+        }
+    });
+    let w1 = Worker::start(
+        settings(&addr, &unique_group("long-outage"), "http://w1", Duration::ZERO),
+        view(1, &[("a", 1)]),
+    );
+    tokio::time::sleep(Duration::from_secs(12)).await;
+    drop(w1);
+    let times = times.lock().unwrap();
+    let first = times[0];
+    let gaps: Vec<Duration> = times
+        .windows(2)
+        .filter(|w| w[0].duration_since(first) >= Duration::from_secs(2))
+        .map(|w| w[1].duration_since(w[0]))
+        .collect();
+    let at: Vec<Duration> = times.iter().map(|t| t.duration_since(first)).collect();
+    assert!(gaps.len() >= 4, "attempts at {at:?}");
+    let longest = gaps.iter().max().unwrap();
+    assert!(*longest < Duration::from_millis(2500), "attempts {longest:?} apart: {gaps:?}");
 }
 
 #[tokio::test]

@@ -13,7 +13,7 @@ use crate::broker::PrivateBroker;
 use crate::cluster::{Cluster, ClusterSettings, all_running};
 use crate::harness::{bootstrap, shared_cache_dir};
 
-fn settings(max_delay_ms: u64) -> ClusterSettings {
+pub(crate) fn settings(max_delay_ms: u64) -> ClusterSettings {
     ClusterSettings::new(bootstrap(), max_delay_ms, shared_cache_dir())
 }
 
@@ -154,7 +154,7 @@ async fn retry_409(
 }
 
 /// Worker index of a `host:port` worker id.
-fn index_of(cluster: &Cluster, worker_id: &str) -> usize {
+pub(crate) fn index_of(cluster: &Cluster, worker_id: &str) -> usize {
     cluster
         .workers
         .iter()
@@ -265,7 +265,7 @@ async fn eventually_status(cluster: &Cluster, name: &str, ok: impl Fn(&Value) ->
 }
 
 /// Appends numbered lines to `file`, `per_tick` every 20 ms, until `stop`.
-fn write_lines(
+pub(crate) fn write_lines(
     file: std::path::PathBuf,
     per_tick: usize,
     stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
@@ -322,7 +322,7 @@ fn expect_every_line(topic: &str, count: usize, secs: u64) {
 }
 
 /// A FileStreamSource connector reading `input` into `topic`.
-fn file_source(input: &std::path::Path, topic: &str) -> Value {
+pub(crate) fn file_source(input: &std::path::Path, topic: &str) -> Value {
     json!({"connector.class": "FileStreamSource", "tasks.max": "1",
         "file": input.display().to_string(), "topic": topic})
 }

@@ -20,6 +20,7 @@ mod damaged_store;
 mod data_path;
 mod delivery;
 mod distributed;
+mod failover;
 mod flow;
 mod fuzz;
 mod herder;

@@ -73,8 +73,10 @@ pub(super) struct MemberTask {
 const RETRY_INITIAL: Duration = Duration::from_millis(100);
 
 /// The longest delay between retries: an outage is retried at least this often, so
-/// membership comes back within seconds of the broker.
-const RETRY_MAX: Duration = Duration::from_secs(5);
+/// membership comes back within a second of the broker (Kafka's clients cap their
+/// reconnect back-off at `reconnect.backoff.max.ms`, 1 s, for the same reason). A longer
+/// cap added up to its length to every outage it outlived.
+const RETRY_MAX: Duration = Duration::from_secs(1);
 
 impl MemberTask {
     /// A member that has not joined yet.
@@ -175,6 +177,13 @@ impl MemberTask {
             Err(error) if error.is_fatal() => Some(Phase::Fatal(error.to_string())),
             Err(error) => {
                 self.on_failure(&error, started);
+                if matches!(error, GroupError::CoordinatorUnavailable(_)) {
+                    // The broker answers: its coordinator is moving or loading the group
+                    // (as after a broker restart), which takes moments. Retry after the
+                    // first delay, as Kafka's clients retry it after `retry.backoff.ms`,
+                    // not after the back-off the outage built up.
+                    self.backoff.reset();
+                }
                 let delay = self.backoff.next_delay();
                 tracing::warn!(
                     group_id = %self.settings.group_id,

@@ -10,7 +10,9 @@
 //! the connector exists (404), it is STOPPED with no committed tasks (400), and an alter
 //! names at least one partition (400). Then the shapes (400, Kafka Connect's messages for
 //! sinks; for sources, its `OffsetUtils` messages). A `None` offset deletes the partition's
-//! offset (a tombstone for sources); a reset deletes every partition's.
+//! offset (a tombstone for sources); a reset deletes every partition's. Reads and resets of a
+//! source connector's offsets first read the offsets topic to its end, so they cover what
+//! tasks on other workers committed.
 //!
 //! Success messages are always the plain "The offsets for this connector have been
 //! altered/reset successfully". Kafka Connect answers with the "framework-managed offsets
@@ -69,7 +71,7 @@ impl Herder {
                 let _ = reply.send(Err(e));
             }
             Ok(Kept::Source) => {
-                // A fresh read of the offsets topic, off the loop: tasks on other workers
+                // The offsets topic read to its end, off the loop: tasks on other workers
                 // commit offsets this worker's cache has not seen.
                 let store = self.offsets.clone();
                 tokio::spawn(async move {
@@ -136,11 +138,22 @@ impl Herder {
                 match self.check_modifiable(&name).and_then(|()| self.kept(&name)) {
                     Err(e) => drop(reply.send(Err(e))),
                     Ok(Kept::Source) => {
+                        // Every partition any worker committed: read to the end first.
                         let store = self.offsets.clone();
-                        let all = store.connector_offsets(&name);
-                        let tombstones = all.into_iter().map(|(p, _)| (p, None)).collect();
                         tokio::spawn(async move {
-                            let r = write_source(&store, &name, tombstones).await;
+                            let r = match store.read_connector_offsets(&name).await {
+                                Ok(all) => {
+                                    let tombstones =
+                                        all.into_iter().map(|(p, _)| (p, None)).collect();
+                                    write_source(&store, &name, tombstones).await
+                                }
+                                Err(source) => Err(HerderError::Store {
+                                    context: format!(
+                                        "Failed to reset offsets for source connector {name}"
+                                    ),
+                                    source,
+                                }),
+                            };
                             let _ = reply.send(r.map(|()| RESET.into()));
                         });
                     }

@@ -2,8 +2,9 @@
 //! (how to open the backend under test) and instantiated per backend with
 //! [`conformance_tests!`].
 //!
-//! Test code only. It checks the `LogTopic`/`LogReader` contract, nothing backend-specific:
-//! those tests live next to each backend.
+//! Test code only. It checks the `LogTopic`/`LogReader` contract, and that the offsets store
+//! built on it sees what another worker's store wrote on the same topic, nothing
+//! backend-specific: those tests live next to each backend.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use async_trait::async_trait;
 
 use super::partitioner::partition_for_key;
-use super::{LogBackend, LogEntry, LogReader, LogRecord, TopicSpec};
+use super::{LogBackend, LogEntry, LogReader, LogRecord, OffsetStore, TopicSpec};
 
 /// How a backend compacts a compacted topic.
 pub(crate) enum Compaction {
@@ -55,6 +56,7 @@ macro_rules! conformance_tests {
             a_reopened_backend_sees_everything_sent,
             a_compacted_topic_keeps_the_newest_record_per_key,
             ten_thousand_records_read_back_in_batches,
+            an_offsets_store_reads_what_another_wrote_before_a_first_poll,
         );
     };
     (@tests $harness:expr; $($test:ident),+ $(,)?) => {
@@ -391,4 +393,37 @@ pub(crate) async fn ten_thousand_records_read_back_in_batches(h: &impl Harness) 
     // Finding out there is nothing new is a request or two, not a wait (Kafka: not stuck
     // behind a fetch waiting out `fetch.wait.max.ms`).
     assert!(reread_in < Duration::from_millis(450), "an empty read took {reread_in:?}");
+}
+
+/// Two offsets stores on one topic, each over its own backend instance, as two workers hold
+/// them: a task moved from one to the other must start from the latest offset the first
+/// committed, so the second reads the topic to its end before the task's first poll.
+pub(crate) async fn an_offsets_store_reads_what_another_wrote_before_a_first_poll(
+    h: &impl Harness,
+) {
+    use serde_json::json;
+    let spec = spec(&unique_topic("offsets"), 3, true);
+    let first = OffsetStore::open(h.open().await.topic(&spec).await.unwrap()).await.unwrap();
+    let second = OffsetStore::open(h.open().await.topic(&spec).await.unwrap()).await.unwrap();
+    let (file, other) = (json!({"filename": "in.txt"}), json!({"filename": "other.txt"}));
+    let at = |n: u64| Some(json!({"position": n}));
+    for n in [100, 200, 300] {
+        first.put("c", vec![(file.clone(), at(n))]).await.unwrap();
+    }
+    first.put("c", vec![(other.clone(), at(7))]).await.unwrap();
+    // The task starts on the second worker: the read before its first poll.
+    second.read_to_end().await.unwrap();
+    assert_eq!(second.get("c", &[file.clone(), other.clone()]), [at(300), at(7)]);
+    // It commits; its offsets are its own until another worker writes again.
+    second.put("c", vec![(file.clone(), at(400)), (other.clone(), None)]).await.unwrap();
+    second.read_to_end().await.unwrap();
+    assert_eq!(second.get("c", &[file.clone(), other.clone()]), [at(400), None]);
+    // And back to the first worker, which saw none of that until it reads to the end.
+    assert_eq!(first.get("c", std::slice::from_ref(&file)), [at(300)]);
+    first.read_to_end().await.unwrap();
+    assert_eq!(first.connector_offsets("c"), [(file.clone(), json!({"position": 400}))]);
+    // KIP-875's read sees the latest too.
+    second.put("c", vec![(file.clone(), at(500))]).await.unwrap();
+    let read = first.read_connector_offsets("c").await.unwrap();
+    assert_eq!(read, [(file, json!({"position": 500}))]);
 }

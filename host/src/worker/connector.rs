@@ -1,7 +1,8 @@
 //! The supervisor of one connector instance: creates it, starts it, answers task-config
 //! requests and stops it, reporting each outcome as a [`WorkerEvent`]. The instance gets
 //! its config with the config provider references resolved; the traces reported and the
-//! config logged at start show the references, never the values.
+//! config logged at start show the references, never the values. A source connector's
+//! start first reads the offsets topic to its end (`host.rs`), as a task's does.
 
 use std::sync::Arc;
 
@@ -10,6 +11,7 @@ use tokio::sync::mpsc;
 use super::connector_config::ConnectorConfig;
 use super::{Parsed, Shared, TaskConfigsError, WorkerEvent};
 use crate::config::providers::{Resolved, Secrets, has_variables};
+use crate::model::PluginKind;
 use crate::runtime::{ConnectorInstance, Identity, InstanceError};
 
 enum Cmd {
@@ -128,6 +130,10 @@ async fn create(
         .collect();
     tracing::info!(connector = %name, plugin = %plugin.info().name, config = %shown.join(", "), "Starting connector");
     let full = def.with_defaults(&sandbox.config);
+    if plugin.info().kind == PluginKind::Source {
+        // A source connector may read its offsets too (KIP-875's context reader).
+        shared.host.read_offsets_to_end().await?;
+    }
     let instance = plugin
         .connector_in(Identity::connector(name), &sandbox, shared.host.clone())
         .await

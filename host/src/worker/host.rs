@@ -1,5 +1,7 @@
 //! The worker's side of the instances' host imports: reconfiguration requests and raised
-//! errors become [`WorkerEvent`]s for the herder; offset reads come from the offsets store.
+//! errors become [`WorkerEvent`]s for the herder; offset reads come from the offsets store,
+//! whose cache [`WorkerHost::read_offsets_to_end`] brings up to date before a source
+//! instance starts (the import itself must answer at once, so it cannot read the topic).
 
 use std::sync::Arc;
 
@@ -14,6 +16,22 @@ use crate::store::OffsetStore;
 pub struct WorkerHost {
     pub(crate) events: mpsc::UnboundedSender<WorkerEvent>,
     pub(crate) offsets: Arc<OffsetStore>,
+}
+
+impl WorkerHost {
+    /// Reads the offsets topic to its end, so that a source instance starting now sees
+    /// every offset committed before, by whichever worker ran it last (Kafka Connect's
+    /// `OffsetStorageReader` reads to the end before answering). A read that cannot
+    /// complete fails the start with a trace that says so: starting from a stale position
+    /// would send again what was already sent.
+    pub(crate) async fn read_offsets_to_end(&self) -> Result<(), String> {
+        self.offsets.read_to_end().await.map_err(|e| {
+            format!(
+                "Failed to fetch offsets: the offsets topic could not be read to its end before \
+                 the start, so the committed offsets may be stale: {e}"
+            )
+        })
+    }
 }
 
 impl InstanceHost for WorkerHost {

@@ -3,6 +3,9 @@
 //! `sink_task.rs`) until it is stopped or fails, and reports each outcome as a
 //! [`WorkerEvent`]. The task's config and its connector's settings have their config
 //! provider references resolved at each start; the traces reported show the references.
+//! A source task's start first reads the offsets topic to its end (`host.rs`), so a task
+//! moved from another worker resumes from the offsets committed there; a read that cannot
+//! complete fails the task.
 
 use std::sync::Arc;
 
@@ -149,6 +152,9 @@ async fn create(
             let producer = ReleasedProducer::wrap(producer);
             let flow = data.source_flow.for_connector(&settings.producer_overrides, typed.raw())?;
             let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, None);
+            // Before the first poll (and `start`, where tasks read their offsets), the
+            // offsets other workers committed: a task moved here resumes where it stopped.
+            host.read_offsets_to_end().await?;
             let instance = plugin.source_task(ident, &config, host).await.map_err(|e| e.trace())?;
             instance.start(config).await.map_err(|e| e.trace())?;
             Running::Source(Box::new(SourceTask {
