@@ -155,14 +155,17 @@ impl App {
         let (rest_stop, stopped) = tokio::sync::watch::channel(false);
         let mut rest_tasks = Vec::new();
         let mut rest_addr = None;
+        let connections = rest::Connections::new(config.rest_limits);
         for l in &config.listeners {
             let mut stopped = stopped.clone();
             let shutdown = async move {
                 let _ = stopped.wait_for(|s| *s).await;
             };
-            let (addr, task) = rest::tls::serve(l, router.clone(), server_tls.as_deref(), shutdown)
-                .await
-                .with_context(|| format!("starting the REST listener {l}"))?;
+            let tls = server_tls.as_deref();
+            let (addr, task) =
+                rest::tls::serve(l, router.clone(), tls, connections.clone(), shutdown)
+                    .await
+                    .with_context(|| format!("starting the REST listener {l}"))?;
             tracing::info!(listener = %l, address = %addr, "REST API listening");
             rest_addr.get_or_insert(addr);
             rest_tasks.push(task);

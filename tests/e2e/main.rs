@@ -10,6 +10,7 @@
 mod harness;
 
 mod backoff;
+mod bounds;
 mod broker;
 mod cli;
 mod cluster;

@@ -22,6 +22,7 @@
 //! settings), `listener` (REST listener and broker addresses), `https` (the REST API's
 //! TLS keys), `security/` (Kafka client security), `providers/` (KIP-297), `keys` (what
 //! happens to a key no field reads), `reader` (typed values out of a property list),
+//! `rest_limits` (the REST listeners' connection limits),
 //! `properties` (the `.properties` grammar), `connector_file` (standalone's connector
 //! files), `ordered_json` (JSON objects in file order), `error`.
 
@@ -35,6 +36,7 @@ mod ordered_json;
 pub mod properties;
 pub mod providers;
 mod reader;
+mod rest_limits;
 pub mod security;
 #[cfg(test)]
 pub mod test_pki;
@@ -52,6 +54,10 @@ pub use mode::{
     DistributedConfig, Mode, ModeConfig, StandaloneConfig, TopicCount,
 };
 pub use properties::PropertiesError;
+pub use rest_limits::{
+    DEFAULT_REST_HEADER_READ_TIMEOUT, DEFAULT_REST_IDLE_TIMEOUT, DEFAULT_REST_MAX_CONNECTIONS,
+    RestLimits,
+};
 pub use worker::{
     DEFAULT_CONVERTER, DEFAULT_LISTENERS, DEFAULT_OFFSET_FLUSH_INTERVAL,
     DEFAULT_OFFSET_FLUSH_TIMEOUT, DEFAULT_TASK_SHUTDOWN_GRACEFUL_TIMEOUT,

@@ -20,6 +20,7 @@ use crate::config::mode::{self, Mode, ModeConfig};
 use crate::config::properties;
 use crate::config::providers::ConfigProviders;
 use crate::config::reader::Reader;
+use crate::config::rest_limits::RestLimits;
 use crate::config::security::{ClientSecurity, RedactedProps};
 use crate::model::{ConfigProblem, OverridePolicy, RECONFIGURATION_KEYS, RetryPolicy};
 
@@ -98,6 +99,9 @@ pub struct WorkerConfig {
     /// `rest.request.timeout.ms`: how long a REST request may wait for the herder before it
     /// answers 500 `Request timed out` (Kafka Connect fixes this at 90 s).
     pub rest_request_timeout: Duration,
+    /// `rest.header.read.timeout.ms`, `rest.idle.timeout.ms` and `rest.max.connections`:
+    /// the REST listeners' connection limits.
+    pub rest_limits: RestLimits,
     /// `offset.flush.interval.ms`: how often source tasks commit offsets.
     pub offset_flush_interval: Duration,
     /// `offset.flush.timeout.ms`: how long an offset commit may wait for outstanding
@@ -234,6 +238,7 @@ impl WorkerConfig {
                 DEFAULT_TASK_SHUTDOWN_GRACEFUL_TIMEOUT,
             ),
             rest_request_timeout: r.millis("rest.request.timeout.ms", DEFAULT_REST_REQUEST_TIMEOUT),
+            rest_limits: RestLimits::read(&mut r),
             offset_flush_interval: r
                 .millis("offset.flush.interval.ms", DEFAULT_OFFSET_FLUSH_INTERVAL),
             offset_flush_timeout: r.millis("offset.flush.timeout.ms", DEFAULT_OFFSET_FLUSH_TIMEOUT),
@@ -371,6 +376,7 @@ impl std::fmt::Debug for WorkerConfig {
             value_converter,
             task_shutdown_graceful_timeout,
             rest_request_timeout,
+            rest_limits,
             offset_flush_interval,
             offset_flush_timeout,
             wasm_cache_dir,
@@ -407,6 +413,7 @@ impl std::fmt::Debug for WorkerConfig {
             .field("value_converter", value_converter)
             .field("task_shutdown_graceful_timeout", task_shutdown_graceful_timeout)
             .field("rest_request_timeout", rest_request_timeout)
+            .field("rest_limits", rest_limits)
             .field("offset_flush_interval", offset_flush_interval)
             .field("offset_flush_timeout", offset_flush_timeout)
             .field("wasm_cache_dir", wasm_cache_dir)

@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
-use crate::store::{ConfigRecord, LogEntry, LogReader, LogTopic, StoreError};
+use crate::store::{
+    ConfigRecord, LogEntry, LogReader, LogRecord, LogTopic, StoreError, oversized_config_record,
+};
 
 /// What the follower sends.
 pub enum FollowerMsg {
@@ -79,14 +81,22 @@ impl ConfigLog {
     }
 
     /// Appends records; the future, which borrows nothing, completes once they are
-    /// durable (or the store gives up). The herder runs it off its loop.
+    /// durable (or the store gives up). The herder runs it off its loop. A record over
+    /// [`MAX_CONFIG_RECORD_BYTES`](crate::store::MAX_CONFIG_RECORD_BYTES), on any backend,
+    /// fails the write before anything of it is sent.
     pub fn write_owned(
         &self,
         records: Vec<ConfigRecord>,
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send + 'static {
         let topic = self.topic.clone();
-        let records = records.iter().map(ConfigRecord::to_log_record).collect();
-        async move { topic.send(records).await }
+        let records: Vec<LogRecord> = records.iter().map(ConfigRecord::to_log_record).collect();
+        let refused = records.iter().find_map(oversized_config_record);
+        async move {
+            match refused {
+                Some(e) => Err(e),
+                None => topic.send(records).await,
+            }
+        }
     }
 
     /// Asks the follower to read to the end; returns the id its marker will carry.

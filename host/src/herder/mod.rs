@@ -283,6 +283,7 @@ impl HerderHandle {
         replace: bool,
     ) -> Result<PutOutcome, HerderError> {
         validate::check_name(name, &mut config)?;
+        validate::check_size(name.trim(), &config)?;
         let problems = self.validate(&config).await?;
         if !problems.is_empty() {
             return Err(HerderError::InvalidConfig(

@@ -1,6 +1,7 @@
 //! Task reconfiguration: ask a running connector for its task configs (off the loop),
 //! compare them with the committed ones by Kafka Connect's rules, and write the new set
-//! (task records first, the commit record last). Failures retry with capped exponential
+//! (task records first, the commit record last). A task config the config topic cannot hold
+//! ([`MAX_CONFIG_RECORD_BYTES`]) fails the connector and writes nothing. Failures retry with capped exponential
 //! back-off (KAFKA-14732), one chain per connector ([`RetryChains`]), up to the optional
 //! limit, after which the connector is FAILED with the last error. While retries fail, the
 //! connector's RUNNING status carries a `reconfiguration` object: the last error, the
@@ -12,6 +13,7 @@
 //! (Kafka Connect's reverse transform), so no resolved secret reaches the config topic.
 //!
 //! [`RetryChains`]: super::retry_chain::RetryChains
+//! [`MAX_CONFIG_RECORD_BYTES`]: crate::store::MAX_CONFIG_RECORD_BYTES
 
 use tokio::time::Instant;
 
@@ -189,13 +191,25 @@ impl Herder {
             self.reconfiguration_succeeded(name);
             return None;
         }
+        let records = task_records(name, &new);
+        if let Some(e) = records.iter().find_map(ConfigRecord::oversized) {
+            // Retrying would compute the same configs: fail as Kafka Connect does on the
+            // config topic's RecordTooLargeException, having written nothing.
+            let trace = format!(
+                "The connector {name} generated task configs the config topic cannot hold: {e}. \
+                 Make the connector's task configs smaller."
+            );
+            tracing::error!(connector = %name, "{trace}");
+            self.apply(Action::Fail { id: InstanceId::Connector(name.to_owned()), trace });
+            return None;
+        }
         if self.member.in_group() && !self.member.is_leader() {
             // Only the leader writes task configs: it gets them over REST.
             self.submit_to_leader(name, new);
             return None;
         }
         Some(Write {
-            records: task_records(name, &new),
+            records,
             context: "Error writing task configurations to the config topic".into(),
             then: Then::TaskConfigs { connector: name.to_owned(), count: new.len() },
         })

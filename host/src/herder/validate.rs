@@ -17,16 +17,41 @@ use crate::model::{
     ConfigProblem, OverridePolicy, PluginKind, Properties, RELOAD_ACTION, RetryPolicy,
     reload_action_problem,
 };
+use crate::store::{ConfigRecord, StoreError};
 use crate::worker::PluginRegistry;
 use crate::worker::connector_config::{RejectedReason, no_connector_type, parse};
 
-/// Checks a connector name and fills `name` into the config, as Kafka Connect does.
+/// The longest connector name, percent-encoded, that every REST path of the connector can
+/// carry: the listener refuses a request target over 65,534 bytes (hyper's limit, answered
+/// 414), and the longest path around a name
+/// (`/connectors/{name}/restart?includeTasks=true&onlyFailed=true`, a task's restart, a
+/// forwarded request's query) takes well under the 1,534 bytes left.
+pub const MAX_ENCODED_NAME: usize = 64_000;
+
+/// The length of `name` percent-encoded as a path segment by a client that keeps only
+/// RFC 3986's unreserved characters: each other byte takes three (`%E2%98%83`).
+pub fn encoded_len(name: &str) -> usize {
+    name.bytes()
+        .map(|b| if b.is_ascii_alphanumeric() || b"-._~".contains(&b) { 1 } else { 3 })
+        .sum()
+}
+
+/// Checks a connector name and fills `name` into the config, as Kafka Connect does. A
+/// name that could not be addressed in a URL afterwards ([`MAX_ENCODED_NAME`]) is refused.
 pub fn check_name(name: &str, config: &mut Properties) -> Result<(), HerderError> {
     let name = name.trim();
     if name.is_empty() || name.chars().any(char::is_control) {
         return Err(HerderError::BadRequest(
             "Connector name must be a non-empty string without control characters".into(),
         ));
+    }
+    let encoded = encoded_len(name);
+    if encoded > MAX_ENCODED_NAME {
+        return Err(HerderError::BadRequest(format!(
+            "Connector name is too long to address: percent-encoded in a URL it takes {encoded} \
+             bytes, more than {MAX_ENCODED_NAME} (the REST listener refuses request targets \
+             over 65534 bytes)"
+        )));
     }
     if name.len() > wasm_connect_group::protocol::MAX_STRING_LEN {
         // Group assignments carry connector names as Kafka strings (int16 length).
@@ -44,6 +69,22 @@ pub fn check_name(name: &str, config: &mut Properties) -> Result<(), HerderError
             config.insert("name".into(), name.into());
             Ok(())
         }
+    }
+}
+
+/// Checks that connector `name`'s config fits in one config-topic record
+/// ([`MAX_CONFIG_RECORD_BYTES`](crate::store::MAX_CONFIG_RECORD_BYTES)), on every backend.
+pub fn check_size(name: &str, config: &Properties) -> Result<(), HerderError> {
+    let record = ConfigRecord::Connector { name: name.to_owned(), config: Some(config.clone()) };
+    match record.oversized() {
+        Some(StoreError::RecordTooLarge { size, max, .. }) => {
+            Err(HerderError::BadRequest(format!(
+                "Connector configuration is too large: it takes {size} bytes as stored, more than the \
+             {max} a config record may take (Kafka's config topic refuses records over its \
+             max.message.bytes)"
+            )))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -200,5 +241,19 @@ mod tests {
         let mut c = Properties::from([("name".to_string(), "other".to_string())]);
         assert!(matches!(check_name("c", &mut c), Err(HerderError::BadRequest(_))));
         assert!(check_name("  ", &mut Properties::new()).is_err());
+    }
+
+    #[test]
+    fn names_that_no_url_could_carry_are_refused() {
+        // 10,000 snowmen: 30,000 bytes, 90,000 percent-encoded.
+        let snowmen = "\u{2603}".repeat(10_000);
+        assert_eq!(encoded_len(&snowmen), 90_000);
+        let Err(HerderError::BadRequest(m)) = check_name(&snowmen, &mut Properties::new()) else {
+            panic!("accepted");
+        };
+        assert!(m.contains("90000 bytes, more than 64000"), "{m}");
+        let longest = "\u{2603}".repeat(MAX_ENCODED_NAME / 9);
+        assert!(check_name(&longest, &mut Properties::new()).is_ok());
+        assert_eq!(encoded_len("a-b_c.d~e f"), 13);
     }
 }

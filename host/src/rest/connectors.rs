@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::RestState;
 use super::dto::{self, CreateConnector, Info, StateInfo, TaskId, TaskInfo};
 use super::error::ApiError;
-use super::extract::{Body, QueryParams};
+use super::extract::{Body, Path, QueryParams};
 use super::listing::{Expand, Listings};
 use crate::herder::{HerderError, HerderHandle, RestartOutcome};
 

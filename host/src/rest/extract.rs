@@ -1,8 +1,9 @@
 //! Extractors whose rejections are [`ApiError`]s with a message naming the problem, so a
-//! malformed body or query answers 400 with Kafka Connect's error body, never 500.
+//! malformed body, path or query answers 400 with Kafka Connect's error body, never 500 and
+//! never axum's text/plain rejection.
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
+use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use serde::de::{self, DeserializeOwned};
@@ -68,6 +69,26 @@ impl<S: Send + Sync> FromRequest<S> for RawBody {
 /// The answer to a body that cannot be read: too large (413) or cut short.
 pub fn unreadable_body(e: BytesRejection) -> ApiError {
     ApiError::new(e.status(), format!("Cannot read the request body: {}", e.body_text()))
+}
+
+/// Path parameters (axum's `Path`), whose rejection is the JSON error body: a segment that
+/// is not UTF-8 once percent-decoded (`/connectors/%ff`) is a 400 that says so.
+pub struct Path<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned + Send> FromRequestParts<S> for Path<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(t)) => Ok(Path(t)),
+            Err(e) => Err(path_rejection(e)),
+        }
+    }
+}
+
+/// The answer to path parameters that cannot be read, with axum's status and text.
+fn path_rejection(e: PathRejection) -> ApiError {
+    ApiError::new(e.status(), e.body_text())
 }
 
 /// Query parameters, with repeated keys kept (`?expand=status&expand=info`).

@@ -30,6 +30,7 @@ async fn serve_https(ssl: &SslSettings) -> String {
         &listener,
         echoing(),
         Some(server.as_ref()),
+        crate::rest::Connections::new(crate::config::RestLimits::default()),
         std::future::pending(),
     )
     .await

@@ -11,13 +11,13 @@
 //! both answer 500 with Kafka Connect's standalone messages. Handlers hold no state.
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::routing::{post, put};
 
 use super::RestState;
 use super::error::ApiError;
-use super::extract::RawBody;
+use super::extract::{Path, RawBody};
 use crate::cluster::{HMAC_SHA256, KeyRing, verify};
 use crate::config::ModeConfig;
 use crate::model::Properties;

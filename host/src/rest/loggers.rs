@@ -6,7 +6,7 @@
 //! Both check the level and the name first, with Kafka Connect's answers.
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::RestState;
 use super::error::ApiError;
-use super::extract::{Body, QueryParams};
+use super::extract::{Body, Path, QueryParams};
 use crate::telemetry::{LoggerError, Loggers};
 
 type Result<T> = std::result::Result<T, ApiError>;

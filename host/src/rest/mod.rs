@@ -5,7 +5,9 @@
 //! answer; no handler holds state. Errors always have the body
 //! `{"error_code": <status>, "message": "..."}`, malformed input is a 400 that names the
 //! problem, every request is logged with method, path, status and duration, bodies over
-//! 1 MiB are refused, and every herder call that waits on the herder's loop is bounded by
+//! 1 MiB are refused, connections are bounded in number and in time (`connections`,
+//! `activity`: `rest.max.connections`, `rest.header.read.timeout.ms`,
+//! `rest.idle.timeout.ms`), and every herder call that waits on the herder's loop is bounded by
 //! the request timeout ([`RestState::within`]; `/health` by its own 10 s, as Kafka
 //! Connect's).
 //!
@@ -20,11 +22,15 @@
 //! definition shows come from the herder), `offsets`, `topics`, `loggers`,
 //! `metrics`, `root`, `openapi`, `internal`, `catalog` (one file per resource), `ui` (the
 //! web dashboard at `/ui`, embedded files), `forward` (forwarding
-//! between workers), `auth` (basic authentication), `tls` (listeners), `dto` (bodies),
+//! between workers), `auth` (basic authentication), `tls` (listeners), `connections` (the
+//! accept loop, the cap on open connections, one task per connection), `activity` (each
+//! connection's header-read and idle timeouts), `dto` (bodies),
 //! `extract` (extractors with [`ApiError`] rejections), `error`.
 
+mod activity;
 pub mod auth;
 mod catalog;
+mod connections;
 mod connectors;
 mod dto;
 mod error;
@@ -52,6 +58,7 @@ use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 
+pub use connections::Connections;
 pub use error::ApiError;
 pub use internal::InternalRequests;
 

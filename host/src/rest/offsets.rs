@@ -2,7 +2,7 @@
 //! them while the connector is STOPPED (the herder checks the preconditions).
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Deserialize;
@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 use super::RestState;
 use super::error::ApiError;
-use super::extract::{Body, Object};
+use super::extract::{Body, Object, Path};
 
 type Result<T> = std::result::Result<T, ApiError>;
 

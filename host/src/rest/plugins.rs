@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, put};
@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use super::RestState;
 use super::dto;
 use super::error::ApiError;
-use super::extract::{Body, QueryParams};
+use super::extract::{Body, Path, QueryParams};
 use crate::herder::{Placed, alias_keys, class_keys, groups, placed_keys};
 use crate::model::{ConfigProblem, PluginKind};
 use crate::runtime::Plugin;

@@ -1,12 +1,20 @@
 //! Tests of [`serve`]: HTTPS with a self-signed certificate and a client that trusts it,
 //! plain HTTP, graceful shutdown, and an https:// listener without a server config.
 
+use std::time::Duration;
+
 use axum::routing::get;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 
 use super::*;
+
+/// The default limits.
+fn connections() -> Connections {
+    Connections::new(crate::config::RestLimits::default())
+}
 
 fn router() -> Router {
     Router::new().route("/hello", get(|| async { "hello over the wire" }))
@@ -53,7 +61,7 @@ async fn https_listener_serves_tls_to_a_client_that_trusts_the_certificate() {
     let (server, trusted) = self_signed();
     let (stop, stopped) = oneshot::channel::<()>();
     let listener: Listener = "https://127.0.0.1:0".parse().unwrap();
-    let (addr, task) = serve(&listener, router(), Some(&server), async move {
+    let (addr, task) = serve(&listener, router(), Some(&server), connections(), async move {
         let _ = stopped.await;
     })
     .await
@@ -93,7 +101,7 @@ async fn https_listener_serves_tls_to_a_client_that_trusts_the_certificate() {
 async fn http_listener_serves_plain_http_and_shuts_down() {
     let (stop, stopped) = oneshot::channel::<()>();
     let listener: Listener = "http://127.0.0.1:0".parse().unwrap();
-    let (addr, task) = serve(&listener, router(), None, async move {
+    let (addr, task) = serve(&listener, router(), None, connections(), async move {
         let _ = stopped.await;
     })
     .await
@@ -106,7 +114,8 @@ async fn http_listener_serves_plain_http_and_shuts_down() {
 #[tokio::test]
 async fn https_needs_a_server_config() {
     let listener: Listener = "https://127.0.0.1:0".parse().unwrap();
-    let err = serve(&listener, router(), None, std::future::pending()).await.unwrap_err();
+    let err =
+        serve(&listener, router(), None, connections(), std::future::pending()).await.unwrap_err();
     assert!(matches!(err, ServeError::NoTls { .. }), "{err}");
     assert_eq!(
         err.to_string(),
@@ -119,6 +128,7 @@ async fn a_busy_port_is_a_bind_error_naming_the_listener() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let listener: Listener =
         format!("http://127.0.0.1:{}", taken.local_addr().unwrap().port()).parse().unwrap();
-    let err = serve(&listener, router(), None, std::future::pending()).await.unwrap_err();
+    let err =
+        serve(&listener, router(), None, connections(), std::future::pending()).await.unwrap_err();
     assert!(err.to_string().starts_with(&format!("cannot listen on {listener}: ")), "{err}");
 }

@@ -2,13 +2,14 @@
 //! or consumed from, and their reset. Topics are recorded by the data path.
 
 use axum::Router;
-use axum::extract::{Path, State};
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, put};
 use serde_json::json;
 
 use super::RestState;
+use super::extract::Path;
 
 /// The routes of this file.
 pub fn routes() -> Router<RestState> {

@@ -14,12 +14,12 @@
 //! edit shows on reload without a rebuild.
 
 use axum::Router;
-use axum::extract::Path;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use super::error::ApiError;
+use super::extract::Path;
 
 /// One embedded file.
 struct Asset {

@@ -129,6 +129,10 @@ pub(crate) fn trap(
     if stderr.dropped() > 0 {
         tail.push(format!("({} bytes of output over the limit were dropped)", stderr.dropped()));
     }
+    let logged = store.data().log.dropped();
+    if logged > 0 {
+        tail.push(format!("({logged} bytes of log calls over the limit were dropped)"));
+    }
     InstanceError::Trap { call, kind, detail, stderr: tail }
 }
 

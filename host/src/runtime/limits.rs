@@ -23,8 +23,9 @@ pub struct SandboxLimits {
     pub call_deadline: Duration,
     /// Largest record batch a `poll` may return, in bytes.
     pub max_batch_bytes: usize,
-    /// Bytes of stdout and stderr a guest may write into the worker log over its life;
-    /// the rest is dropped (and counted).
+    /// Bytes of stdout and stderr a guest may write into the worker log over its life (half
+    /// each; its log calls may write half as much again); the rest is dropped (and
+    /// counted).
     pub max_output_bytes: usize,
 }
 

@@ -17,8 +17,9 @@
 //! calls + deadlines), `state` (the data of one Store), the typed handles
 //! `connector_instance`, `source_instance`, `sink_instance` and `transform_instance`,
 //! `polled_record` (a source batch decoded without copies), `limits`, `grants`,
-//! `endpoint`, `http/` (outgoing `wasi:http` to granted origins) and `stdio` (the sandbox),
-//! `host/` (import implementations), `producers` (language), `error`.
+//! `endpoint`, `http/` (outgoing `wasi:http` to granted origins), `stdio` (the sandbox),
+//! `log_budget` (what the guest's log calls may still write), `host/` (import
+//! implementations), `producers` (language), `error`.
 
 mod bindings;
 mod cache;
@@ -34,6 +35,7 @@ mod host;
 mod http;
 mod instance;
 mod limits;
+mod log_budget;
 mod plugin;
 mod plugin_file;
 mod plugin_path;

@@ -20,6 +20,7 @@ use super::grants::{self, Grants};
 use super::instance::{Instance, Live};
 use super::limits::{Limiter, SandboxLimits};
 use super::plugin_file;
+use super::log_budget::LogBudget;
 use super::pre::{self, Pre};
 use super::producers;
 use super::state::{Identity, InstanceHost, InstanceState, NoHost};
@@ -271,6 +272,8 @@ impl Plugin {
             table: wasmtime::component::ResourceTable::new(),
             limiter: Limiter::new(&limits),
             host,
+            // As much as each of stdout and stderr.
+            log: LogBudget::new(limits.max_output_bytes / 2),
             deadline: std::time::Instant::now(),
         };
         let mut store = Store::new(self.inner.runtime.engine(), state);

@@ -1,5 +1,6 @@
 //! The data of one Store: the instance's identity, its WASI context and outgoing HTTP
-//! access (built deny-by-default by `grants`), its resource table, its limiter, and the injected [`InstanceHost`] that
+//! access (built deny-by-default by `grants`), its resource table, its limiter, its log
+//! calls' budget, and the injected [`InstanceHost`] that
 //! host imports reach the rest of the worker through.
 //!
 //! The runtime knows nothing of stores, Kafka or the herder: whatever a host import needs
@@ -15,6 +16,7 @@ use wasmtime_wasi_http::{WasiHttpCtxView, WasiHttpView};
 
 use super::http::HttpAccess;
 use super::limits::Limiter;
+use super::log_budget::LogBudget;
 use crate::model::ConnectorError;
 
 /// Which connector (and task) an instance runs, for logs and callbacks.
@@ -78,6 +80,8 @@ pub struct InstanceState {
     pub(crate) table: ResourceTable,
     pub(crate) limiter: Limiter,
     pub(crate) host: Arc<dyn InstanceHost>,
+    /// What the guest's log calls may still write.
+    pub(crate) log: LogBudget,
     /// When the running guest call's budget ends (set at the start of every call).
     pub(crate) deadline: Instant,
 }

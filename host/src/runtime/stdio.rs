@@ -2,8 +2,10 @@
 //! instance's connector and task fields, and the last lines are kept for failure traces.
 //!
 //! Output is bounded: past the instance's byte budget, writes are accepted and dropped
-//! (counted), so a guest that prints without end neither fills the host's memory nor the
-//! log. The pipe never blocks and never fails the guest.
+//! (counted: said once in the log, then in the `wasm_connect_guest_output_dropped_bytes_total`
+//! metric and a trap's trace), so a guest that prints without end neither fills the host's
+//! memory nor the log. The pipe never blocks and never fails the guest. The guest's log
+//! calls have a budget of the same size (`log_budget`).
 
 use std::collections::VecDeque;
 use std::io;
@@ -17,6 +19,7 @@ use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
 use wasmtime_wasi::p2::{OutputStream, Pollable, StreamResult};
 
 use super::state::Identity;
+use crate::telemetry::events::GuestOutputDropped;
 
 /// Lines of guest output kept for a failure trace.
 const TAIL_LINES: usize = 20;
@@ -32,6 +35,16 @@ pub enum Stream {
     Stderr,
 }
 
+impl Stream {
+    /// `stdout` or `stderr`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Stdout => "stdout",
+            Self::Stderr => "stderr",
+        }
+    }
+}
+
 /// One instance's captured output stream. Cloning shares the buffer.
 #[derive(Clone)]
 pub struct GuestOutput {
@@ -43,6 +56,9 @@ struct Inner {
     stream: Stream,
     partial: Vec<u8>,
     tail: VecDeque<String>,
+    /// The budget over the instance's life.
+    limit: usize,
+    /// Bytes still allowed.
     budget: usize,
     dropped: usize,
 }
@@ -56,6 +72,7 @@ impl GuestOutput {
                 stream,
                 partial: Vec::new(),
                 tail: VecDeque::new(),
+                limit: budget,
                 budget,
                 dropped: 0,
             })),
@@ -84,7 +101,17 @@ impl GuestOutput {
     fn write_bytes(&self, mut buf: &[u8]) {
         let mut inner = self.lock();
         if buf.len() > inner.budget {
-            inner.dropped += buf.len() - inner.budget;
+            let bytes = buf.len() - inner.budget;
+            let event = GuestOutputDropped {
+                connector: &inner.ident.connector,
+                task: inner.ident.task,
+                stream: inner.stream.name(),
+                budget: inner.limit,
+                bytes,
+                first: inner.dropped == 0,
+            };
+            event.emit();
+            inner.dropped += bytes;
             buf = &buf[..inner.budget];
         }
         inner.budget -= buf.len();

@@ -8,8 +8,16 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Map, Value, json};
 
-use super::LogRecord;
+use super::{LogRecord, StoreError};
 use crate::model::{Properties, RestartRequest, SessionKey, TargetState};
+
+/// The largest config-topic record (key and JSON value) the worker writes, on every
+/// backend. Kafka's config topic refuses a record over its `max.message.bytes` (1,048,588
+/// by default, the broker's `message.max.bytes`), and the producer one over its
+/// `max.request.size` (1,048,576): a bigger record would be written to the embedded store
+/// and never to Kafka, and is read again at every start. This bound leaves room under both
+/// for a batch's framing.
+pub const MAX_CONFIG_RECORD_BYTES: usize = 1_000_000;
 
 /// One config-topic record.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,6 +162,12 @@ impl ConfigRecord {
         Err(err(&key, "unknown record type"))
     }
 
+    /// The error refusing this record, when it takes more than
+    /// [`MAX_CONFIG_RECORD_BYTES`] as stored (key and value).
+    pub fn oversized(&self) -> Option<StoreError> {
+        oversized_config_record(&self.to_log_record())
+    }
+
     /// The log record that stores this config record.
     pub fn to_log_record(&self) -> LogRecord {
         let (key, value): (String, Option<Value>) = match self {
@@ -257,9 +271,41 @@ fn target_state(key: &str, v: &Value) -> Result<TargetState, RecordError> {
     s.parse().map_err(|e: String| err(key, &e))
 }
 
+/// The error refusing `record` when it is over [`MAX_CONFIG_RECORD_BYTES`].
+pub fn oversized_config_record(record: &LogRecord) -> Option<StoreError> {
+    let size = record.key.len() + record.value.as_ref().map_or(0, Vec::len);
+    (size > MAX_CONFIG_RECORD_BYTES).then(|| StoreError::RecordTooLarge {
+        key: String::from_utf8_lossy(&record.key).into_owned(),
+        size,
+        max: MAX_CONFIG_RECORD_BYTES,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn records_over_the_bound_are_refused_with_their_key_and_size() {
+        let config = |bytes: usize| Properties::from([("k".to_string(), "v".repeat(bytes))]);
+        // `{"properties":{"k":"…"}}` around the value, `task-c-0` as the key.
+        let framing = r#"{"properties":{"k":""}}"#.len() + "task-c-0".len();
+        let task = |bytes| ConfigRecord::Task {
+            connector: "c".into(),
+            task: 0,
+            config: Some(config(bytes)),
+        };
+        assert!(task(MAX_CONFIG_RECORD_BYTES - framing).oversized().is_none());
+        let Some(StoreError::RecordTooLarge { key, size, max }) =
+            task(MAX_CONFIG_RECORD_BYTES - framing + 1).oversized()
+        else {
+            panic!("accepted");
+        };
+        assert_eq!(
+            (key.as_str(), size, max),
+            ("task-c-0", MAX_CONFIG_RECORD_BYTES + 1, MAX_CONFIG_RECORD_BYTES)
+        );
+    }
 
     fn round_trip(r: ConfigRecord) {
         let log = r.to_log_record();

@@ -26,6 +26,21 @@ pub enum StoreError {
     /// or the disk failed (`SQLITE_IOERR`). Whoever reads fails with it rather than loop.
     #[error("embedded store unreadable: {0}")]
     Unreadable(String),
+    /// A config-topic record larger than [`MAX_CONFIG_RECORD_BYTES`]: nothing was written.
+    ///
+    /// [`MAX_CONFIG_RECORD_BYTES`]: super::MAX_CONFIG_RECORD_BYTES
+    #[error(
+        "the config topic record {key} would take {size} bytes, more than the {max} a config \
+         record may take; nothing was written"
+    )]
+    RecordTooLarge {
+        /// The record's key (`connector-<name>`, `task-<name>-<n>`, …).
+        key: String,
+        /// Its key and value, in bytes.
+        size: usize,
+        /// The bound.
+        max: usize,
+    },
     /// The store is shutting down.
     #[error("the store is closed")]
     Closed,

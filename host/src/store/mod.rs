@@ -32,7 +32,9 @@ mod status;
 #[cfg(test)]
 mod conformance_tests;
 
-pub use config_record::{ConfigRecord, RecordError};
+pub use config_record::{
+    ConfigRecord, MAX_CONFIG_RECORD_BYTES, RecordError, oversized_config_record,
+};
 pub use config_state::{ConfigEvent, ConfigState};
 pub use embedded::{
     CleanReport, DataChanges, DataEntry, DataRead, DataReader, DataRecord, EmbeddedBackend,

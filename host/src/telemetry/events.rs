@@ -12,6 +12,7 @@
 //! | `wasm_connect_automatic_restarts_total` | `connector`, `instance` (`connector` or `task`) | restarts made by a restart policy |
 //! | `wasm_connect_record_errors_tolerated_total` | `connector`, `stage` | failed records skipped under `errors.tolerance=all` |
 //! | `wasm_connect_deadletterqueue_records_total` | `connector` | records written to a dead letter queue |
+//! | `wasm_connect_guest_output_dropped_bytes_total` | `connector`, `task`, `stream` (`stdout`, `stderr` or `log`) | guest output past the instance's budget (`wasm.output.max.bytes`), dropped |
 
 use std::time::Duration;
 
@@ -27,6 +28,8 @@ pub const AUTOMATIC_RESTARTS: &str = "wasm_connect_automatic_restarts_total";
 pub const RECORD_ERRORS_TOLERATED: &str = "wasm_connect_record_errors_tolerated_total";
 /// Metric: records written to a dead letter queue.
 pub const DEAD_LETTER_QUEUE_RECORDS: &str = "wasm_connect_deadletterqueue_records_total";
+/// Metric: guest output dropped past the instance's budget, in bytes.
+pub const GUEST_OUTPUT_DROPPED: &str = "wasm_connect_guest_output_dropped_bytes_total";
 
 /// The herder asked a connector for its task configs.
 pub struct ReconfigurationAttempted<'a> {
@@ -141,6 +144,47 @@ impl RecordErrorsTolerated<'_> {
             metrics::counter!(DEAD_LETTER_QUEUE_RECORDS, "connector" => connector)
                 .increment(self.dead_lettered);
         }
+    }
+}
+
+/// An instance's stdout, stderr or log calls went past their budget: the bytes were
+/// dropped. Logged once per instance and stream (`first`), counted every time.
+pub struct GuestOutputDropped<'a> {
+    /// The connector.
+    pub connector: &'a str,
+    /// The task, or `None` for the connector instance.
+    pub task: Option<u32>,
+    /// `stdout`, `stderr` or `log`.
+    pub stream: &'static str,
+    /// The budget, in bytes.
+    pub budget: usize,
+    /// Bytes dropped by this write or call.
+    pub bytes: usize,
+    /// Whether these are the first bytes this stream of this instance dropped.
+    pub first: bool,
+}
+
+impl GuestOutputDropped<'_> {
+    /// Counts the dropped bytes, and says so once.
+    pub fn emit(&self) {
+        let task = self.task.map_or(-1, i64::from);
+        if self.first {
+            tracing::warn!(
+                connector = %self.connector,
+                task,
+                stream = self.stream,
+                budget_bytes = self.budget,
+                "Guest output over its budget (wasm.output.max.bytes): the rest of this \
+                 instance's output on this stream is dropped"
+            );
+        }
+        metrics::counter!(
+            GUEST_OUTPUT_DROPPED,
+            "connector" => self.connector.to_owned(),
+            "task" => task.to_string(),
+            "stream" => self.stream
+        )
+        .increment(self.bytes as u64);
     }
 }
 

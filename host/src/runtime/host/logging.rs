@@ -1,9 +1,15 @@
 //! The `host` interface: guest log lines into `tracing` with connector and task fields,
 //! and the connector-context callbacks (reconfiguration requests, raised errors).
+//!
+//! Each line is clipped ([`MAX_MESSAGE`], [`MAX_FIELDS`]) and charged to the instance's
+//! log budget (`log_budget`, half of `wasm.output.max.bytes`, as stdout and stderr each
+//! get): past it, calls are dropped and counted, like stdio's output past its budget.
 
 use crate::runtime::bindings::host::{self, LogLevel};
 use crate::runtime::bindings::types;
+use crate::runtime::log_budget::Charge;
 use crate::runtime::state::InstanceState;
+use crate::telemetry::events::GuestOutputDropped;
 
 /// A guest log message longer than this is cut, so one call cannot flood the log.
 const MAX_MESSAGE: usize = 8 * 1024;
@@ -28,6 +34,18 @@ impl host::Host for InstanceState {
         let fields: String =
             fields.into_iter().take(MAX_FIELDS).map(|(k, v)| format!(" {k}={}", clip(v))).collect();
         let connector = self.ident.connector.as_str();
+        if let Charge::Drop { first } = self.log.charge(message.len() + fields.len()) {
+            let event = GuestOutputDropped {
+                connector,
+                task: self.ident.task,
+                stream: "log",
+                budget: self.log.budget(),
+                bytes: message.len() + fields.len(),
+                first,
+            };
+            event.emit();
+            return;
+        }
         let task = self.ident.task.map(|t| t as i64).unwrap_or(-1);
         match level {
             LogLevel::Trace => {

@@ -13,6 +13,6 @@ mod probe;
 mod settings;
 
 pub use connector::ChaosConnector;
-pub use misbehave::misbehave;
+pub use misbehave::{chatter, misbehave};
 pub use probe::probe;
 pub use settings::{Call, Mode, Settings, keys};

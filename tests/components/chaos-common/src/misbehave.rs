@@ -1,4 +1,5 @@
-//! The misbehaviours that end in a trap: `trap`, `panic`, `loop`, `oom` and `recurse`.
+//! The misbehaviours that end in a trap: `trap`, `panic`, `loop`, `oom` and `recurse`;
+//! and `chatty`'s flood of log calls, which returns.
 //!
 //! Each is written so the optimiser cannot remove it: loops and allocations go through
 //! `black_box`, memory is touched page by page, recursion is not a tail call. None of
@@ -63,4 +64,13 @@ fn recurse(a: u64, b: u64, c: u64, d: u64) -> u64 {
     }
     let x = recurse(a + 1, b ^ a, c.wrapping_mul(3), d.rotate_left(1));
     x.wrapping_mul(a) ^ b ^ c ^ d
+}
+
+/// Logs about `bytes` bytes through the host's log calls, in lines of 1 KiB each.
+pub fn chatter(bytes: usize) {
+    const LINE: usize = 1024;
+    let line = "c".repeat(LINE);
+    for _ in 0..bytes.div_ceil(LINE) {
+        wasm_connect_sdk::log(wasm_connect_sdk::Level::Info, &line, &[]);
+    }
 }

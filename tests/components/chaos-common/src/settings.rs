@@ -54,6 +54,9 @@ pub enum Mode {
     Recurse,
     /// Returns about `chaos.huge.bytes` bytes, regardless of `max-records`.
     Huge,
+    /// Logs about `chaos.huge.bytes` bytes through the host's log calls (lines of 1 KiB),
+    /// then goes on as `ok` (the source's `poll` only).
+    Chatty,
     /// Reads `chaos.path` and reports whether it could.
     OpenFile,
     /// Connects to `chaos.address` and reports whether it could.
@@ -79,6 +82,7 @@ impl Mode {
             "oom" => Self::Oom,
             "recurse" => Self::Recurse,
             "huge" => Self::Huge,
+            "chatty" => Self::Chatty,
             "open-file" => Self::OpenFile,
             "socket" => Self::Socket,
             "env" => Self::Env,
@@ -162,37 +166,37 @@ impl Settings {
     /// declare no default, so that only a user's value grants it.
     pub fn define(def: ConfigDef, data_call: &str) -> ConfigDef {
         let low = |k: ConfigKey| k.importance(Importance::Low);
-        def.define(low(ConfigKey::string(keys::MODE)
-            .default_value("ok")
-            .doc("ok, trap, panic, loop, oom, recurse, huge, open-file, socket, env or clock.")))
-            .define(low(ConfigKey::string(keys::WHEN).default_value(data_call).doc(format!(
-                "Where the mode applies: {data_call}, start, task-configs, connector-start or stop \
+        def.define(low(ConfigKey::string(keys::MODE).default_value("ok").doc(
+            "ok, trap, panic, loop, oom, recurse, huge, chatty, open-file, socket, env or clock.",
+        )))
+        .define(low(ConfigKey::string(keys::WHEN).default_value(data_call).doc(format!(
+            "Where the mode applies: {data_call}, start, task-configs, connector-start or stop \
                  (the task's)."
-            ))))
-            .define(low(ConfigKey::string(keys::PATH)
-                .grant(Grant::ReadFile)
-                .doc("The file open-file reads (unset: /etc/hostname, not granted).")))
-            .define(low(ConfigKey::string(keys::OPEN)
-                .doc("The file open-file opens instead of chaos.path; it grants nothing.")))
-            .define(low(ConfigKey::string(keys::ADDRESS)
-                .grant(Grant::Connect)
-                .doc("The host:port socket connects to (unset: 127.0.0.1:9, not granted).")))
-            .define(low(ConfigKey::boolean(keys::CLOCK)
-                .grant(Grant::Clock)
-                .doc("Set to true to grant the clock.")))
-            .define(low(ConfigKey::long(keys::HUGE_BYTES)
-                .default_value(24 << 20)
-                .doc("Bytes a huge answer carries.")))
-            .define(low(ConfigKey::int(keys::TASK_CONFIGS_FAILURES)
-                .default_value(0)
-                .doc("How many times task-configs fails (retriable) before it succeeds.")))
-            .define(low(ConfigKey::int(keys::TASK_CONFIGS_EXTRA)
-                .default_value(0)
-                .doc("How many task configs beyond max-tasks task-configs returns.")))
-            .define(low(ConfigKey::list(keys::FAIL_TASKS)
-                .default_value("")
-                .doc("Indexes of the tasks whose start fails (fatal).")))
-            .define(low(ConfigKey::password(keys::SECRET)
-                .doc("A secret the fixture never uses; it must never appear in logs or answers.")))
+        ))))
+        .define(low(ConfigKey::string(keys::PATH)
+            .grant(Grant::ReadFile)
+            .doc("The file open-file reads (unset: /etc/hostname, not granted).")))
+        .define(low(ConfigKey::string(keys::OPEN)
+            .doc("The file open-file opens instead of chaos.path; it grants nothing.")))
+        .define(low(ConfigKey::string(keys::ADDRESS)
+            .grant(Grant::Connect)
+            .doc("The host:port socket connects to (unset: 127.0.0.1:9, not granted).")))
+        .define(low(ConfigKey::boolean(keys::CLOCK)
+            .grant(Grant::Clock)
+            .doc("Set to true to grant the clock.")))
+        .define(low(ConfigKey::long(keys::HUGE_BYTES)
+            .default_value(24 << 20)
+            .doc("Bytes a huge answer carries, or a chatty call logs.")))
+        .define(low(ConfigKey::int(keys::TASK_CONFIGS_FAILURES)
+            .default_value(0)
+            .doc("How many times task-configs fails (retriable) before it succeeds.")))
+        .define(low(ConfigKey::int(keys::TASK_CONFIGS_EXTRA)
+            .default_value(0)
+            .doc("How many task configs beyond max-tasks task-configs returns.")))
+        .define(low(ConfigKey::list(keys::FAIL_TASKS)
+            .default_value("")
+            .doc("Indexes of the tasks whose start fails (fatal).")))
+        .define(low(ConfigKey::password(keys::SECRET)
+            .doc("A secret the fixture never uses; it must never appear in logs or answers.")))
     }
 }

@@ -5,7 +5,7 @@
 //! source partition `{"chaos": "p"}`, offset `{"n": n}`; a restarted task resumes after
 //! the committed `n`, unless `chaos.offsets.ignore` makes it start again from 0.
 
-use chaos_common::{Call, ChaosConnector, Mode, Settings, keys, misbehave, probe};
+use chaos_common::{Call, ChaosConnector, Mode, Settings, chatter, keys, misbehave, probe};
 use wasm_connect_sdk::serde_json::{Value, json};
 use wasm_connect_sdk::{Config, Error, Result, SourceRecord, SourceTask, offsets};
 
@@ -78,6 +78,9 @@ impl SourceTask for ChaosSourceTask {
         }
         if settings.at(Call::Data) {
             misbehave(settings.mode);
+            if settings.mode == Mode::Chatty {
+                chatter(settings.huge_bytes);
+            }
             if settings.mode == Mode::Huge {
                 let count = settings.huge_bytes.div_ceil(HUGE_RECORD).max(1) as u64;
                 let size = HUGE_RECORD.min(settings.huge_bytes);
