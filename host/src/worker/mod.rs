@@ -109,6 +109,10 @@ pub enum WorkerEvent {
         run: u64,
         /// What happened.
         trace: String,
+        /// Whether the task had been created (its plugin instance, clients and converters)
+        /// before it failed: in its plugin's `start` or later. Kafka Connect's
+        /// `Worker.startTask` succeeded then, and the task failed on its own thread.
+        created: bool,
     },
     /// A task stopped after [`TaskHandle::stop`].
     TaskStopped {
