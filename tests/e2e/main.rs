@@ -33,6 +33,7 @@ mod rest;
 mod sandbox;
 mod scaffold;
 mod secured;
+mod shutdown;
 mod standalone;
 mod storm;
 mod support;

@@ -195,6 +195,8 @@ pub struct DataPlane {
     pub value_converter_props: BTreeMap<String, String>,
     /// `offset.flush.interval.ms`: how often tasks commit offsets.
     pub offset_flush_interval: Duration,
+    /// `offset.flush.timeout.ms`: how long a source task's offsets write may take.
+    pub offset_flush_timeout: Duration,
     /// Most records asked of one source `poll`.
     pub source_max_poll_records: u32,
     /// Most records handed to one sink `put` (the consumer's `max.poll.records`).

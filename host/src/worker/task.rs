@@ -185,6 +185,7 @@ async fn create(
                 offsets: shared.host.offsets.clone(),
                 events: shared.events.clone(),
                 flush_interval: data.offset_flush_interval,
+                flush_timeout: data.offset_flush_timeout,
                 max_poll_records: data.source_max_poll_records,
                 shutdown_timeout: shared.settings.task_shutdown_timeout,
                 target: spec.target,
