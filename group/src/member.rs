@@ -24,6 +24,9 @@
 //!   a broker restart, is asked again after 100 ms);
 //! - rejoins by itself when an assignment carries a positive delay, once it has passed,
 //!   and on [`MemberHandle::rejoin`];
+//! - after [`MemberHandle::stop_joining`] (the worker is shutting down), sends no JoinGroup
+//!   any more: it heartbeats a membership it still holds, so its work is not given to others
+//!   while it stops, and otherwise only waits for the leave;
 //! - on [`MemberHandle::leave`], or when the events receiver is dropped, sends LeaveGroup
 //!   (best effort, bounded) and ends;
 //! - when the brokers refuse its SASL login or a TLS certificate (its own or theirs),
@@ -145,6 +148,8 @@ pub enum GroupEvent {
 enum MemberCommand {
     /// Start a rebalance; the reason is logged.
     Rejoin(String),
+    /// Send no JoinGroup any more (the worker is shutting down).
+    StopJoining,
     /// Leave the group and end; answered once done.
     Leave(tokio::sync::oneshot::Sender<()>),
 }
@@ -159,6 +164,14 @@ impl MemberHandle {
     /// Asks for a rejoin (a new rebalance); `reason` is logged.
     pub fn rejoin(&self, reason: &str) {
         let _ = self.tx.send(MemberCommand::Rejoin(reason.to_owned()));
+    }
+
+    /// Stops joining: from now on the loop sends no JoinGroup (neither a requested rejoin
+    /// nor a retry), heartbeats the membership it holds, if any, and waits for
+    /// [`MemberHandle::leave`]. For a worker that is shutting down: it leaves once, after its
+    /// work has stopped, and never rejoins meanwhile.
+    pub fn stop_joining(&self) {
+        let _ = self.tx.send(MemberCommand::StopJoining);
     }
 
     /// Leaves the group (LeaveGroup) and ends the loop; returns once it has ended.

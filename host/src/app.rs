@@ -118,7 +118,7 @@ impl App {
             reconfiguration: config.task_reconfiguration.clone(),
             override_policy: config.connector_client_config_override_policy,
             providers: config.config_providers.clone(),
-            shutdown_timeout: config.task_shutdown_graceful_timeout * 2,
+            shutdown: shutdown_timeouts(config),
             loggers: crate::telemetry::installed()
                 .unwrap_or_else(crate::telemetry::Loggers::for_tests),
         };
@@ -193,15 +193,41 @@ impl App {
         Ok(())
     }
 
-    /// Stops the REST server, then every instance within its timeout, writes statuses and
-    /// flushes the stores.
+    /// Stops the REST server (its listeners together, within [`REST_STOP_TIMEOUT`]), then
+    /// the herder: every instance within its timeout, the statuses written and the group
+    /// left, each step bounded (`herder::ShutdownTimeouts`). Returns within their sum
+    /// whatever the broker does.
     pub async fn shutdown(self) {
         let _ = self.rest_stop.send(true);
-        for task in self.rest_tasks {
-            let _ = tokio::time::timeout(std::time::Duration::from_secs(5), task).await;
+        let listeners = join_listeners(self.rest_tasks);
+        if tokio::time::timeout(REST_STOP_TIMEOUT, listeners).await.is_err() {
+            tracing::warn!(
+                timeout = ?REST_STOP_TIMEOUT,
+                "Could not finish the REST requests under way before shutdown"
+            );
         }
         self.herder.shutdown().await;
     }
+}
+
+/// How long the REST listeners may take to finish the requests under way at shutdown.
+pub const REST_STOP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Waits for every listener task.
+async fn join_listeners(tasks: Vec<tokio::task::JoinHandle<std::io::Result<()>>>) {
+    for task in tasks {
+        let _ = task.await;
+    }
+}
+
+/// The bounds of the herder's shutdown, Kafka Connect's: `task.shutdown.graceful.timeout.ms`
+/// and, in distributed mode, `worker.sync.timeout.ms`.
+fn shutdown_timeouts(config: &WorkerConfig) -> herder::ShutdownTimeouts {
+    let worker_sync = match &config.mode {
+        ModeConfig::Distributed(d) => d.worker_sync_timeout,
+        ModeConfig::Standalone(_) => std::time::Duration::ZERO,
+    };
+    herder::ShutdownTimeouts::new(config.task_shutdown_graceful_timeout, worker_sync)
 }
 
 /// The group client's security from the worker's `security.protocol`, `sasl.mechanism`,
@@ -371,6 +397,7 @@ fn data_plane(
         value_converter: config.value_converter.clone(),
         value_converter_props: config.value_converter_props.clone(),
         offset_flush_interval: config.offset_flush_interval,
+        offset_flush_timeout: config.offset_flush_timeout,
         source_max_poll_records: SOURCE_MAX_POLL_RECORDS,
         source_flow: FlowLimits::worker(
             &config.producer_props,

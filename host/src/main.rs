@@ -28,6 +28,12 @@ fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
         .build()
 }
 
+/// How long, after the worker has stopped, the runtime waits for blocking work still under
+/// way (a client call that waits for a broker that is gone) before the process exits anyway.
+/// The worker's own shutdown is bounded already; this only keeps a stuck call from holding
+/// the exit.
+const RUNTIME_STOP_GRACE: std::time::Duration = std::time::Duration::from_secs(1);
+
 fn main() -> ExitCode {
     let cli = wasm_connect::cli::Cli::parse();
     wasm_connect::cli::init_logging(cli.log_format);
@@ -39,7 +45,10 @@ fn main() -> ExitCode {
         }
     };
     match rt.block_on(cli.run()) {
-        Ok(code) => code,
+        Ok(code) => {
+            rt.shutdown_timeout(RUNTIME_STOP_GRACE);
+            code
+        }
         Err(e) => {
             eprintln!("error: {e:#}");
             // A request still blocked in a client library (a Kafka metadata request waiting

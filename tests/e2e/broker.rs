@@ -34,6 +34,24 @@ impl PrivateBroker {
         b.kafka(&["start"]);
         b
     }
+
+    /// Starts a broker on a port found free, with the four after it (its controller and
+    /// secure listeners, `scripts/kafka.sh`) free too.
+    pub fn start_free() -> Self {
+        Self::start(free_ports(5))
+    }
+}
+
+/// The first of `n` consecutive loopback ports that are free now.
+fn free_ports(n: u16) -> u16 {
+    let bind = |p: u16| std::net::TcpListener::bind(("127.0.0.1", p));
+    for _ in 0..100 {
+        let first = bind(0).unwrap().local_addr().unwrap().port();
+        if first.checked_add(n).is_some() && (1..n).all(|i| bind(first + i).is_ok()) {
+            return first;
+        }
+    }
+    panic!("no {n} consecutive free ports");
 }
 
 impl Drop for PrivateBroker {

@@ -293,6 +293,19 @@ impl Cluster {
         }
     }
 
+    /// SIGTERM to worker `i`, without waiting ([`Cluster::exited`] says when it has gone).
+    pub fn terminate(&self, i: usize) {
+        signal(self.workers[i].child.as_ref().expect("a running worker"), "-TERM");
+    }
+
+    /// Worker `i`'s exit status once its process has ended (`None` while it runs); its
+    /// slot is then stopped.
+    pub fn exited(&mut self, i: usize) -> Option<std::process::ExitStatus> {
+        let status = self.workers[i].child.as_mut()?.try_wait().unwrap()?;
+        self.workers[i].child = None;
+        Some(status)
+    }
+
     /// SIGSTOP (`pause = true`) or SIGCONT a worker.
     pub fn freeze(&self, i: usize, pause: bool) {
         let c = self.workers[i].child.as_ref().expect("a running worker");

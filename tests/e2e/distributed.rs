@@ -244,12 +244,19 @@ async fn restarts_run_on_the_worker_that_owns_the_instance() {
         assert_eq!(count_log(&cluster, i, "Starting task", "rst", Some(1)), 0, "worker {i}");
     }
 
-    // A task restart through a worker that does not own the task.
+    // A task restart through a worker that does not own the task: as Kafka Connect, 204
+    // (the task was started), and the task is FAILED with its start's trace.
     let other = (0..3).find(|i| *i != task_owner).unwrap();
+    let failed = count_log(&cluster, task_owner, "Task failed", "rst", Some(1));
     let (code, body) =
         retry_409(&cluster, other, Method::POST, "/connectors/rst/tasks/1/restart", None).await;
-    assert_eq!(code, 500, "a task that fails at start: {body}");
-    assert_eq!(body["message"], "Failed to start task: rst-1");
+    assert_eq!(code, 204, "a task that fails at start: {body}");
+    assert!(count_log(&cluster, task_owner, "Task failed", "rst", Some(1)) > failed);
+    let (code, status) =
+        cluster.call(task_owner, Method::GET, "/connectors/rst/tasks/1/status", None).await;
+    assert_eq!(code, 200, "{status}");
+    assert_eq!(status["state"], "FAILED", "{status}");
+    assert!(status["trace"].as_str().unwrap().contains("told to fail"), "{status}");
 }
 
 async fn eventually_status(cluster: &Cluster, name: &str, ok: impl Fn(&Value) -> bool) -> Value {

@@ -38,6 +38,7 @@ mod rest;
 mod sandbox;
 mod scaffold;
 mod secured;
+mod shutdown;
 mod spawned;
 mod standalone;
 mod storm;

@@ -29,6 +29,8 @@ pub(super) enum Wake {
     Deadline,
     /// A rejoin was requested (its reason is in [`Control::take_rejoin`]).
     Rejoin,
+    /// Joining was stopped ([`Control::joining_stopped`]).
+    JoiningStopped,
 }
 
 /// The commands receiver and the events sender's liveness.
@@ -39,6 +41,8 @@ pub(super) struct Control {
     commands_closed: bool,
     events: mpsc::UnboundedSender<GroupEvent>,
     rejoin: Option<String>,
+    /// [`super::MemberHandle::stop_joining`] was called.
+    joining_stopped: bool,
     stop: Option<Stop>,
 }
 
@@ -48,7 +52,14 @@ impl Control {
         commands: mpsc::UnboundedReceiver<MemberCommand>,
         events: mpsc::UnboundedSender<GroupEvent>,
     ) -> Self {
-        Self { commands, commands_closed: false, events, rejoin: None, stop: None }
+        Self {
+            commands,
+            commands_closed: false,
+            events,
+            rejoin: None,
+            joining_stopped: false,
+            stop: None,
+        }
     }
 
     /// Runs `step` to completion unless the loop must stop first (`None`; `step` is
@@ -73,7 +84,8 @@ impl Control {
     }
 
     /// Waits until `deadline` (forever if `None`); with `wake_on_rejoin`, a rejoin request
-    /// ends the wait early. `None` when the loop must stop.
+    /// ends the wait early, and a [`super::MemberHandle::stop_joining`] always does.
+    /// `None` when the loop must stop.
     pub(super) async fn sleep_until(
         &mut self,
         deadline: Option<Instant>,
@@ -97,8 +109,12 @@ impl Control {
                     return None;
                 }
                 command = self.commands.recv(), if !self.commands_closed => {
+                    let was_joining = !self.joining_stopped;
                     if self.on_command(command) {
                         return None;
+                    }
+                    if was_joining && self.joining_stopped {
+                        return Some(Wake::JoiningStopped);
                     }
                     if wake_on_rejoin && self.rejoin.is_some() {
                         return Some(Wake::Rejoin);
@@ -112,6 +128,11 @@ impl Control {
     /// The pending rejoin request's reason, if any, clearing it.
     pub(super) fn take_rejoin(&mut self) -> Option<String> {
         self.rejoin.take()
+    }
+
+    /// Whether [`super::MemberHandle::stop_joining`] was called: no JoinGroup any more.
+    pub(super) fn joining_stopped(&self) -> bool {
+        self.joining_stopped
     }
 
     /// Why the loop stops (`None` when [`Control::guard`] or [`Control::sleep_until`] has
@@ -129,6 +150,10 @@ impl Control {
             }
             Some(MemberCommand::Rejoin(reason)) => {
                 self.rejoin.get_or_insert(reason);
+                false
+            }
+            Some(MemberCommand::StopJoining) => {
+                self.joining_stopped = true;
                 false
             }
             Some(MemberCommand::Leave(reply)) => {
@@ -185,6 +210,23 @@ mod tests {
         let deadline = Some(Instant::now() + Duration::from_secs(1));
         assert_eq!(control.sleep_until(deadline, false).await, Some(Wake::Deadline));
         assert_eq!(control.sleep_until(None, true).await, Some(Wake::Rejoin));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn stop_joining_ends_a_wait_once_and_a_leave_still_stops() {
+        let (mut control, commands, _events) = control();
+        assert!(!control.joining_stopped());
+        commands.send(MemberCommand::StopJoining).unwrap();
+        let later = Some(Instant::now() + Duration::from_secs(3600));
+        assert_eq!(control.sleep_until(later, false).await, Some(Wake::JoiningStopped));
+        assert!(control.joining_stopped());
+        commands.send(MemberCommand::StopJoining).unwrap();
+        let soon = Some(Instant::now() + Duration::from_secs(1));
+        assert_eq!(control.sleep_until(soon, false).await, Some(Wake::Deadline));
+        let (reply, _answered) = oneshot::channel();
+        commands.send(MemberCommand::Leave(reply)).unwrap();
+        assert!(control.sleep_until(None, false).await.is_none());
+        assert!(matches!(control.take_stop(), Some(Stop::Leave(_))));
     }
 
     #[tokio::test(start_paused = true)]

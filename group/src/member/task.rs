@@ -125,6 +125,9 @@ impl MemberTask {
         let mut phase = Phase::Join("starting".to_owned());
         loop {
             let next = match phase {
+                Phase::Join(_) if control.joining_stopped() => {
+                    self.wait_for_leave(&mut control).await
+                }
                 Phase::Join(reason) => self.join_step(&mut control, reason).await,
                 Phase::Stable => self.stable_step(&mut control).await,
                 Phase::Fatal(reason) => {
@@ -197,18 +200,35 @@ impl MemberTask {
         }
     }
 
+    /// Joining was stopped (the worker is shutting down) and a join is due: sends nothing
+    /// and waits for the leave, or for the events receiver to go.
+    async fn wait_for_leave(&mut self, control: &mut Control) -> Option<Phase> {
+        tracing::info!(
+            group_id = %self.settings.group_id,
+            "Not joining the group again: the worker is shutting down"
+        );
+        while control.sleep_until(None, false).await.is_some() {}
+        None
+    }
+
     /// Waits for the next heartbeat, a scheduled rejoin or a rejoin request, then acts.
+    /// Once joining is stopped, only heartbeats are sent.
     async fn stable_step(&mut self, control: &mut Control) -> Option<Phase> {
-        let deadline = match self.rejoin_at {
+        let rejoin_at = self.rejoin_at.filter(|_| !control.joining_stopped());
+        let deadline = match rejoin_at {
             Some(at) => at.min(self.next_heartbeat),
             None => self.next_heartbeat,
         };
-        if control.sleep_until(Some(deadline), true).await? == Wake::Rejoin {
-            let reason = control.take_rejoin().unwrap_or_default();
-            return Some(Phase::Join(reason));
+        match control.sleep_until(Some(deadline), !control.joining_stopped()).await? {
+            Wake::Rejoin => {
+                let reason = control.take_rejoin().unwrap_or_default();
+                return Some(Phase::Join(reason));
+            }
+            Wake::JoiningStopped => return Some(Phase::Stable),
+            Wake::Deadline => {}
         }
         let now = Instant::now();
-        if self.rejoin_at.is_some_and(|at| at <= now) {
+        if rejoin_at.is_some_and(|at| at <= now) {
             self.rejoin_at = None;
             return Some(Phase::Join("the assignment's delay has passed".to_owned()));
         }

@@ -1,7 +1,8 @@
 //! `wasm-connect standalone|distributed WORKER.properties [CONNECTOR ...]`: runs a worker
 //! until SIGTERM or Ctrl-C, then shuts it down gracefully (tasks stopped within their
-//! timeout, statuses written, stores flushed). A distributed worker whose brokers refuse
-//! its login or a certificate shuts down the same way and exits with status 1.
+//! timeout, statuses written, stores flushed), every step bounded so the process exits even
+//! with its broker gone, and logs `Worker stopped` last. A distributed worker whose brokers
+//! refuse its login or a certificate shuts down the same way and exits with status 1.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -48,7 +49,9 @@ pub async fn run(
         reason = app.herder.fatal() => Some(reason),
     };
     tracing::info!("Shutting down");
+    let began = std::time::Instant::now();
     app.shutdown().await;
+    tracing::info!(took = ?began.elapsed(), "Worker stopped");
     match fatal {
         None => Ok(ExitCode::SUCCESS),
         Some(reason) => {

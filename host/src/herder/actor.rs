@@ -26,6 +26,7 @@ use super::restart_queue::RestartQueue;
 use super::retry_chain::RetryChains;
 use super::runner::Runner;
 use super::settings::HerderSettings;
+use super::shutdown::Shutdown;
 use super::snapshot::{Made, Publisher};
 use super::typed::Typed;
 use super::writes::{AfterSync, Done, Queued, Then, Write, Writes};
@@ -82,7 +83,8 @@ pub(super) struct Herder {
     pub auto_restarts: AutoRestarts,
     /// Connectors whose running state must be compared with the config.
     pub dirty: BTreeSet<String>,
-    pub shutting_down: Option<oneshot::Sender<()>>,
+    /// The shutdown under way, if any.
+    pub shutting_down: Option<Shutdown>,
     /// What reads see ([`super::snapshot`]), republished at the end of a turn.
     snapshot: Publisher,
 }
@@ -251,6 +253,7 @@ impl Herder {
                 self.next_deferred_due(),
                 self.next_key_rotation(),
                 self.writes.next_due(),
+                self.shutting_down.as_ref().map(Shutdown::instances_due),
             ]
             .into_iter()
             .flatten()
@@ -276,6 +279,10 @@ impl Herder {
                     if let Some(c) = self.admit(c) {
                         self.command(c);
                     }
+                }
+                Wake::Group(Some(e)) if self.shutting_down.is_some() => {
+                    // Everything here is stopping; the group is left at the end.
+                    tracing::debug!(event = ?e, "Ignoring a group event during shutdown");
                 }
                 Wake::Group(Some(e)) => {
                     self.group_event(e);
@@ -315,18 +322,19 @@ impl Herder {
             self.reconcile_dirty();
             self.finish_revocation();
             self.publish_snapshot();
-            if self.shutting_down.is_some() && self.instances.is_idle() {
-                break;
+            if let Some(shutdown) = self.shutting_down.as_mut() {
+                if self.instances.is_idle() {
+                    break;
+                }
+                if shutdown.instances_overdue(Instant::now()) {
+                    shutdown.abandon(self.instances.running());
+                    break;
+                }
             }
         }
-        self.status.flush().await;
-        if let Some(link) = self.group.take() {
-            link.leave().await;
+        if let Some(shutdown) = self.shutting_down.take() {
+            shutdown.finish(&self.status, self.group.take()).await;
         }
-        if let Some(done) = self.shutting_down.take() {
-            let _ = done.send(());
-        }
-        tracing::info!("Herder stopped");
     }
 
     pub(super) fn follower_msg(&mut self, msg: FollowerMsg) {
@@ -355,9 +363,11 @@ impl Herder {
 
     /// Stops everything; the loop ends once every instance has stopped.
     pub(super) fn begin_shutdown(&mut self, done: Option<oneshot::Sender<()>>) {
-        tracing::info!("Herder shutting down");
-        let (tx, _) = oneshot::channel();
-        self.shutting_down = Some(done.unwrap_or(tx));
+        self.shutting_down = Some(Shutdown::begin(self.settings.shutdown, done));
+        // No rejoin from now on: the group is left once, after the instances have stopped.
+        if let Some(link) = self.group.as_mut() {
+            link.stop_joining();
+        }
         self.chains.clear();
         self.auto_restarts.cancel_all();
         let running: Vec<InstanceId> = self.instances.running().cloned().collect();

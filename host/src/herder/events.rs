@@ -72,15 +72,23 @@ impl Herder {
             WorkerEvent::TaskStarted { connector, task, run } => {
                 self.instance_started(&InstanceId::Task(connector, task), run);
             }
-            WorkerEvent::TaskFailed { connector, task, run, trace } => {
+            WorkerEvent::TaskFailed { connector, task, run, trace, created } => {
                 let id = InstanceId::Task(connector.clone(), task);
                 if self.instances.end(&id, run).is_none() {
                     return;
                 }
                 tracing::error!(connector = %connector, task, trace = %trace, "Task failed");
                 self.instance_failed(id.clone(), trace);
-                let error = format!("Failed to start task: {connector}-{task}");
-                self.instances.wake(&id, Err(HerderError::Failed(error)));
+                // As Kafka Connect: a task it could create was started, even if its plugin's
+                // start then failed (the status says FAILED with the trace); only one it
+                // could not create fails the request.
+                let answer = match created {
+                    true => Ok(()),
+                    false => Err(HerderError::Failed(format!(
+                        "Failed to start task: {connector}-{task}"
+                    ))),
+                };
+                self.instances.wake(&id, answer);
             }
             WorkerEvent::TaskStopped { connector, task, run } => {
                 let id = InstanceId::Task(connector.clone(), task);

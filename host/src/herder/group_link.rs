@@ -104,6 +104,11 @@ impl GroupLink {
         self.fatal.send_replace(Some(reason));
     }
 
+    /// Sends no JoinGroup any more (shutdown): the group is left once, later.
+    pub fn stop_joining(&mut self) {
+        self.handle.stop_joining();
+    }
+
     /// Leaves the group.
     pub async fn leave(self) {
         self.handle.leave().await;

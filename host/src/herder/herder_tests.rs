@@ -37,7 +37,9 @@ async fn running() -> Harness {
 async fn fail_task(h: &Harness, t: u32) {
     let run = h.script.lock().unwrap().runs[&task("c", t)];
     let trace = "boom".to_string();
-    h.events.send(WorkerEvent::TaskFailed { connector: "c".into(), task: t, run, trace }).unwrap();
+    let failed =
+        WorkerEvent::TaskFailed { connector: "c".into(), task: t, run, trace, created: true };
+    h.events.send(failed).unwrap();
     h.settle().await;
 }
 
@@ -207,6 +209,22 @@ async fn a_failed_instance_stays_down_until_restarted() {
         h.handle.restart_connector("x", false, false).await,
         Err(HerderError::NotFound(_))
     ));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_task_restart_succeeds_when_the_plugin_start_fails_as_in_kafka_connect() {
+    let h = running().await;
+    // The plugin's start fails: the task was started (204 over REST) and is FAILED.
+    h.script.lock().unwrap().fail_start.insert(task("c", 0), "the file is a directory".into());
+    h.handle.restart_task("c", 0).await.unwrap();
+    assert_eq!(h.state(&task("c", 0)), Some(State::Failed));
+    let status = h.handle.task_status("c", 0).unwrap();
+    assert_eq!(status.trace.as_deref(), Some("the file is a directory"));
+    // A task that cannot even be created: the request fails, as Kafka Connect's does.
+    h.script.lock().unwrap().fail_create.insert(task("c", 1), "no such converter".into());
+    let err = h.handle.restart_task("c", 1).await.unwrap_err();
+    assert!(matches!(&err, HerderError::Failed(m) if m == "Failed to start task: c-1"), "{err:?}");
+    assert_eq!(h.state(&task("c", 1)), Some(State::Failed));
 }
 
 #[tokio::test(start_paused = true)]

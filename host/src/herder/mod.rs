@@ -23,7 +23,7 @@
 //! per-kind tables), `writes` (the write pipeline: config-topic writes, one in flight,
 //! returned as completions), `config_log` (the config topic's writer and follower),
 //! `group_link` (the member loop's handle), `member_spec` (how this worker joins, and
-//! `Peers`), `settings`, `membership` (this worker's place in the group), `instances` (the
+//! `Peers`), `settings`, `shutdown` (a shutdown's deadlines and last steps, each bounded), `membership` (this worker's place in the group), `instances` (the
 //! registry of runs), `snapshot` (what reads see), `typed` (each connector's parsed
 //! config), `retry_chain` and `auto_restart` (the retry and restart-policy bookkeeping,
 //! pure), `reconcile` (desired against running, a pure plan of `Action`s), `restart_plan`
@@ -68,6 +68,7 @@ mod restarts;
 mod retry_chain;
 mod runner;
 mod settings;
+mod shutdown;
 mod sink_offsets;
 mod snapshot;
 #[cfg(test)]
@@ -96,6 +97,7 @@ pub use member_spec::{MemberSpec, Peers};
 pub use membership::Membership;
 pub use restart_plan::RestartPlan;
 pub use settings::HerderSettings;
+pub use shutdown::ShutdownTimeouts;
 pub use sink_offsets::{EmbeddedSinkOffsets, KafkaSinkOffsets, SinkOffsets, SinkOffsetsError};
 pub use snapshot::{Entry, Read, Snapshot};
 pub use transform_keys::{alias_keys, class_keys};

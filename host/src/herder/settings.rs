@@ -1,8 +1,7 @@
 //! The herder's settings, from the worker config: retry and override policies, config
-//! providers, the shutdown timeout and the log levels it owns. Plain values.
+//! providers, the shutdown timeouts and the log levels it owns. Plain values.
 
-use std::time::Duration;
-
+use super::shutdown::ShutdownTimeouts;
 use crate::config::providers::ConfigProviders;
 use crate::model::{OverridePolicy, RetryPolicy};
 use crate::telemetry::Loggers;
@@ -18,8 +17,8 @@ pub struct HerderSettings {
     /// The config providers validation resolves references with (the worker has its own
     /// copy, for the configs it hands to plugins).
     pub providers: ConfigProviders,
-    /// How long shutdown waits for instances to stop.
-    pub shutdown_timeout: Duration,
+    /// How long each step of a shutdown may take.
+    pub shutdown: ShutdownTimeouts,
     /// This worker's log levels: the herder owns them, as Kafka Connect's herder owns its
     /// `Loggers`, because a cluster-wide level (KIP-976) reaches it through the config topic.
     pub loggers: Loggers,
@@ -32,7 +31,7 @@ impl Default for HerderSettings {
             reconfiguration: RetryPolicy::default(),
             override_policy: OverridePolicy::default(),
             providers: ConfigProviders::default(),
-            shutdown_timeout: Duration::from_secs(10),
+            shutdown: ShutdownTimeouts::default(),
             loggers: crate::telemetry::installed().unwrap_or_else(Loggers::for_tests),
         }
     }

@@ -45,4 +45,4 @@ pub use kafka::KafkaBackend;
 pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec};
 pub use memory::MemoryBackend;
 pub use offsets::OffsetStore;
-pub use status::{ConnectorStatuses, RetryInfo, Status, StatusStore};
+pub use status::{ConnectorStatuses, RetryInfo, Status, StatusStore, Unwritten};

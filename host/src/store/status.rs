@@ -8,11 +8,12 @@
 //! every change of the cache moves its [`StatusStore::version`], so a reader can tell
 //! whether what it rendered from the cache is still current.
 //! Writes go through one background writer so writes to one key stay in order, and are
-//! retried while the backend is unavailable; [`StatusStore::flush`] waits for them. This
-//! store never decides a state; the herder does.
+//! retried while the backend is unavailable; [`StatusStore::flush`] waits for them, and
+//! [`StatusStore::flush_within`] (shutdown) waits a bounded time and says how many records
+//! were not written and the last error. This store never decides a state; the herder does.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -105,8 +106,33 @@ pub struct StatusStore {
     /// Active topics per connector (KIP-558 topic tracking).
     topics: Mutex<BTreeMap<String, BTreeSet<String>>>,
     writes: mpsc::UnboundedSender<Write>,
+    /// What the writer has not written yet.
+    progress: Arc<Progress>,
     /// The reader positioned after the initial read, until [`StatusStore::follow`] takes it.
     reader: Mutex<Option<Box<dyn LogReader>>>,
+}
+
+/// The writer's backlog: records queued and neither written nor given up, and the last
+/// failure, for [`StatusStore::flush_within`].
+#[derive(Default)]
+struct Progress {
+    pending: AtomicUsize,
+    last_error: Mutex<Option<String>>,
+}
+
+/// Status records not written when [`StatusStore::flush_within`] gave up waiting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unwritten {
+    /// How many records (statuses and topic-tracking records).
+    pub records: usize,
+    /// Why: the last failed attempt's error, or that none was acknowledged in time.
+    pub reason: String,
+}
+
+impl std::fmt::Display for Unwritten {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} status records not written: {}", self.records, self.reason)
+    }
 }
 
 /// How long one poll of the follower waits for other workers' statuses.
@@ -125,11 +151,13 @@ impl StatusStore {
         let mut reader = topic.reader().await?;
         let (writes, mut rx) = mpsc::unbounded_channel::<Write>();
         let initial = reader.read_to_end().await?;
+        let progress = Arc::new(Progress::default());
         let store = Self {
             cache: Mutex::new(BTreeMap::new()),
             version: AtomicU64::new(0),
             topics: Mutex::default(),
             writes,
+            progress: progress.clone(),
             reader: Mutex::new(Some(reader)),
         };
         store.apply(&initial);
@@ -148,7 +176,12 @@ impl StatusStore {
                     next = if records.len() < MAX_BATCH { rx.try_recv().ok() } else { None };
                 }
                 if !records.is_empty() {
-                    write_with_retry(topic.as_ref(), records).await;
+                    let count = records.len();
+                    let outcome = write_with_retry(topic.as_ref(), records, &progress).await;
+                    if outcome.is_ok() {
+                        *progress.last_error.lock().unwrap_or_else(|p| p.into_inner()) = None;
+                    }
+                    progress.pending.fetch_sub(count, Ordering::AcqRel);
                 }
                 for done in flushes {
                     let _ = done.send(());
@@ -200,7 +233,7 @@ impl StatusStore {
     /// RESTARTING).
     pub fn put(&self, id: InstanceId, status: Status) {
         self.write_lock().insert(id.clone(), status.clone());
-        let _ = self.writes.send(Write::Put(id, Some(status)));
+        self.queue(Write::Put(id, Some(status)));
     }
 
     /// Writes a status only if no other worker owns the key with a newer generation
@@ -217,14 +250,14 @@ impl StatusStore {
             cache.insert(id.clone(), status.clone());
             self.version.fetch_add(1, Ordering::AcqRel);
         }
-        let _ = self.writes.send(Write::Put(id, Some(status)));
+        self.queue(Write::Put(id, Some(status)));
         true
     }
 
     /// Removes a status (a tombstone: Kafka Connect's DESTROYED).
     pub fn delete(&self, id: InstanceId) {
         self.write_lock().remove(&id);
-        let _ = self.writes.send(Write::Put(id, None));
+        self.queue(Write::Put(id, None));
     }
 
     /// Waits until every write made so far has been attempted.
@@ -232,6 +265,30 @@ impl StatusStore {
         let (tx, rx) = oneshot::channel();
         if self.writes.send(Write::Flush(tx)).is_ok() {
             let _ = rx.await;
+        }
+    }
+
+    /// Waits until every write made so far has been written, or `timeout` has passed:
+    /// then says how many records are still unwritten and why (shutdown, whose time is
+    /// bounded). The writes go on in the background either way.
+    pub async fn flush_within(&self, timeout: Duration) -> Result<(), Unwritten> {
+        if tokio::time::timeout(timeout, self.flush()).await.is_ok() {
+            return Ok(());
+        }
+        let records = self.progress.pending.load(Ordering::Acquire);
+        if records == 0 {
+            return Ok(());
+        }
+        let last = self.progress.last_error.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        let reason = last.unwrap_or_else(|| format!("none was acknowledged within {timeout:?}"));
+        Err(Unwritten { records, reason })
+    }
+
+    /// Hands a record to the writer.
+    fn queue(&self, write: Write) {
+        self.progress.pending.fetch_add(1, Ordering::AcqRel);
+        if self.writes.send(write).is_err() {
+            self.progress.pending.fetch_sub(1, Ordering::AcqRel);
         }
     }
 
@@ -331,7 +388,7 @@ impl StatusStore {
                 key: topic_key(topic, connector).into_bytes(),
                 value: Some(value.to_string().into_bytes()),
             };
-            let _ = self.writes.send(Write::Raw(record));
+            self.queue(Write::Raw(record));
         }
     }
 
@@ -346,7 +403,7 @@ impl StatusStore {
         let removed = self.topics.lock().unwrap_or_else(|p| p.into_inner()).remove(connector);
         for topic in removed.unwrap_or_default() {
             let record = LogRecord { key: topic_key(&topic, connector).into_bytes(), value: None };
-            let _ = self.writes.send(Write::Raw(record));
+            self.queue(Write::Raw(record));
         }
     }
 
@@ -395,18 +452,27 @@ fn record(id: &InstanceId, status: Option<&Status>) -> LogRecord {
     LogRecord { key: key(id).into_bytes(), value }
 }
 
-async fn write_with_retry(topic: &dyn LogTopic, records: Vec<LogRecord>) {
-    for attempt in 1..=ATTEMPTS {
-        match topic.send(records.clone()).await {
-            Ok(()) => return,
-            Err(e) if attempt < ATTEMPTS => {
-                tracing::debug!(records = records.len(), attempt, error = %e, "Retrying status writes");
-                tokio::time::sleep(RETRY).await;
-            }
-            Err(e) => {
-                tracing::error!(records = records.len(), error = %e, "Giving up writing statuses")
-            }
+/// Writes `records`, retrying up to [`ATTEMPTS`] times; each failure is recorded in
+/// `progress` as the last error.
+async fn write_with_retry(
+    topic: &dyn LogTopic,
+    records: Vec<LogRecord>,
+    progress: &Progress,
+) -> Result<(), StoreError> {
+    let mut attempt = 1;
+    loop {
+        let e = match topic.send(records.clone()).await {
+            Ok(()) => return Ok(()),
+            Err(e) => e,
+        };
+        *progress.last_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.to_string());
+        if attempt == ATTEMPTS {
+            tracing::error!(records = records.len(), error = %e, "Giving up writing statuses");
+            return Err(e);
         }
+        tracing::debug!(records = records.len(), attempt, error = %e, "Retrying status writes");
+        tokio::time::sleep(RETRY).await;
+        attempt += 1;
     }
 }
 
@@ -444,6 +510,56 @@ pub fn parse_key(key: &[u8]) -> Option<InstanceId> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A topic whose writes all fail, as with the broker gone; it reads as empty.
+    struct Unreachable;
+
+    #[async_trait::async_trait]
+    impl LogTopic for Unreachable {
+        fn name(&self) -> &str {
+            "status"
+        }
+        async fn send(&self, _: Vec<LogRecord>) -> Result<(), StoreError> {
+            Err(StoreError::Unavailable("broker unreachable".into()))
+        }
+        async fn reader(&self) -> Result<Box<dyn LogReader>, StoreError> {
+            let backend = crate::store::MemoryBackend::new();
+            let spec = crate::store::TopicSpec::new("empty", 1, true);
+            crate::store::LogBackend::topic(&backend, &spec).await?.reader().await
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_bounded_flush_says_what_it_could_not_write_and_why() {
+        let store = StatusStore::open(Arc::new(Unreachable)).await.unwrap();
+        let status = |s| Status::new(s, None, "w:1".into(), 1);
+        store.put(InstanceId::Connector("c".into()), status(State::Unassigned));
+        store.put(InstanceId::Task("c".into(), 0), status(State::Unassigned));
+        store.delete(InstanceId::Task("c".into(), 1));
+        let unwritten = store.flush_within(Duration::from_secs(3)).await.unwrap_err();
+        assert_eq!(
+            unwritten,
+            Unwritten { records: 3, reason: "store unavailable: broker unreachable".into() }
+        );
+        assert_eq!(
+            unwritten.to_string(),
+            "3 status records not written: store unavailable: broker unreachable"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_bounded_flush_of_a_healthy_store_succeeds() {
+        use crate::store::{LogBackend, MemoryBackend, TopicSpec};
+        let backend = MemoryBackend::new();
+        let topic = backend.topic(&TopicSpec::new("s", 1, true)).await.unwrap();
+        let store = StatusStore::open(topic).await.unwrap();
+        store.put(
+            InstanceId::Connector("c".into()),
+            Status::new(State::Running, None, "w".into(), 1),
+        );
+        assert_eq!(store.flush_within(Duration::from_secs(60)).await, Ok(()));
+        assert_eq!(store.progress.pending.load(Ordering::Acquire), 0);
+    }
 
     #[tokio::test]
     async fn topics_are_tracked_reset_and_read_back() {

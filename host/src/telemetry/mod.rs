@@ -7,8 +7,11 @@
 //! (failure handling's events: reconfiguration retries, automatic restarts, tolerated
 //! records, the dead letter queue) and `data` (the data path's: records, batches, offset
 //! commits, task starts and failures), one type per event with its metric through the
-//! metrics facade, `prometheus` (the recorder behind `GET /metrics`).
+//! metrics facade, `prometheus` (the recorder behind `GET /metrics`), `client_log` (every
+//! Kafka client's log lines and errors, each repeated message once per change of state
+//! with a count).
 
+pub mod client_log;
 pub mod data;
 mod escape;
 pub mod events;

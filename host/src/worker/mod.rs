@@ -112,6 +112,10 @@ pub enum WorkerEvent {
         run: u64,
         /// What happened.
         trace: String,
+        /// Whether the task had been created (its plugin instance, clients and converters)
+        /// before it failed: in its plugin's `start` or later. Kafka Connect's
+        /// `Worker.startTask` succeeded then, and the task failed on its own thread.
+        created: bool,
     },
     /// A task stopped after [`TaskHandle::stop`].
     TaskStopped {
@@ -194,6 +198,8 @@ pub struct DataPlane {
     pub value_converter_props: BTreeMap<String, String>,
     /// `offset.flush.interval.ms`: how often tasks commit offsets.
     pub offset_flush_interval: Duration,
+    /// `offset.flush.timeout.ms`: how long a source task's offsets write may take.
+    pub offset_flush_timeout: Duration,
     /// Most records asked of one source `poll`.
     pub source_max_poll_records: u32,
     /// What one source task may hand the worker in flight and per second, before a

@@ -10,8 +10,10 @@
 //! gets `commit-records` for them, and every `offset.flush.interval.ms` the committable
 //! offsets go to the offsets store followed by the plugin's `commit`. A crash loses at
 //! most the records after the last flushed offsets, which the plugin polls again after
-//! the restart. On stop, in-flight writes are awaited and the offsets flushed before the
-//! plugin's `stop`.
+//! the restart. An offsets write waits at most `offset.flush.timeout.ms` (the offsets stay
+//! committable for the next flush). On stop, in-flight writes are awaited (within
+//! `task.shutdown.graceful.timeout.ms`) and the offsets flushed (within
+//! `offset.flush.timeout.ms`) before the plugin's `stop`.
 //!
 //! What the task may hand the worker is bounded by its [`Flow`] (`source_flow.rs`): it
 //! does not poll while its unacknowledged bytes fill `buffer.memory`, nor while a rate
@@ -41,7 +43,7 @@ use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture
 use super::transforms::{self, Chain};
 use crate::model::{ConnectorError, RecordAck, TargetState};
 use crate::runtime::{InstanceError, SourceTaskInstance};
-use crate::store::OffsetStore;
+use crate::store::{OffsetStore, StoreError};
 use crate::telemetry::data as metrics;
 
 /// Polled batches being written at once, at most. Their bytes are bounded by the task's
@@ -70,6 +72,8 @@ pub(super) struct SourceTask {
     pub offsets: Arc<OffsetStore>,
     pub events: mpsc::UnboundedSender<WorkerEvent>,
     pub flush_interval: Duration,
+    /// `offset.flush.timeout.ms`: the longest an offsets write may take.
+    pub flush_timeout: Duration,
     pub max_poll_records: u32,
     pub flow: FlowLimits,
     pub shutdown_timeout: Duration,
@@ -135,7 +139,7 @@ impl SourceTask {
                 break Exit::Failed(trace);
             }
             if tokio::time::Instant::now() >= next_flush {
-                if let Err(trace) = self.flush(&mut state).await {
+                if let Err(trace) = self.flush(&mut state, false).await {
                     break Exit::Failed(trace);
                 }
                 next_flush = tokio::time::Instant::now() + self.flush_interval;
@@ -165,7 +169,7 @@ impl SourceTask {
             if let Ok(Err(trace)) | Err(trace) = drained.map_err(|_| "timed out".to_string()) {
                 tracing::warn!(error = %trace, "Records still being written at stop");
             }
-            if let Err(trace) = self.flush(&mut state).await {
+            if let Err(trace) = self.flush(&mut state, true).await {
                 tracing::warn!(error = %trace, "Could not commit offsets at stop");
             }
         }
@@ -384,16 +388,25 @@ impl SourceTask {
         Ok(())
     }
 
-    /// Writes the committable offsets to the offsets store, then tells the plugin. A
-    /// failed write keeps them for the next flush.
-    async fn flush(&mut self, state: &mut State) -> Result<(), String> {
+    /// Writes the committable offsets to the offsets store, within `offset.flush.timeout.ms`,
+    /// then tells the plugin. A failed or late write keeps them for the next flush (none
+    /// when `stopping`: the records after the last commit are then polled again by the
+    /// next run).
+    async fn flush(&mut self, state: &mut State, stopping: bool) -> Result<(), String> {
         if state.committable.is_empty() {
             return Ok(());
         }
         let entries: Vec<(Value, Option<Value>)> =
             state.committable.values().map(|(p, o)| (p.clone(), Some(o.clone()))).collect();
         let count = entries.len();
-        let written = self.offsets.put(&self.connector, entries).await;
+        let put = self.offsets.put(&self.connector, entries);
+        let written = match tokio::time::timeout(self.flush_timeout, put).await {
+            Ok(written) => written,
+            Err(_) => Err(StoreError::Unavailable(format!(
+                "not acknowledged within offset.flush.timeout.ms ({} ms)",
+                self.flush_timeout.as_millis()
+            ))),
+        };
         metrics::OffsetsCommitted {
             connector: &self.connector,
             task: self.task,
@@ -408,6 +421,15 @@ impl SourceTask {
                     Ok(()) | Err(InstanceError::Connector(_)) => Ok(()),
                     Err(e) => Err(e.trace()),
                 }
+            }
+            Err(e) if stopping => {
+                tracing::warn!(
+                    error = %e,
+                    partitions = count,
+                    "Could not commit source offsets at stop; the records after the last \
+                     commit will be polled again"
+                );
+                Ok(())
             }
             Err(e) => {
                 tracing::error!(error = %e, "Could not commit source offsets; retrying at the next flush");

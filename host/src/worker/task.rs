@@ -70,7 +70,9 @@ async fn supervise(
     };
     let (running, secrets) = match start(&shared, &connector, task, &spec).await {
         Ok(started) => started,
-        Err(trace) => return emit(WorkerEvent::TaskFailed { connector, task, run, trace }),
+        Err(StartError { trace, created }) => {
+            return emit(WorkerEvent::TaskFailed { connector, task, run, trace, created });
+        }
     };
     TaskLifecycle { connector: &connector, task, failed: false }.emit();
     emit(WorkerEvent::TaskStarted { connector: connector.clone(), task, run });
@@ -85,7 +87,7 @@ async fn supervise(
         Exit::Failed(trace) => {
             TaskLifecycle { connector: &connector, task, failed: true }.emit();
             let trace = secrets.scrub(&trace);
-            emit(WorkerEvent::TaskFailed { connector, task, run, trace })
+            emit(WorkerEvent::TaskFailed { connector, task, run, trace, created: true })
         }
     }
 }
@@ -93,6 +95,25 @@ async fn supervise(
 enum Running {
     Source(Box<SourceTask>),
     Sink(Box<SinkTask>),
+}
+
+/// Why a task did not start: its trace, and whether it had been created (its plugin's
+/// `start` failed) or not (its config, converters, clients or plugin instance).
+struct StartError {
+    trace: String,
+    created: bool,
+}
+
+impl From<String> for StartError {
+    fn from(trace: String) -> Self {
+        Self { trace, created: false }
+    }
+}
+
+impl From<&str> for StartError {
+    fn from(trace: &str) -> Self {
+        Self::from(trace.to_owned())
+    }
 }
 
 /// Resolves the config provider references of the task's config and of its connector's
@@ -104,7 +125,7 @@ async fn start(
     connector: &str,
     task: u32,
     spec: &TaskSpec,
-) -> Result<(Running, Secrets), String> {
+) -> Result<(Running, Secrets), StartError> {
     let typed = spec.connector.as_ref().map_err(|rejected| rejected.trace.clone())?;
     let providers = &shared.settings.providers;
     let own = providers.resolve_properties(typed.raw()).map_err(|e| e.to_string())?;
@@ -113,7 +134,7 @@ async fn start(
     let settings = typed.resolved_settings(&own, &shared.registry);
     match create(shared, connector, task, spec, typed, &settings, task_config.values()).await {
         Ok(running) => Ok((running, secrets)),
-        Err(trace) => Err(secrets.scrub(&trace)),
+        Err(e) => Err(StartError { trace: secrets.scrub(&e.trace), ..e }),
     }
 }
 
@@ -127,7 +148,7 @@ async fn create(
     typed: &ConnectorConfig,
     settings: &TaskSettings,
     task_config: &[(String, String)],
-) -> Result<Running, String> {
+) -> Result<Running, StartError> {
     let plugin = &typed.plugin;
     let data = &shared.data;
     let ident = Identity::task(connector, task);
@@ -156,7 +177,7 @@ async fn create(
             // offsets other workers committed: a task moved here resumes where it stopped.
             host.read_offsets_to_end().await?;
             let instance = plugin.source_task(ident, &config, host).await.map_err(|e| e.trace())?;
-            instance.start(config).await.map_err(|e| e.trace())?;
+            instance.start(config).await.map_err(created)?;
             Running::Source(Box::new(SourceTask {
                 connector: connector.to_owned(),
                 task,
@@ -171,6 +192,7 @@ async fn create(
                 offsets: shared.host.offsets.clone(),
                 events: shared.events.clone(),
                 flush_interval: data.offset_flush_interval,
+                flush_timeout: data.offset_flush_timeout,
                 max_poll_records: data.source_max_poll_records,
                 flow,
                 shutdown_timeout: shared.settings.task_shutdown_timeout,
@@ -201,7 +223,7 @@ async fn create(
             }
             let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, dlq);
             let instance = plugin.sink_task(ident, &config, host).await.map_err(|e| e.trace())?;
-            instance.start(config).await.map_err(|e| e.trace())?;
+            instance.start(config).await.map_err(created)?;
             // The group the offsets API reads and alters too (one definition of it).
             let group = &settings.sink_group;
             let consumer = data
@@ -212,7 +234,7 @@ async fn create(
                 Ok(c) => c,
                 Err(e) => {
                     let _ = instance.stop().await;
-                    return Err(e.to_string());
+                    return Err(e.to_string().into());
                 }
             };
             Running::Sink(Box::new(SinkTask {
@@ -232,6 +254,11 @@ async fn create(
             }))
         }
     })
+}
+
+/// The failure of a created task's plugin `start`.
+fn created(e: crate::runtime::InstanceError) -> StartError {
+    StartError { trace: e.trace(), created: true }
 }
 
 fn get<'a>(config: &'a [(String, String)], key: &str) -> Option<&'a str> {

@@ -27,8 +27,11 @@ pub(crate) struct Script {
     pub calls: Vec<Call>,
     /// Task configs each connector generates (one by default).
     pub tasks: BTreeMap<String, u32>,
-    /// Instances whose next start fails, with the trace.
+    /// Instances whose next start fails, with the trace (a task's in its plugin's `start`,
+    /// once created).
     pub fail_start: BTreeMap<InstanceId, String>,
+    /// Tasks whose next start fails before they are created, with the trace.
+    pub fail_create: BTreeMap<InstanceId, String>,
     /// Connectors whose task-config requests fail, retriably.
     pub fail_task_configs: BTreeSet<String>,
     /// The latest run number of each instance started.
@@ -51,12 +54,14 @@ impl FakeRunner {
         let mut script = self.script.lock().unwrap();
         script.calls.push(Call::Start(id.clone()));
         script.runs.insert(id.clone(), run);
-        let event = match (script.fail_start.remove(&id), &id) {
+        let created = !script.fail_create.contains_key(&id);
+        let failure = script.fail_create.remove(&id).or_else(|| script.fail_start.remove(&id));
+        let event = match (failure, &id) {
             (Some(trace), InstanceId::Connector(c)) => {
                 WorkerEvent::ConnectorFailed { connector: c.clone(), run, trace }
             }
             (Some(trace), InstanceId::Task(c, t)) => {
-                WorkerEvent::TaskFailed { connector: c.clone(), task: *t, run, trace }
+                WorkerEvent::TaskFailed { connector: c.clone(), task: *t, run, trace, created }
             }
             (None, InstanceId::Connector(c)) => {
                 WorkerEvent::ConnectorStarted { connector: c.clone(), run }

@@ -21,7 +21,6 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use rdkafka::admin::{AdminClient, AdminOptions};
-use rdkafka::client::DefaultClientContext;
 use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer};
 use rdkafka::error::KafkaError;
 use rdkafka::types::RDKafkaErrorCode;
@@ -30,6 +29,7 @@ use rdkafka::{ClientConfig, Offset, TopicPartitionList};
 use super::{SinkOffsets, SinkOffsetsError};
 use crate::config::security::librdkafka_props;
 use crate::model::TopicPartition;
+use crate::telemetry::client_log::ClientLogContext;
 
 /// Cap on librdkafka's reconnect backoff (default 10 s), as for the store's clients.
 const RECONNECT_BACKOFF_MAX_MS: &str = "1000";
@@ -37,7 +37,7 @@ const RECONNECT_BACKOFF_MAX_MS: &str = "1000";
 /// Consumer-group offsets in a Kafka cluster.
 pub struct KafkaSinkOffsets {
     config: ClientConfig,
-    admin: Arc<AdminClient<DefaultClientContext>>,
+    admin: Arc<AdminClient<ClientLogContext>>,
     timeout: Duration,
 }
 
@@ -58,7 +58,7 @@ impl KafkaSinkOffsets {
             config.set(key, value);
         }
         config.set("bootstrap.servers", bootstrap_servers).set("allow.auto.create.topics", "false");
-        let admin = config.create().map_err(|e| {
+        let admin = config.create_with_context(ClientLogContext).map_err(|e| {
             SinkOffsetsError::Kafka(format!("cannot create the Kafka admin client: {e}"))
         })?;
         Ok(Self { config, admin: Arc::new(admin), timeout })
@@ -77,8 +77,9 @@ impl KafkaSinkOffsets {
             .set("enable.auto.offset.store", "false");
         let (group, timeout) = (group.to_owned(), self.timeout);
         tokio::task::spawn_blocking(move || {
-            let consumer =
-                config.create().map_err(|e| kafka_error(&group, "create a consumer of", e))?;
+            let consumer = config
+                .create_with_context(ClientLogContext)
+                .map_err(|e| kafka_error(&group, "create a consumer of", e))?;
             f(&GroupConsumer { consumer, group, timeout })
         })
         .await
@@ -164,7 +165,7 @@ impl SinkOffsets for KafkaSinkOffsets {
 
 /// A consumer with the group's id that never joins it.
 struct GroupConsumer {
-    consumer: BaseConsumer,
+    consumer: BaseConsumer<ClientLogContext>,
     group: String,
     timeout: Duration,
 }

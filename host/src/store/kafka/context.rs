@@ -1,14 +1,14 @@
 //! [`BackendContext`]: the librdkafka callbacks of the backend's clients. It records an
 //! authentication or TLS failure (a wrong password, an untrusted certificate) reported by
 //! any client, so that a waiting request ends at once with one clear error
-//! ([`StoreError::Authentication`]) instead of retrying until its timeout; and it logs each
-//! distinct librdkafka message once, not at every reconnection.
+//! ([`StoreError::Authentication`]) instead of retrying until its timeout. Its log lines and
+//! errors go to `telemetry::client_log`, which logs each repeated message once per change
+//! of state.
 //!
-//! It owns that record and the set of messages seen; it never retries or reconnects.
+//! It owns that record; it never retries or reconnects.
 
-use std::collections::HashSet;
 use std::future::Future;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rdkafka::client::ClientContext;
@@ -19,15 +19,12 @@ use rdkafka::types::RDKafkaErrorCode;
 use tokio::sync::watch;
 
 use crate::store::StoreError;
+use crate::telemetry::client_log::{self, Level};
 
 /// How long a recorded failure ends new requests at once. librdkafka reports an identical
 /// error of the same broker at most every 30 s, so a request started within that time after
 /// a failure would not hear of it again; a little more than that.
 const FAILURE_WINDOW: Duration = Duration::from_secs(35);
-
-/// Most distinct messages remembered; past it, the set starts over (a message may then be
-/// logged once more).
-const MAX_REMEMBERED: usize = 256;
 
 /// The callbacks shared by the backend's clients. Clones share the record.
 #[derive(Clone)]
@@ -38,18 +35,11 @@ pub(super) struct BackendContext {
 struct Shared {
     /// The last authentication or TLS failure not yet followed by a success, and when.
     failure: watch::Sender<Option<(Instant, String)>>,
-    /// librdkafka messages already logged, digits removed (they carry timings).
-    seen: Mutex<HashSet<String>>,
 }
 
 impl BackendContext {
     pub(super) fn new() -> Self {
-        Self {
-            shared: Arc::new(Shared {
-                failure: watch::Sender::new(None),
-                seen: Mutex::new(HashSet::new()),
-            }),
-        }
+        Self { shared: Arc::new(Shared { failure: watch::Sender::new(None) }) }
     }
 
     /// Runs `request`; ends it early when a client reports an authentication or TLS
@@ -104,56 +94,22 @@ impl BackendContext {
     fn failing(&self) -> bool {
         self.shared.failure.borrow().as_ref().is_some_and(|(at, _)| at.elapsed() < FAILURE_WINDOW)
     }
-
-    /// Whether `message` is logged for the first time.
-    fn first_time(&self, message: &str) -> bool {
-        let key: String = message.chars().filter(|c| !c.is_ascii_digit()).collect();
-        let mut seen = self.shared.seen.lock().unwrap_or_else(PoisonError::into_inner);
-        if seen.len() >= MAX_REMEMBERED {
-            seen.clear();
-        }
-        seen.insert(key)
-    }
 }
 
 impl ClientContext for BackendContext {
-    /// librdkafka's log lines, each distinct one once. Its `FAIL` lines repeat what the
-    /// error callback reports, so they are kept for debugging only.
     fn log(&self, level: RDKafkaLogLevel, fac: &str, log_message: &str) {
-        if !self.first_time(log_message) {
-            return;
-        }
-        if fac == "FAIL" {
-            tracing::debug!(facility = fac, "librdkafka: {log_message}");
-            return;
-        }
-        match level {
-            RDKafkaLogLevel::Emerg
-            | RDKafkaLogLevel::Alert
-            | RDKafkaLogLevel::Critical
-            | RDKafkaLogLevel::Error => {
-                tracing::error!(facility = fac, "librdkafka: {log_message}")
-            }
-            RDKafkaLogLevel::Warning => tracing::warn!(facility = fac, "librdkafka: {log_message}"),
-            RDKafkaLogLevel::Notice | RDKafkaLogLevel::Info => {
-                tracing::info!(facility = fac, "librdkafka: {log_message}")
-            }
-            RDKafkaLogLevel::Debug => tracing::debug!(facility = fac, "librdkafka: {log_message}"),
-        }
+        client_log::log(level, fac, log_message);
     }
 
     /// An authentication or TLS failure ends the waiting request, whose error is the one
     /// line that reports it (and so is only logged for debugging here), as is the "all
-    /// brokers are down" that follows it. Other errors are logged once each.
+    /// brokers are down" that follows it.
     fn error(&self, error: KafkaError, reason: &str) {
         let fatal = self.record(&error, reason);
         let follows =
             error.rdkafka_error_code() == Some(RDKafkaErrorCode::AllBrokersDown) && self.failing();
-        if fatal || follows {
-            tracing::debug!(error = %error, "Kafka client error: {reason}");
-        } else if self.first_time(reason) {
-            tracing::error!(error = %error, "Kafka client error: {reason}");
-        }
+        let level = if fatal || follows { Level::Debug } else { Level::Error };
+        client_log::error(level, &error, reason);
     }
 }
 
@@ -202,13 +158,5 @@ mod tests {
         context.shared.failure.send_replace(Some((old, "old".into())));
         assert!(context.guard(async { Ok(1) }).await.is_ok());
         assert!(context.shared.failure.borrow().is_none(), "a success clears the record");
-    }
-
-    #[test]
-    fn repeated_messages_are_logged_once() {
-        let context = BackendContext::new();
-        assert!(context.first_time("sasl_ssl://b:9094/1: failed (after 5ms in state AUTH_REQ)"));
-        assert!(!context.first_time("sasl_ssl://b:9094/1: failed (after 17ms in state AUTH_REQ)"));
-        assert!(context.first_time("another message"));
     }
 }

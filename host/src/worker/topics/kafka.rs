@@ -25,13 +25,13 @@ use std::time::Duration;
 use async_trait::async_trait;
 use rdkafka::ClientConfig;
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic as KafkaNewTopic, TopicReplication};
-use rdkafka::client::DefaultClientContext;
 use rdkafka::types::RDKafkaErrorCode;
 
 use super::kafka_consumer::KafkaConsumer;
 use super::kafka_producer::KafkaProducer;
 use super::{DataTopics, NewTopic, RecordConsumer, RecordProducer, Subscription, TopicError};
 use crate::config::security::{RedactedProps, librdkafka_props};
+use crate::telemetry::client_log::ClientLogContext;
 
 /// How long topic creation and metadata requests may take.
 const ADMIN_TIMEOUT: Duration = Duration::from_secs(30);
@@ -71,7 +71,7 @@ impl fmt::Debug for KafkaClientSettings {
 /// Data topics in a Kafka cluster.
 pub struct KafkaTopics {
     settings: KafkaClientSettings,
-    admin: Arc<AdminClient<DefaultClientContext>>,
+    admin: Arc<AdminClient<ClientLogContext>>,
     producers: Mutex<Producers>,
 }
 
@@ -92,7 +92,7 @@ impl KafkaTopics {
         let mut config = client_config(&settings, &settings.admin, &[])?;
         // Its metadata requests for a missing topic must not create it with broker defaults.
         config.set("allow.auto.create.topics", "false");
-        let admin = config.create().map_err(|e| {
+        let admin = config.create_with_context(ClientLogContext).map_err(|e| {
             TopicError::Config(format!("cannot create the Kafka admin client: {e}"))
         })?;
         Ok(Self { settings, admin: Arc::new(admin), producers: Mutex::default() })

@@ -27,6 +27,7 @@ use tokio::sync::{mpsc, oneshot};
 use super::kafka_batch::MessageQueue;
 use super::{ConsumerEvent, Header, InRecord, RecordConsumer, Subscription, TopicError};
 use crate::model::{TopicPartition, TopicPartitionOffset};
+use crate::telemetry::client_log;
 
 /// How long one `poll` of the consumer thread blocks; also how often it looks at commands.
 const POLL_INTERVAL: Duration = Duration::from_millis(50);
@@ -73,7 +74,15 @@ struct GroupContext {
     closing: Mutex<bool>,
 }
 
-impl ClientContext for GroupContext {}
+impl ClientContext for GroupContext {
+    fn log(&self, level: rdkafka::config::RDKafkaLogLevel, fac: &str, log_message: &str) {
+        client_log::log(level, fac, log_message);
+    }
+
+    fn error(&self, error: rdkafka::error::KafkaError, reason: &str) {
+        client_log::error(client_log::Level::Error, &error, reason);
+    }
+}
 
 /// Logs a failed asynchronous commit (the next commit covers it).
 fn log_commit(result: &rdkafka::error::KafkaResult<()>) {

@@ -27,6 +27,7 @@ use rdkafka::{ClientConfig, ClientContext};
 use tokio::sync::oneshot;
 
 use super::{Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
+use crate::telemetry::client_log;
 
 /// Pause before enqueueing again when librdkafka's local queue is full. The task loops
 /// bound what they have in flight, and the queue is sized far above that, so this is rare.
@@ -62,7 +63,15 @@ struct Slot {
 /// Routes each delivery report to the call of its record.
 struct Acks;
 
-impl ClientContext for Acks {}
+impl ClientContext for Acks {
+    fn log(&self, level: rdkafka::config::RDKafkaLogLevel, fac: &str, log_message: &str) {
+        client_log::log(level, fac, log_message);
+    }
+
+    fn error(&self, error: KafkaError, reason: &str) {
+        client_log::error(client_log::Level::Error, &error, reason);
+    }
+}
 
 impl ProducerContext for Acks {
     type DeliveryOpaque = Box<Slot>;
