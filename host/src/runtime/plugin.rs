@@ -273,7 +273,7 @@ impl Plugin {
             limiter: Limiter::new(&limits),
             host,
             // As much as each of stdout and stderr.
-            log: LogBudget::new(limits.max_output_bytes / 2),
+            log: LogBudget::new(limits.max_output_bytes / 2, std::time::Instant::now()),
             deadline: std::time::Instant::now(),
         };
         let mut store = Store::new(self.inner.runtime.engine(), state);

@@ -148,7 +148,8 @@ impl RecordErrorsTolerated<'_> {
 }
 
 /// An instance's stdout, stderr or log calls went past their budget: the bytes were
-/// dropped. Logged once per instance and stream (`first`), counted every time.
+/// dropped. Logged once per instance and stream (`first`; for log calls, whose budget
+/// refills, once per gap), counted every time.
 pub struct GuestOutputDropped<'a> {
     /// The connector.
     pub connector: &'a str,
@@ -160,7 +161,8 @@ pub struct GuestOutputDropped<'a> {
     pub budget: usize,
     /// Bytes dropped by this write or call.
     pub bytes: usize,
-    /// Whether these are the first bytes this stream of this instance dropped.
+    /// Whether these are the first bytes this stream of this instance dropped (for log
+    /// calls: the first of a gap).
     pub first: bool,
 }
 
@@ -174,8 +176,9 @@ impl GuestOutputDropped<'_> {
                 task,
                 stream = self.stream,
                 budget_bytes = self.budget,
-                "Guest output over its budget (wasm.output.max.bytes): the rest of this \
-                 instance's output on this stream is dropped"
+                "Guest output over its budget (wasm.output.max.bytes): this stream's output \
+                 is dropped (stdout and stderr for the instance's life, log calls until \
+                 their budget refills)"
             );
         }
         metrics::counter!(

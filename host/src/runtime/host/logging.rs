@@ -3,7 +3,11 @@
 //!
 //! Each line is clipped ([`MAX_MESSAGE`], [`MAX_FIELDS`]) and charged to the instance's
 //! log budget (`log_budget`, half of `wasm.output.max.bytes`, as stdout and stderr each
-//! get): past it, calls are dropped and counted, like stdio's output past its budget.
+//! get, refilled at that size an hour): past it, calls are dropped and counted, like
+//! stdio's output past its budget, and the first line logged after a gap says how many
+//! bytes were dropped before it.
+
+use std::time::Instant;
 
 use crate::runtime::bindings::host::{self, LogLevel};
 use crate::runtime::bindings::types;
@@ -34,19 +38,31 @@ impl host::Host for InstanceState {
         let fields: String =
             fields.into_iter().take(MAX_FIELDS).map(|(k, v)| format!(" {k}={}", clip(v))).collect();
         let connector = self.ident.connector.as_str();
-        if let Charge::Drop { first } = self.log.charge(message.len() + fields.len()) {
-            let event = GuestOutputDropped {
-                connector,
-                task: self.ident.task,
-                stream: "log",
-                budget: self.log.budget(),
-                bytes: message.len() + fields.len(),
-                first,
-            };
-            event.emit();
-            return;
-        }
+        let after_gap = match self.log.charge(message.len() + fields.len(), Instant::now()) {
+            Charge::Log { after_gap } => after_gap,
+            Charge::Drop { first } => {
+                let event = GuestOutputDropped {
+                    connector,
+                    task: self.ident.task,
+                    stream: "log",
+                    budget: self.log.budget(),
+                    bytes: message.len() + fields.len(),
+                    first,
+                };
+                event.emit();
+                return;
+            }
+        };
         let task = self.ident.task.map(|t| t as i64).unwrap_or(-1);
+        if after_gap > 0 {
+            tracing::warn!(
+                target: "plugin",
+                connector,
+                task,
+                dropped_bytes = after_gap,
+                "Guest log calls resumed after their budget refilled; calls were dropped before this line"
+            );
+        }
         match level {
             LogLevel::Trace => {
                 tracing::trace!(target: "plugin", connector, task, "{message}{fields}")
