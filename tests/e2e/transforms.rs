@@ -510,9 +510,12 @@ async fn rest_lists_and_describes_transforms_and_predicates() {
     let redact = get("/connector-plugins/Redact/config".into()).await;
     assert!(redact.as_array().unwrap().iter().any(|k| k["name"] == "redact.fields"), "{redact}");
 
-    // Validate shows the enriched keys of each alias and names the bad one.
+    // Validate shows the enriched keys of each alias and names the bad one. The file is
+    // one that does not exist yet, in a directory of the test's own.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("x");
     let body = json!({
-        "connector.class": "FileStreamSource", "name": "v", "topic": "t", "file": "/tmp/x",
+        "connector.class": "FileStreamSource", "name": "v", "topic": "t", "file": file,
         "transforms": "m", "transforms.m.type": "MaskField$Value",
     });
     let answer: Value = reqwest::Client::new()

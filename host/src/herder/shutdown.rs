@@ -6,8 +6,10 @@
 //! `task.shutdown.graceful.timeout.ms` plus the connectors' 5 s from the moment shutdown
 //! begins, and are abandoned after it; the whole stop ends within Kafka Connect's herder
 //! stop timeout (`worker.sync.timeout.ms` + `task.shutdown.graceful.timeout.ms` + 5 s +
-//! 10 s), which bounds the status flush and the leave. What did not complete is logged
-//! once each, and the stop goes on.
+//! 10 s), which bounds the status flush and then the leave (each given at least 1 s). The
+//! statuses are flushed before the group is left, as before this bound: otherwise a new
+//! owner could write RUNNING before this worker's last UNASSIGNED, which would then win.
+//! What did not complete is logged once each, and the stop goes on.
 //!
 //! Owns the deadlines and the reply to the shutdown request; it decides nothing about
 //! instances (the loop stops them) and must not retry.
@@ -118,30 +120,28 @@ impl Shutdown {
     }
 
     /// The last steps, each bounded by what is left of the herder's stop timeout (at least
-    /// [`LAST_STEPS_FLOOR`]): the statuses written so far reach the status topic while
-    /// the group is left (LeaveGroup, once). Logs what could not be completed, then answers
-    /// the shutdown request.
+    /// [`LAST_STEPS_FLOOR`]): the statuses written so far reach the status topic, then the
+    /// group is left (LeaveGroup, once), so that the instances' new owners write their
+    /// statuses after this worker's last ones. Logs what could not be completed, then
+    /// answers the shutdown request.
     pub async fn finish(mut self, status: &StatusStore, group: Option<GroupLink>) {
         let end = self.began + self.timeouts.herder();
         let left = end.saturating_duration_since(Instant::now()).max(LAST_STEPS_FLOOR);
-        let statuses = async {
-            if let Err(unwritten) = status.flush_within(left).await {
-                tracing::warn!(
-                    records = unwritten.records,
-                    error = %unwritten.reason,
-                    "Could not write {} statuses before shutdown: {}",
-                    unwritten.records,
-                    unwritten.reason
-                );
-            }
-        };
-        let leave = async {
-            let Some(link) = group else { return };
+        if let Err(unwritten) = status.flush_within(left).await {
+            tracing::warn!(
+                records = unwritten.records,
+                error = %unwritten.reason,
+                "Could not write {} statuses before shutdown: {}",
+                unwritten.records,
+                unwritten.reason
+            );
+        }
+        if let Some(link) = group {
+            let left = end.saturating_duration_since(Instant::now()).max(LAST_STEPS_FLOOR);
             if tokio::time::timeout(left, link.leave()).await.is_err() {
                 tracing::warn!(timeout = ?left, "Could not leave the group before shutdown");
             }
-        };
-        tokio::join!(statuses, leave);
+        }
         tracing::info!(took = ?self.began.elapsed(), "Herder stopped");
         if let Some(done) = self.done.take() {
             let _ = done.send(());
