@@ -5,11 +5,7 @@
 //!
 //! At the cap, a listener stops accepting: further connections wait in the kernel's listen
 //! backlog (as Jetty's `ConnectionLimit` does) until a connection closes, which the
-//! timeouts guarantee for clients that send nothing. While one waits, open connections
-//! stop keeping alive (as Jetty's limit shortens their idle timeout): one between requests
-//! closes at once, one with a request closes once it is answered (one in a request's head
-//! is left to `rest.header.read.timeout.ms`), so a client that keeps its idle connections
-//! cannot hold every slot for `rest.idle.timeout.ms`. Reaching the cap is logged once per
+//! timeouts guarantee for clients that send nothing. Reaching the cap is logged once per
 //! episode, and its end once, with the number of connections that had to wait, never a
 //! line per connection. On shutdown a listener stops accepting, connections between
 //! requests (or in a request's head, or a TLS handshake) close, and requests being handled
@@ -42,8 +38,6 @@ pub struct Connections {
     limits: RestLimits,
     slots: Arc<Semaphore>,
     episode: Arc<Mutex<Option<Episode>>>,
-    /// Bumped whenever a connection has to wait for a slot.
-    pressure: Arc<watch::Sender<u64>>,
 }
 
 /// A time at the cap: since when, and how many connections waited.
@@ -59,7 +53,6 @@ impl Connections {
             limits,
             slots: Arc::new(Semaphore::new(limits.max_connections)),
             episode: Arc::default(),
-            pressure: Arc::new(watch::channel(0).0),
         }
     }
 
@@ -93,7 +86,6 @@ impl Connections {
                 }
             }
         }
-        self.pressure.send_modify(|waits| *waits += 1);
         self.slots.clone().acquire_owned().await.expect("the semaphore is never closed")
     }
 
@@ -133,7 +125,6 @@ impl Connections {
                 limits: self.limits,
                 router: router.clone(),
                 signal: signal_tx.clone(),
-                pressure: self.pressure.subscribe(),
                 _slot: slot,
                 _open: close_rx.clone(),
             };
@@ -152,8 +143,6 @@ struct Connection {
     router: Router,
     /// Closed when the listener shuts down.
     signal: watch::Sender<()>,
-    /// Changes when a new connection waits for a slot.
-    pressure: watch::Receiver<u64>,
     _slot: OwnedSemaphorePermit,
     _open: watch::Receiver<()>,
 }
@@ -186,7 +175,7 @@ impl Connection {
         }
     }
 
-    async fn serve<T>(mut self, io: T, activity: Activity, peer: SocketAddr)
+    async fn serve<T>(self, io: T, activity: Activity, peer: SocketAddr)
     where
         T: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     {
@@ -206,7 +195,6 @@ impl Connection {
             hyper::server::conn::http1::Builder::new().serve_connection(TokioIo::new(io), service);
         let mut conn = std::pin::pin!(conn);
         let mut signalled = false;
-        let mut draining = false;
         loop {
             tokio::select! {
                 result = conn.as_mut() => {
@@ -224,18 +212,6 @@ impl Connection {
                     }
                     signalled = true;
                     conn.as_mut().graceful_shutdown();
-                }
-                changed = self.pressure.changed(), if !draining && !signalled => {
-                    // A connection waits for a slot: this one closes once idle (at once,
-                    // between requests). One in a request's head is left to its header
-                    // timeout; hyper would drop its request unread. The sender outlives
-                    // every connection, so an error only disables the branch.
-                    if changed.is_err() {
-                        draining = true;
-                    } else if !activity.in_head() {
-                        draining = true;
-                        conn.as_mut().graceful_shutdown();
-                    }
                 }
                 expiry = activity.expired() => {
                     tracing::debug!(peer = %peer, reason = expiry.reason(), "Closing a REST connection");

@@ -119,20 +119,3 @@ async fn at_the_cap_new_connections_wait_until_one_closes() {
     let answer = tokio::time::timeout(GENEROUS, waiting).await.expect("answered").unwrap();
     assert!(answer.starts_with("HTTP/1.1 200 OK"), "{answer}");
 }
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn at_the_cap_an_idle_keep_alive_connection_closes_to_make_room() {
-    // Timeouts far away: only the cap acts.
-    let addr = serve(limits(600_000, 600_000, 2)).await;
-    // One connection answered and kept alive, one in its head: both slots taken.
-    let mut idle = TcpStream::connect(addr).await.unwrap();
-    idle.write_all(b"GET /hello HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
-    let mut buf = [0u8; 1024];
-    let n = idle.read(&mut buf).await.unwrap();
-    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200 OK"));
-    let _head = slow(addr).await;
-    // A third waits: the idle one gives its slot up, and the third is answered.
-    let answer = tokio::time::timeout(GENEROUS, hello(addr)).await.expect("answered");
-    assert!(answer.starts_with("HTTP/1.1 200 OK"), "{answer}");
-    assert!(closed_by_server(&mut idle).await, "the idle connection kept its slot");
-}
