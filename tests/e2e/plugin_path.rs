@@ -25,7 +25,7 @@ fn plugins(dir: &Path) -> std::path::PathBuf {
 
 /// Starts a worker on `plugins`, waits for its REST API and returns its log.
 async fn start(dir: &Path, plugins: &Path) -> Vec<String> {
-    let worker = Spawned::start(dir, plugins, &[], &[]);
+    let worker = Spawned::start(dir, plugins, "", &[], &[]);
     worker.base(START_SECS).await;
     worker.log()
 }

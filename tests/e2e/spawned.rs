@@ -16,18 +16,19 @@ pub(crate) struct Spawned {
 
 impl Spawned {
     /// Starts `wasm-connect standalone` in `dir` on `plugin_path` (its store in
-    /// `dir/worker.db`), with `env` added to the test's environment and `remove` taken out
-    /// of it.
+    /// `dir/worker.db`, `extra` worker config lines after), with `env` added to the test's
+    /// environment and `remove` taken out of it.
     pub(crate) fn start(
         dir: &Path,
         plugin_path: &Path,
+        extra: &str,
         env: &[(&str, &str)],
         remove: &[&str],
     ) -> Self {
         std::fs::write(
             dir.join("worker.properties"),
             format!(
-                "plugin.path={}\nlisteners=http://127.0.0.1:0\noffset.storage.file.filename={}\n",
+                "plugin.path={}\nlisteners=http://127.0.0.1:0\noffset.storage.file.filename={}\n{extra}",
                 plugin_path.display(),
                 dir.join("worker.db").display()
             ),
@@ -77,6 +78,11 @@ impl Spawned {
     /// Every line the worker logged so far.
     pub(crate) fn log(&self) -> Vec<String> {
         self.log.lock().unwrap().clone()
+    }
+
+    /// The worker's process id.
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// The worker's resident memory in KiB (`VmRSS`).

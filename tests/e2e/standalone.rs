@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use wasm_connect::store::{EmbeddedBackend, LogBackend, TopicSpec};
 
 use crate::harness::eventually;
+use crate::spawned::Spawned;
 use crate::support::root;
 
 fn status_spec() -> TopicSpec {
@@ -106,11 +107,9 @@ fn a_bad_worker_config_is_one_clear_error_per_key() {
 }
 
 /// The worker binary, started in `dir` with a worker config whose `plugin.path` is
-/// `build/plugins`; `Worker::base` reads the REST address from its log.
-pub(crate) struct Worker {
-    child: std::process::Child,
-    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
-}
+/// `build/plugins`; `Worker::base` reads the REST address from its log. Killed when
+/// dropped.
+pub(crate) struct Worker(Spawned);
 
 impl Worker {
     pub(crate) fn start(dir: &std::path::Path) -> Self {
@@ -119,64 +118,23 @@ impl Worker {
 
     /// [`Worker::start`] with more worker config lines (`extra`, newline-terminated).
     pub(crate) fn start_with(dir: &std::path::Path, extra: &str) -> Self {
-        std::fs::write(
-            dir.join("worker.properties"),
-            format!(
-                "plugin.path={}\nlisteners=http://127.0.0.1:0\noffset.storage.file.filename={}\n\
-                 offset.flush.interval.ms=200\n{extra}",
-                root().join("build/plugins").display(),
-                dir.join("worker.db").display()
-            ),
-        )
-        .unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
-            .current_dir(dir)
-            .args(["standalone", "worker.properties", "--cache-dir"])
-            .arg(crate::harness::shared_cache_dir())
-            .env("RUST_LOG", "info")
-            .env("NO_COLOR", "1")
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
-        let (lines, stderr) = (log.clone(), child.stderr.take().unwrap());
-        std::thread::spawn(move || {
-            use std::io::BufRead;
-            for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
-                lines.lock().unwrap().push(line);
-            }
-        });
-        Self { child, log }
+        let extra = format!("offset.flush.interval.ms=200\n{extra}");
+        Self(Spawned::start(dir, &root().join("build/plugins"), &extra, &[], &[]))
     }
 
     /// `http://HOST:PORT` of the REST API, from the `REST API listening` log line.
     pub(crate) async fn base(&self) -> String {
-        let addr = eventually(30, "the REST API to listen", async || {
-            let log = self.log.lock().unwrap();
-            let line = log.iter().find(|l| l.contains("REST API listening"))?;
-            let addr = line.split("address=").nth(1)?.split_whitespace().next()?;
-            Some(addr.to_owned())
-        })
-        .await;
-        format!("http://{addr}")
+        self.0.base(30).await
     }
 
     /// Every line the worker logged so far.
     pub(crate) fn log(&self) -> Vec<String> {
-        self.log.lock().unwrap().clone()
+        self.0.log()
     }
 
     /// The worker's process id.
     pub(crate) fn pid(&self) -> u32 {
-        self.child.id()
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.0.pid()
     }
 }
 

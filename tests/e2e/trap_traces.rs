@@ -15,6 +15,7 @@ async fn a_trap_trace_has_no_host_backtrace_under_rust_backtrace() {
     let worker = Spawned::start(
         dir.path(),
         &root().join("build/fixtures"),
+        "",
         &[("RUST_BACKTRACE", "1")],
         &["RUST_LIB_BACKTRACE"],
     );
