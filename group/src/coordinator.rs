@@ -194,12 +194,26 @@ impl Coordinator {
 
     /// LeaveGroup for `member_id`. A member the coordinator no longer knows has left.
     pub(crate) async fn leave(&mut self, member_id: &str, reason: &str) -> Result<(), GroupError> {
-        let request =
-            LeaveGroupRequest::default().with_group_id(self.group_id.clone()).with_members(vec![
+        self.leave_members(&[member_id.to_owned()], reason).await
+    }
+
+    /// LeaveGroup for each of `member_ids` in one request (Kafka's LeaveGroup v3 and
+    /// later). A member the coordinator no longer knows counts as gone.
+    pub(crate) async fn leave_members(
+        &mut self,
+        member_ids: &[String],
+        reason: &str,
+    ) -> Result<(), GroupError> {
+        let members = member_ids
+            .iter()
+            .map(|id| {
                 MemberIdentity::default()
-                    .with_member_id(str_bytes(member_id))
-                    .with_reason(Some(str_bytes(reason))),
-            ]);
+                    .with_member_id(str_bytes(id))
+                    .with_reason(Some(str_bytes(reason)))
+            })
+            .collect();
+        let request =
+            LeaveGroupRequest::default().with_group_id(self.group_id.clone()).with_members(members);
         let response = self.request(&request, self.settings.request_timeout).await?;
         self.check(ApiKey::LeaveGroup, response.error_code)?;
         for member in &response.members {

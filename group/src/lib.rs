@@ -17,12 +17,15 @@
 //! - `connection`: one connection to a broker, framed requests with kafka-protocol, the
 //!   SASL login;
 //! - `coordinator`: the group requests (find coordinator, join, sync, heartbeat, leave);
+//! - `departures`: LeaveGroup sent again, for any group, for consumers closed while their
+//!   coordinator may have been out of reach;
 //! - `error`: their error codes, mapped to what the member does about them;
 //! - `member`: the task that keeps this worker in the group and reports assignments.
 
 pub mod assignor;
 mod connection;
 mod coordinator;
+pub mod departures;
 mod error;
 pub mod member;
 pub mod protocol;
@@ -31,6 +34,7 @@ pub mod security;
 mod stream;
 
 pub use assignor::{AssignorState, MemberPlan, Plan};
+pub use departures::{DepartureSettings, Departures};
 pub use member::{Assigned, ConfigView, GroupEvent, GroupMember, MemberHandle, MemberSettings};
 pub use protocol::{
     Allocation, Assignment, AssignmentError, MemberMetadata, ProtocolError, TaskId,

@@ -1,6 +1,7 @@
 //! The member loop against the real broker (`KAFKA_BOOTSTRAP`, default 127.0.0.1:9092):
 //! joining, leading, cooperative rounds between several members, departures with and
-//! without a scheduled delay, new work, and losing the coordinator; joining over its
+//! without a scheduled delay, new work, losing the coordinator, and a member whose leave
+//! was lost removed by [`Departures`]; joining over its
 //! secure listeners (SASL_SSL with each mechanism, SSL, SASL_PLAINTEXT), and giving up
 //! once on a wrong password or an untrusted certificate. Each test uses its own group;
 //! none skips when the broker or a secure listener is missing.
@@ -18,7 +19,9 @@ use support::{
     Worker, bootstrap, describe, everything, require_broker, settings, settled, unique_group, view,
     wait_for,
 };
-use wasm_connect_group::{Allocation, AssignmentError, GroupEvent, SaslMechanism, Security};
+use wasm_connect_group::{
+    Allocation, AssignmentError, DepartureSettings, Departures, GroupEvent, SaslMechanism, Security,
+};
 
 #[tokio::test]
 async fn one_member_leads_and_runs_everything() {
@@ -281,6 +284,38 @@ async fn leave_does_not_wait_for_a_join_the_broker_holds() {
     let left = tokio::time::timeout(Duration::from_secs(3), w2.handle.leave()).await;
     assert!(left.is_ok(), "leave waited for the held JoinGroup");
     wait_for("w2's events to end", || w2.seen.lock().unwrap().ended).await;
+}
+
+#[tokio::test]
+async fn a_departure_removes_a_member_whose_own_leave_could_not_reach_the_broker() {
+    require_broker().await;
+    let proxy = Proxy::start(bootstrap()).await;
+    let group = unique_group("departure");
+    let config = view(1, &[("a", 1)]);
+    let w1 = Worker::start(
+        long_session(settings(&proxy.addr, &group, "http://w1", Duration::ZERO)),
+        config.clone(),
+    );
+    wait_for("the first member to join", || w1.last_assigned().is_some()).await;
+    let member_id = w1.last_assigned().unwrap().member_id;
+    // w1 closes while its broker is out of reach: its LeaveGroup is lost, and the broker
+    // would keep it, and hold w2's join, until its session (longer than any wait) expires.
+    proxy.cut();
+    let left = tokio::time::timeout(Duration::from_secs(10), w1.handle.leave()).await;
+    assert!(left.is_ok(), "leave waited for the unreachable broker");
+    drop(w1);
+    let departures = Departures::spawn(DepartureSettings {
+        bootstrap_servers: vec![bootstrap()],
+        client_id: "test-departures".to_owned(),
+        security: Security::default(),
+        request_timeout: Duration::from_secs(5),
+        give_up_after: Duration::from_secs(60),
+    });
+    departures.depart(&group, &member_id);
+    let w2 =
+        Worker::start(settings(&bootstrap(), &group, "http://w2", Duration::ZERO), config.clone());
+    wait_for("the second member to run everything", || w2.running() == everything(&config)).await;
+    w2.handle.leave().await;
 }
 
 #[tokio::test]

@@ -356,6 +356,25 @@ fn sink_offsets(
     })
 }
 
+/// How long a closed consumer's LeaveGroup is retried (while the brokers are away): past
+/// it the member's session timeout removes it, as it would have without the retries.
+const DEPARTURE_GIVE_UP: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// Timeout of each connection and LeaveGroup request of the departures.
+const DEPARTURE_REQUEST_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// Sends closed sink consumers' LeaveGroup again until their coordinator answers, with the
+/// worker's own security settings.
+fn departures(config: &WorkerConfig) -> anyhow::Result<wasm_connect_group::Departures> {
+    Ok(wasm_connect_group::Departures::spawn(wasm_connect_group::DepartureSettings {
+        bootstrap_servers: config.bootstrap_servers.clone(),
+        client_id: "wasm-connect-departures".to_owned(),
+        security: group_security(config)?,
+        request_timeout: DEPARTURE_REQUEST_TIMEOUT,
+        give_up_after: DEPARTURE_GIVE_UP,
+    }))
+}
+
 /// What tasks' data path shares: data topics in Kafka when `bootstrap.servers` is set, else
 /// in the embedded store (standalone mode only), and the worker's converters.
 /// The embedded topics are returned too: the sink offsets API must share their consumer
@@ -380,7 +399,8 @@ fn data_plane(
                 consumer: config.consumer_props.clone(),
                 admin: config.admin_props.clone(),
             })
-            .context("creating the Kafka clients for data topics")?,
+            .context("creating the Kafka clients for data topics")?
+            .with_departures(departures(config)?),
         ),
     };
     let sink_max_records = config

@@ -1,6 +1,8 @@
 //! A broker that goes away and comes back: the worker keeps running, a config write made
 //! while the broker is down is reported as a failure (never as a success), and writes
-//! work again once it is back (after the worker has rejoined its group). Uses a private broker so other tests are not disturbed.
+//! work again once it is back (after the worker has rejoined its group), and a sink's
+//! partitions come back without waiting for the consumer closed during the outage. Uses
+//! private brokers so other tests are not disturbed.
 
 use std::process::Command;
 use std::time::Duration;
@@ -8,7 +10,7 @@ use std::time::Duration;
 use wasm_connect::herder::HerderError;
 use wasm_connect::model::{InstanceId, State};
 
-use crate::harness::{Backing, props, wait_state};
+use crate::harness::{Backing, eventually, props, wait_state};
 use crate::support::root;
 
 /// A broker of a test's own, stopped when dropped.
@@ -116,5 +118,51 @@ async fn the_worker_survives_a_broker_restart() {
         names.contains(&"before".to_string()) && names.contains(&"after".to_string()),
         "{names:?}"
     );
+    app.shutdown().await;
+}
+
+/// A sink whose consumer was closed during a broker outage (its worker lost the group and
+/// stopped its tasks) gets its partitions back as soon as the broker returns. The closed
+/// consumer's own LeaveGroup is lost when it reaches the restarted broker while the group
+/// is still loading (which depends on timing, so this test can pass without the fix on a
+/// quiet machine; `group/tests/broker.rs` shows the departure on its own, deterministically);
+/// the worker then sends it again until it lands. Without that, the new consumer's join
+/// waits for the old member's session timeout, set here to 5 minutes (Kafka's default is
+/// 45 s) so that the wait cannot fit the deadline.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sink_resumes_after_an_outage_without_waiting_for_its_closed_consumer() {
+    let broker = PrivateBroker::start_free();
+    let app = Backing::kafka_at(&format!("127.0.0.1:{}", broker.port)).start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in.txt"), dir.path().join("out.txt"));
+    std::fs::write(&input, "before\n").unwrap();
+    let topic = format!("outage-{}", std::process::id());
+    let source = props(&[
+        ("connector.class", "FileStreamSource"),
+        ("file", input.to_str().unwrap()),
+        ("topic", &topic),
+    ]);
+    let sink = props(&[
+        ("connector.class", "FileStreamSink"),
+        ("file", output.to_str().unwrap()),
+        ("topics", &topic),
+        ("consumer.override.session.timeout.ms", "300000"),
+    ]);
+    app.herder.put_connector_config("src", source, None, false).await.unwrap();
+    app.herder.put_connector_config("snk", sink, None, false).await.unwrap();
+    let delivered = |line: &'static str| {
+        let output = output.clone();
+        async move || std::fs::read_to_string(&output).ok()?.contains(line).then_some(())
+    };
+    eventually(120, "the line before the outage to reach the sink", delivered("before\n")).await;
+
+    broker.kafka(&["stop", "--keep-data"]);
+    // Past `heartbeat.interval.ms` (3 s) of failed group requests the worker has lost its
+    // group and stopped its tasks, closing the sink's consumer while no broker answers.
+    tokio::time::sleep(Duration::from_secs(15)).await;
+    broker.kafka(&["start"]);
+    std::fs::write(&input, "before\nafter\n").unwrap();
+    eventually(150, "the line written after the outage to reach the sink", delivered("after\n"))
+        .await;
     app.shutdown().await;
 }

@@ -60,16 +60,18 @@ async fn a_heavy_source_keeps_its_buffer_and_a_light_one_beside_it_progresses() 
     create(&app, "light", chaos("light", &[("batch.size", "100")])).await;
     let mut most_in_flight = 0;
     let light_done = 3_000;
-    eventually(240, "the light source to produce its records beside the heavy one", async || {
+    eventually(240, "both sources to produce records side by side", async || {
         // Two scrapes: `produced` can only have grown since `polled` was read, so the
         // difference is at most what was in flight then.
         let polled = counter(&app, "polled", "heavy").await;
         let produced = counter(&app, "produced", "heavy").await;
         most_in_flight = most_in_flight.max(polled.saturating_sub(produced));
-        (counter(&app, "produced", "light").await >= light_done).then_some(())
+        // Both make progress: the light one its records, the heavy one at least a batch
+        // (which a slow machine may finish after the light one is done).
+        let light = counter(&app, "produced", "light").await;
+        (light >= light_done && produced > 0).then_some(())
     })
     .await;
-    assert!(counter(&app, "produced", "heavy").await > 0, "the heavy source makes progress too");
     // One batch in flight, plus one polled between the two reads above.
     assert!(
         most_in_flight <= 2 * HUGE_RECORDS,

@@ -55,7 +55,7 @@ pub async fn run(
     match fatal {
         None => Ok(ExitCode::SUCCESS),
         Some(reason) => {
-            eprintln!("error: cannot stay in the group: {reason}");
+            eprintln!("error: {reason}");
             Ok(ExitCode::FAILURE)
         }
     }

@@ -87,6 +87,8 @@ pub(super) struct Herder {
     pub shutting_down: Option<Shutdown>,
     /// What reads see ([`super::snapshot`]), republished at the end of a turn.
     snapshot: Publisher,
+    /// Why this worker cannot go on, once it cannot ([`Herder::fail`]).
+    fatal: tokio::sync::watch::Sender<Option<String>>,
 }
 
 /// Results of work the herder started off its loop, other than config-topic writes (the
@@ -160,7 +162,7 @@ pub(super) async fn spawn_with(
         MemberSpec::Group { worker_id, settings, peers } => {
             let member = Membership::group(worker_id);
             let view = config_view(&config, config_offset);
-            let link = GroupLink::start(settings, view, fatal_tx);
+            let link = GroupLink::start(settings, view);
             (member, Some(link), Some(peers))
         }
     };
@@ -193,6 +195,7 @@ pub(super) async fn spawn_with(
         dirty,
         shutting_down: None,
         snapshot,
+        fatal: fatal_tx,
     };
     herder.share_session_key();
     herder.publish_snapshot();
@@ -355,9 +358,22 @@ impl Herder {
                 let done = self.writes.synced(id);
                 self.dispatch_writes(done);
             }
+            FollowerMsg::Error(e @ StoreError::Unreadable(_)) => {
+                self.fail(format!("the config topic cannot be read: {e}"));
+            }
             FollowerMsg::Error(e) => {
                 tracing::warn!(error = %e, "Reading the config topic failed; retrying")
             }
+        }
+    }
+
+    /// This worker cannot go on (its group refused it, its config store cannot be read):
+    /// publishes `message` for the process to shut down and exit
+    /// ([`HerderHandle::fatal`](super::HerderHandle::fatal)). The first message stands.
+    pub(super) fn fail(&mut self, message: String) {
+        if self.fatal.borrow().is_none() {
+            tracing::error!(reason = %message, "The worker cannot go on; stopping");
+            self.fatal.send_replace(Some(message));
         }
     }
 

@@ -58,9 +58,8 @@ impl Herder {
                 tracing::error!(reason = %reason, "Cannot stay in the group; stopping every connector and task here");
                 self.lose_membership();
                 // The member loop has ended: no more events, and no second report of it.
-                if let Some(link) = self.group.take() {
-                    link.fail(reason);
-                }
+                self.group = None;
+                self.fail(format!("cannot stay in the group: {reason}"));
             }
             GroupEvent::Assigned(a) => self.assigned(a),
         }

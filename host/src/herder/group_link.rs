@@ -1,6 +1,6 @@
 //! The herder's link to the group member loop (distributed mode): the loop's handle and
 //! reports, the [`ConfigView`] the leader assigns from, whether a rebalance is under way,
-//! the revoked work still stopping, and where a fatal report goes for the process to exit.
+//! and the revoked work still stopping.
 //!
 //! Owns no connection and decides nothing: the herder's handling of the reports is `group`,
 //! which tells the link what it learned through these methods.
@@ -25,21 +25,14 @@ pub(super) struct GroupLink {
     pending: bool,
     /// Revoked work still stopping; the next round is requested once it has stopped.
     revoking: Option<Allocation>,
-    /// Where a fatal report's reason goes, for the process to exit.
-    fatal: watch::Sender<Option<String>>,
 }
 
 impl GroupLink {
-    /// Starts the member loop with the config read so far; a fatal report's reason will
-    /// be sent to `fatal`.
-    pub fn start(
-        settings: MemberSettings,
-        view: ConfigView,
-        fatal: watch::Sender<Option<String>>,
-    ) -> Self {
+    /// Starts the member loop with the config read so far.
+    pub fn start(settings: MemberSettings, view: ConfigView) -> Self {
         let (view_tx, view_rx) = watch::channel(view);
         let (handle, events) = GroupMember::spawn(settings, view_rx);
-        Self { handle, events, view: view_tx, pending: true, revoking: None, fatal }
+        Self { handle, events, view: view_tx, pending: true, revoking: None }
     }
 
     /// The member loop's next report; `None` once it has ended.
@@ -97,11 +90,6 @@ impl GroupLink {
     /// The revoked work has stopped.
     pub fn revoked(&mut self) {
         self.revoking = None;
-    }
-
-    /// Ends the link after a fatal report: publishes `reason` for the process to exit.
-    pub fn fail(self, reason: String) {
-        self.fatal.send_replace(Some(reason));
     }
 
     /// Sends no JoinGroup any more (shutdown): the group is left once, later.

@@ -2,7 +2,8 @@
 //! worker ([`FakeRunner`]), on tokio's paused clock. Requests go in as [`Command`]s (no
 //! plugin validation: the fake has no plugins); what the herder did is read from the
 //! fake's call log and the status store. The config topic can be stalled, as a broker
-//! that has gone away would stall it.
+//! that has gone away would stall it, and damaged, as a damaged embedded file would make
+//! its reads fail.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -18,19 +19,51 @@ use super::{
 };
 use crate::model::{InstanceId, Properties, State, TargetState, TopicPartition};
 use crate::store::{
-    LogBackend, LogReader, LogRecord, LogTopic, MemoryBackend, OffsetStore, Status, StatusStore,
-    StoreError, TopicSpec,
+    LogBackend, LogEntry, LogReader, LogRecord, LogTopic, MemoryBackend, OffsetStore, Status,
+    StatusStore, StoreError, TopicSpec,
 };
 use crate::worker::{PluginRegistry, WorkerEvent};
 
-/// A config topic whose sends wait while it is stalled.
-struct Stallable {
+/// A config topic whose sends wait while it is stalled, and whose reads fail once it is
+/// damaged.
+struct Faulty {
     inner: Arc<dyn LogTopic>,
     stalled: watch::Receiver<bool>,
+    damaged: watch::Receiver<bool>,
+}
+
+/// A reader of a [`Faulty`] topic.
+struct FaultyReader {
+    inner: Box<dyn LogReader>,
+    damaged: watch::Receiver<bool>,
+}
+
+impl FaultyReader {
+    fn check(&self) -> Result<(), StoreError> {
+        match *self.damaged.borrow() {
+            true => {
+                Err(StoreError::Unreadable("config.db: database disk image is malformed".into()))
+            }
+            false => Ok(()),
+        }
+    }
 }
 
 #[async_trait]
-impl LogTopic for Stallable {
+impl LogReader for FaultyReader {
+    async fn read_to_end(&mut self) -> Result<Vec<LogEntry>, StoreError> {
+        self.check()?;
+        self.inner.read_to_end().await
+    }
+
+    async fn poll(&mut self, timeout: Duration) -> Result<Vec<LogEntry>, StoreError> {
+        self.check()?;
+        self.inner.poll(timeout).await
+    }
+}
+
+#[async_trait]
+impl LogTopic for Faulty {
     fn name(&self) -> &str {
         self.inner.name()
     }
@@ -42,7 +75,8 @@ impl LogTopic for Stallable {
     }
 
     async fn reader(&self) -> Result<Box<dyn LogReader>, StoreError> {
-        self.inner.reader().await
+        let inner = self.inner.reader().await?;
+        Ok(Box::new(FaultyReader { inner, damaged: self.damaged.clone() }))
     }
 }
 
@@ -75,6 +109,7 @@ pub(super) struct Harness {
     /// Reports as the worker would (a task failing later, say).
     pub events: mpsc::UnboundedSender<WorkerEvent>,
     stall: watch::Sender<bool>,
+    damage: watch::Sender<bool>,
 }
 
 async fn topic(backend: &MemoryBackend, name: &str) -> Arc<dyn LogTopic> {
@@ -91,8 +126,9 @@ impl Harness {
     pub async fn start_with(member: MemberSpec) -> Self {
         let backend = MemoryBackend::new();
         let (stall, stalled) = watch::channel(false);
-        let config: Arc<dyn LogTopic> =
-            Arc::new(Stallable { inner: topic(&backend, "config").await, stalled });
+        let (damage, damaged) = watch::channel(false);
+        let inner = topic(&backend, "config").await;
+        let config: Arc<dyn LogTopic> = Arc::new(Faulty { inner, stalled, damaged });
         let status = Arc::new(StatusStore::open(topic(&backend, "status").await).await.unwrap());
         let offsets = Arc::new(OffsetStore::open(topic(&backend, "offsets").await).await.unwrap());
         let (events, events_rx) = mpsc::unbounded_channel();
@@ -112,7 +148,7 @@ impl Harness {
         )
         .await
         .unwrap();
-        Self { handle, script, status, events, stall }
+        Self { handle, script, status, events, stall, damage }
     }
 
     /// Lets the loop and the fake run until nothing is left to do (the clock is paused, so
@@ -158,6 +194,11 @@ impl Harness {
     /// Stalls the config topic's sends, or lets them through.
     pub fn stall(&self, stalled: bool) {
         let _ = self.stall.send(stalled);
+    }
+
+    /// From now on, every read of the config topic fails as a damaged file's would.
+    pub fn damage(&self) {
+        let _ = self.damage.send(true);
     }
 }
 

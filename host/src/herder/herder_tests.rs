@@ -271,6 +271,18 @@ async fn failing_task_configs_retry_on_the_chain_then_fail_the_connector() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_config_topic_that_cannot_be_read_ends_the_worker_with_the_error() {
+    let h = running().await;
+    h.damage();
+    // Before, the follower's failure was logged ("retrying") every 100 ms, forever.
+    let reason = tokio::time::timeout(Duration::from_secs(60), h.handle.fatal())
+        .await
+        .expect("the worker is told to exit");
+    assert!(reason.starts_with("the config topic cannot be read: "), "{reason}");
+    assert!(reason.contains("database disk image is malformed"), "{reason}");
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_stalled_config_topic_holds_up_the_write_but_not_the_loop() {
     let h = running().await;
     h.stall(true);

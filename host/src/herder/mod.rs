@@ -211,9 +211,10 @@ impl HerderHandle {
         self.ask(|r| Command::ClusterLoggerLevel(namespace.to_owned(), level.to_owned(), r)).await
     }
 
-    /// Resolves once the worker cannot stay in its group (the brokers refused its SASL
-    /// login or a TLS certificate), with the reason; never in standalone mode. Everything
-    /// here has been stopped by then; the process should shut down and exit.
+    /// Resolves once the worker cannot go on, with the reason: it cannot stay in its group
+    /// (the brokers refused its SASL login or a TLS certificate), or its config topic
+    /// cannot be read (an embedded store whose file is damaged or whose disk failed). The
+    /// process should then shut down and exit.
     pub async fn fatal(&self) -> String {
         let mut fatal = self.fatal.clone();
         match fatal.wait_for(Option::is_some).await {

@@ -38,7 +38,7 @@ pub use config_record::{
 pub use config_state::{ConfigEvent, ConfigState};
 pub use embedded::{
     CleanReport, DataChanges, DataEntry, DataRead, DataReader, DataRecord, EmbeddedBackend,
-    OutOfRange, Position, TopicInfo,
+    OutOfRange, Position, ReadLimits, TopicInfo,
 };
 pub use error::StoreError;
 pub use kafka::KafkaBackend;

@@ -452,8 +452,8 @@ fn record(id: &InstanceId, status: Option<&Status>) -> LogRecord {
     LogRecord { key: key(id).into_bytes(), value }
 }
 
-/// Writes `records`, retrying up to [`ATTEMPTS`] times; each failure is recorded in
-/// `progress` as the last error.
+/// Writes `records`, retrying up to [`ATTEMPTS`] times (an unreadable store, which retrying
+/// cannot mend, once); each failure is recorded in `progress` as the last error.
 async fn write_with_retry(
     topic: &dyn LogTopic,
     records: Vec<LogRecord>,
@@ -466,7 +466,7 @@ async fn write_with_retry(
             Err(e) => e,
         };
         *progress.last_error.lock().unwrap_or_else(|p| p.into_inner()) = Some(e.to_string());
-        if attempt == ATTEMPTS {
+        if attempt == ATTEMPTS || matches!(e, StoreError::Unreadable(_)) {
             tracing::error!(records = records.len(), error = %e, "Giving up writing statuses");
             return Err(e);
         }

@@ -37,6 +37,28 @@ pub struct DataRead {
     pub entries: Vec<DataEntry>,
     /// Positions below their log start; these partitions were not read.
     pub out_of_range: Vec<OutOfRange>,
+    /// The stored size of `entries` ([`ReadLimits`] counts it).
+    pub bytes: usize,
+}
+
+/// How much one read may return: at most `records` records, and, past the first record
+/// (returned whatever its size), at most `bytes` bytes in all and `partition_bytes` from
+/// any one partition. A record's size is its key, value and stored headers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// Most records.
+    pub records: usize,
+    /// Most bytes in all.
+    pub bytes: usize,
+    /// Most bytes from one partition.
+    pub partition_bytes: usize,
+}
+
+impl ReadLimits {
+    /// At most `records` records, of any size.
+    pub fn records(records: usize) -> Self {
+        Self { records, bytes: usize::MAX, partition_bytes: usize::MAX }
+    }
 }
 
 /// A reader of data topics with its own connection. Cheap to keep; one per consumer.
@@ -57,33 +79,33 @@ impl DataReader {
         from: Vec<TopicPartitionOffset>,
         max_records: usize,
     ) -> Result<Vec<DataEntry>, StoreError> {
-        Ok(self.read_partitions(from, max_records, false).await?.entries)
+        Ok(self.read_partitions(from, ReadLimits::records(max_records), false).await?.entries)
     }
 
-    /// [`Self::read`], except that a position below its partition's log start offset is
-    /// not read but reported in [`DataRead::out_of_range`].
+    /// [`Self::read`] within `limits`, except that a position below its partition's log
+    /// start offset is not read but reported in [`DataRead::out_of_range`].
     pub async fn read_checked(
         &self,
         from: Vec<TopicPartitionOffset>,
-        max_records: usize,
+        limits: ReadLimits,
     ) -> Result<DataRead, StoreError> {
-        self.read_partitions(from, max_records, true).await
+        self.read_partitions(from, limits, true).await
     }
 
     async fn read_partitions(
         &self,
         from: Vec<TopicPartitionOffset>,
-        max_records: usize,
+        limits: ReadLimits,
         check: bool,
     ) -> Result<DataRead, StoreError> {
-        if from.is_empty() || max_records == 0 {
+        if from.is_empty() || limits.records == 0 {
             return Ok(DataRead::default());
         }
         let conn = self.conn.clone();
         self.db
             .run(move |db| {
                 let mut conn = conn.lock().unwrap_or_else(PoisonError::into_inner);
-                read_partitions(&mut conn, &from, max_records, check).map_err(|e| match e {
+                read_partitions(&mut conn, &from, limits, check).map_err(|e| match e {
                     ReadError::Sql(e) => db.sql_error("cannot read data topics", &e),
                     // Stored bytes that do not decode: damaged, and so on every read.
                     damaged @ ReadError::Headers { .. } => StoreError::Unreadable(format!(
@@ -107,17 +129,18 @@ enum ReadError {
     Sql(#[from] rusqlite::Error),
 }
 
-/// The records of `from`, at most `max` of them, in one read transaction; with `check`,
-/// positions below their log start are reported instead of read.
+/// The records of `from` within `limits`, in one read transaction; with `check`, positions
+/// below their log start are reported instead of read.
 fn read_partitions(
     conn: &mut Connection,
     from: &[TopicPartitionOffset],
-    max: usize,
+    limits: ReadLimits,
     check: bool,
 ) -> Result<DataRead, ReadError> {
     let tx = conn.transaction()?;
-    let mut entries = Vec::new();
+    let mut entries: Vec<DataEntry> = Vec::new();
     let mut out_of_range = Vec::new();
+    let mut bytes = 0usize;
     {
         let mut bounds = tx.prepare_cached(
             "SELECT p.start_offset, p.next_offset FROM partitions AS p \
@@ -130,8 +153,8 @@ fn read_partitions(
              ORDER BY record_offset LIMIT ?4",
         )?;
         for position in from {
-            let left = max - entries.len();
-            if left == 0 {
+            let left = limits.records - entries.len();
+            if left == 0 || bytes >= limits.bytes {
                 break;
             }
             if check {
@@ -158,7 +181,16 @@ fn read_partitions(
                 position.offset,
                 limit
             ])?;
+            let mut partition_bytes = 0usize;
             while let Some(row) = rows.next()? {
+                let size = stored_size(row)?;
+                let fits = partition_bytes.saturating_add(size) <= limits.partition_bytes
+                    && bytes.saturating_add(size) <= limits.bytes;
+                if !fits && !entries.is_empty() {
+                    break;
+                }
+                partition_bytes += size;
+                bytes += size;
                 let offset: i64 = row.get(0)?;
                 let headers: Option<Vec<u8>> = row.get(4)?;
                 let headers = decode(headers.as_deref()).map_err(|source| ReadError::Headers {
@@ -180,5 +212,17 @@ fn read_partitions(
         }
     }
     tx.commit()?;
-    Ok(DataRead { entries, out_of_range })
+    Ok(DataRead { entries, out_of_range, bytes })
+}
+
+/// The bytes of a `records` row's key, value and headers (columns 2, 3, 4).
+fn stored_size(row: &rusqlite::Row<'_>) -> rusqlite::Result<usize> {
+    let mut size = 0;
+    for column in 2..=4 {
+        size += match row.get_ref(column)? {
+            rusqlite::types::ValueRef::Blob(b) | rusqlite::types::ValueRef::Text(b) => b.len(),
+            _ => 0,
+        };
+    }
+    Ok(size)
 }

@@ -5,8 +5,8 @@
 use tempfile::TempDir;
 use wasm_connect_batch::Header;
 
-use super::EmbeddedBackend;
 use super::data_record::{DataRecord, Position};
+use super::{EmbeddedBackend, ReadLimits};
 use crate::model::{TopicPartition, TopicPartitionOffset};
 use crate::store::{LogBackend, StoreError, TopicSpec};
 
@@ -50,6 +50,45 @@ async fn appends_return_positions_and_read_back_whole() {
     assert!(entries[1].headers.is_empty() && entries[1].key.is_none());
     assert_eq!(reader.read(vec![at("t", 0, 1)], 10).await.unwrap()[0].offset, 1);
     assert!(reader.read(vec![at("missing", 0, 0)], 10).await.unwrap().is_empty());
+}
+
+#[tokio::test]
+async fn a_read_stops_at_its_byte_limits_but_returns_a_first_record_of_any_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let backend = open(&dir);
+    assert!(backend.create_data_topic("b", 2, Default::default()).await.unwrap());
+    // Partition 0: one record of 1,000 bytes, then nine of 100 (key "k" and a value).
+    let mut records =
+        vec![DataRecord { partition: Some(0), ..data("b", Some("k"), Some(&"x".repeat(999))) }];
+    for _ in 0..9 {
+        records
+            .push(DataRecord { partition: Some(0), ..data("b", Some("k"), Some(&"y".repeat(99))) });
+    }
+    for _ in 0..10 {
+        records
+            .push(DataRecord { partition: Some(1), ..data("b", Some("k"), Some(&"z".repeat(99))) });
+    }
+    backend.append_data(records).await.unwrap();
+    let reader = backend.data_reader().await.unwrap();
+    let from = || vec![at("b", 0, 0), at("b", 1, 0)];
+    let read = |limits| {
+        let reader = reader.clone();
+        async move {
+            let read = reader.read_checked(from(), limits).await.unwrap();
+            let per = |p| read.entries.iter().filter(|e| e.partition == p).count();
+            (per(0), per(1), read.bytes)
+        }
+    };
+    let limits = |bytes, partition_bytes| ReadLimits { records: 100, bytes, partition_bytes };
+    // Under the record bound only.
+    assert_eq!(read(ReadLimits::records(100)).await, (10, 10, 2900));
+    // The first record is larger than either bound: it comes alone from its partition.
+    assert_eq!(read(limits(10_000, 500)).await, (1, 5, 1500));
+    // At most 1,000 (then 1,100) bytes from each partition, 1,500 (then 1,600) in all.
+    assert_eq!(read(limits(1500, 1000)).await, (1, 5, 1500));
+    assert_eq!(read(limits(1600, 1100)).await, (2, 5, 1600));
+    // A record that does not fit ends the partition; the next partition still gets read.
+    assert_eq!(read(limits(10_000, 1050)).await, (1, 10, 2000));
 }
 
 #[tokio::test]

@@ -73,7 +73,7 @@ use tokio::sync::watch;
 
 pub use self::changes::DataChanges;
 pub use self::cleaner::CleanReport;
-pub use self::data_reader::{DataRead, DataReader, OutOfRange};
+pub use self::data_reader::{DataRead, DataReader, OutOfRange, ReadLimits};
 pub use self::data_record::{DataEntry, DataRecord, Position, TopicInfo};
 
 use self::data_writer::StickyPartitions;

@@ -9,10 +9,10 @@ use std::sync::{Arc, Mutex};
 
 use tempfile::TempDir;
 
-use super::EmbeddedBackend;
 use super::cleaner::BATCH_RECORDS;
 use super::data_record::{DataRecord, Position};
 use super::writer::now_ms;
+use super::{EmbeddedBackend, ReadLimits};
 use crate::model::{CleanupPolicy, Retention, RetentionOverrides, TopicPartitionOffset};
 use crate::store::{LogBackend, LogRecord, TopicSpec};
 
@@ -69,7 +69,12 @@ async fn retention_ms_deletes_old_records_from_the_start_and_keeps_new_ones() {
     let report = backend.clean().await.unwrap();
     assert_eq!(report.deleted, 7);
     assert_eq!(offsets(&backend, "t").await, [7, 8, 9]);
-    let read = backend.data_reader().await.unwrap().read_checked(vec![at("t", 2)], 10).await;
+    let read = backend
+        .data_reader()
+        .await
+        .unwrap()
+        .read_checked(vec![at("t", 2)], ReadLimits::records(10))
+        .await;
     let read = read.unwrap();
     assert!(read.entries.is_empty());
     assert_eq!((read.out_of_range[0].log_start, read.out_of_range[0].log_end), (7, 10));

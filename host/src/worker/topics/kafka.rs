@@ -14,6 +14,9 @@
 //! the per-task id a caller passes only names the task in logs. A producer lives while a
 //! task holds it, and one that hit a fatal error is replaced for the tasks that ask next.
 //!
+//! Consumers hand their member ids to the worker's [`Departures`] when they close, if it
+//! was given one ([`KafkaTopics::with_departures`]).
+//!
 //! It owns client configuration, the producers' sharing and topic creation; the clients
 //! themselves live in `kafka_producer.rs` and `kafka_consumer.rs`.
 
@@ -26,6 +29,7 @@ use async_trait::async_trait;
 use rdkafka::ClientConfig;
 use rdkafka::admin::{AdminClient, AdminOptions, NewTopic as KafkaNewTopic, TopicReplication};
 use rdkafka::types::RDKafkaErrorCode;
+use wasm_connect_group::Departures;
 
 use super::kafka_consumer::KafkaConsumer;
 use super::kafka_producer::KafkaProducer;
@@ -73,6 +77,8 @@ pub struct KafkaTopics {
     settings: KafkaClientSettings,
     admin: Arc<AdminClient<ClientLogContext>>,
     producers: Mutex<Producers>,
+    /// Where closed consumers' member ids go, to be sure they left their groups.
+    departures: Option<Departures>,
 }
 
 /// The shared producers, by effective configuration (sorted key-value pairs).
@@ -95,7 +101,14 @@ impl KafkaTopics {
         let admin = config.create_with_context(ClientLogContext).map_err(|e| {
             TopicError::Config(format!("cannot create the Kafka admin client: {e}"))
         })?;
-        Ok(Self { settings, admin: Arc::new(admin), producers: Mutex::default() })
+        Ok(Self { settings, admin: Arc::new(admin), producers: Mutex::default(), departures: None })
+    }
+
+    /// Consumers hand their member ids to `departures` when they close.
+    #[must_use]
+    pub fn with_departures(mut self, departures: Departures) -> Self {
+        self.departures = Some(departures);
+        self
     }
 }
 
@@ -186,7 +199,8 @@ impl DataTopics for KafkaTopics {
             .unwrap_or(DEFAULT_MAX_POLL_RECORDS);
         let mut config = client_config(&self.settings, &self.settings.consumer, overrides)?;
         config.set("client.id", client_id);
-        Ok(Box::new(KafkaConsumer::new(config, group, subscription, max_records)?))
+        let departures = self.departures.clone();
+        Ok(Box::new(KafkaConsumer::new(config, group, subscription, max_records, departures)?))
     }
 
     async fn create_topic(&self, topic: &NewTopic) -> Result<bool, TopicError> {

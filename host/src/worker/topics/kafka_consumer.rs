@@ -11,6 +11,10 @@
 //! channel is full the thread parks, and the task unparks it whenever it takes an event or
 //! sends a command, so the next batch is handed over as soon as there is room.
 //!
+//! When it closes, the member ids it had are handed to the worker's [`Departures`] (if
+//! any), which makes sure they are out of the group even when the brokers were away at
+//! the close and its own LeaveGroup was lost.
+//!
 //! It owns the client; it must not know what a record means or when to commit.
 
 use std::sync::mpsc as std_mpsc;
@@ -23,6 +27,7 @@ use rdkafka::consumer::{BaseConsumer, CommitMode, Consumer, ConsumerContext, Reb
 use rdkafka::message::{Headers, Message};
 use rdkafka::{ClientConfig, ClientContext, Offset, TopicPartitionList};
 use tokio::sync::{mpsc, oneshot};
+use wasm_connect_group::Departures;
 
 use super::kafka_batch::MessageQueue;
 use super::{ConsumerEvent, Header, InRecord, RecordConsumer, Subscription, TopicError};
@@ -72,6 +77,46 @@ struct GroupContext {
     assigned: Mutex<Vec<TopicPartition>>,
     /// Set when `Close` arrived during a callback.
     closing: Mutex<bool>,
+    /// The member ids this consumer was assigned partitions under (librdkafka takes a new
+    /// one after its session expired locally), the latest last.
+    members: Mutex<Vec<String>>,
+}
+
+/// How many of a consumer's member ids are kept for its departure.
+const MEMBER_IDS_KEPT: usize = 4;
+
+impl GroupContext {
+    /// Notes `consumer`'s current member id.
+    fn note_member(&self, consumer: &BaseConsumer<Self>) {
+        let Some(id) = member_id(consumer) else { return };
+        let mut members = self.members.lock().expect("not poisoned");
+        if members.last() != Some(&id) {
+            members.retain(|m| *m != id);
+            members.push(id);
+            if members.len() > MEMBER_IDS_KEPT {
+                members.remove(0);
+            }
+        }
+    }
+}
+
+/// The consumer's group member id, if it has one (`rd_kafka_memberid`; rust-rdkafka has no
+/// safe call for it).
+#[allow(unsafe_code)]
+fn member_id(consumer: &BaseConsumer<GroupContext>) -> Option<String> {
+    use rdkafka::bindings as rd;
+    let client = consumer.client().native_ptr();
+    // SAFETY: the client outlives the call; librdkafka returns a NUL-terminated copy (or
+    // null), owned by the caller and freed with `rd_kafka_mem_free` exactly once below.
+    unsafe {
+        let raw = rd::rd_kafka_memberid(client);
+        if raw.is_null() {
+            return None;
+        }
+        let id = std::ffi::CStr::from_ptr(raw).to_string_lossy().into_owned();
+        rd::rd_kafka_mem_free(client, raw.cast());
+        (!id.is_empty()).then_some(id)
+    }
 }
 
 impl ClientContext for GroupContext {
@@ -142,6 +187,7 @@ impl ConsumerContext for GroupContext {
         {
             tracing::warn!(error = %e, "Could not pause newly assigned partitions");
         }
+        self.note_member(consumer);
         if !partitions.is_empty() {
             self.assigned.lock().expect("not poisoned").extend(partitions.iter().cloned());
             send_event(consumer, self, ConsumerEvent::Assigned(partitions));
@@ -243,11 +289,13 @@ pub struct KafkaConsumer {
 impl KafkaConsumer {
     /// Joins group `group` (in `config`: bootstrap servers, security, client id and
     /// overrides) subscribed to `subscription`, fetching at most `max_records` per batch.
+    /// Its member ids go to `departures` when it closes.
     pub fn new(
         mut config: ClientConfig,
         group: &str,
         subscription: &Subscription,
         max_records: usize,
+        departures: Option<Departures>,
     ) -> Result<Self, TopicError> {
         config
             .set("group.id", group)
@@ -278,6 +326,7 @@ impl KafkaConsumer {
             revoked: Mutex::new(Vec::new()),
             assigned: Mutex::new(Vec::new()),
             closing: Mutex::new(false),
+            members: Mutex::new(Vec::new()),
         };
         let consumer: BaseConsumer<GroupContext> = config
             .create_with_context(context)
@@ -290,9 +339,13 @@ impl KafkaConsumer {
         consumer
             .subscribe(&refs)
             .map_err(|e| TopicError::Consume(format!("cannot subscribe to {topics:?}: {e}")))?;
+        let leave = departures.map(|d| (d, group.to_owned()));
         let thread = std::thread::Builder::new()
             .name(format!("consumer-{group}"))
-            .spawn(move || run(consumer, max_records.max(1)))
+            .spawn(move || {
+                run(&consumer, max_records.max(1));
+                close(consumer, leave);
+            })
             .map_err(|e| TopicError::Consume(format!("cannot start the consumer thread: {e}")))?;
         let waker = thread.thread().clone();
         Ok(Self { events, commands, revoking: false, waker, thread: Some(thread) })
@@ -326,25 +379,24 @@ fn anchored(pattern: &str) -> String {
 /// Messages of assigned partitions are read in batches from a [`MessageQueue`]; the
 /// consumer's own poll serves rebalances, commit results and errors, and returns the
 /// messages a partition fetched before its queue was forwarded (older than any in the
-/// batch queue, so they are taken first).
-fn run(consumer: BaseConsumer<GroupContext>, max_records: usize) {
-    let mut queue = MessageQueue::new(&consumer);
+/// batch queue, so they are taken first). Returns when the task closes the consumer or is
+/// gone; the caller then closes the client.
+fn run(consumer: &BaseConsumer<GroupContext>, max_records: usize) {
+    let mut queue = MessageQueue::new(consumer);
     let mut batch: Vec<InRecord> = Vec::new();
     loop {
         loop {
             let command = consumer.context().commands.lock().expect("not poisoned").try_recv();
             match command {
                 Ok(Command::Close) | Err(std_mpsc::TryRecvError::Disconnected) => {
-                    drop(queue);
-                    return close(consumer);
+                    return;
                 }
-                Ok(other) => serve(&consumer, consumer.context(), other),
+                Ok(other) => serve(consumer, consumer.context(), other),
                 Err(std_mpsc::TryRecvError::Empty) => break,
             }
         }
         if *consumer.context().closing.lock().expect("not poisoned") {
-            drop(queue);
-            return close(consumer);
+            return;
         }
         let polled = consumer.poll(Duration::ZERO);
         let assigned =
@@ -378,19 +430,26 @@ fn run(consumer: BaseConsumer<GroupContext>, max_records: usize) {
         }
         if !batch.is_empty() {
             let records = std::mem::take(&mut batch);
-            if !send_event(&consumer, consumer.context(), ConsumerEvent::Records(records)) {
-                drop(queue);
-                return close(consumer);
+            if !send_event(consumer, consumer.context(), ConsumerEvent::Records(records)) {
+                return;
             }
         }
     }
 }
 
-fn close(consumer: BaseConsumer<GroupContext>) {
+/// Leaves the group (serving the revocation callback of leaving, then dropping the
+/// client), and hands every member id the consumer had to `leave`'s departures.
+fn close(consumer: BaseConsumer<GroupContext>, leave: Option<(Departures, String)>) {
+    consumer.context().note_member(&consumer);
+    let members = std::mem::take(&mut *consumer.context().members.lock().expect("not poisoned"));
     consumer.unsubscribe();
-    // Serve the revocation callback of leaving, then drop (which leaves the group).
     let _ = consumer.poll(Duration::ZERO);
     drop(consumer);
+    if let Some((departures, group)) = leave {
+        for member in members {
+            departures.depart(&group, &member);
+        }
+    }
 }
 
 fn to_record(m: &rdkafka::message::BorrowedMessage<'_>) -> InRecord {

@@ -5,7 +5,8 @@
 //! gained (`Assigned`, positioned at the group's committed offsets), and records. A
 //! partition without a committed offset, or whose position is below its log start offset
 //! (retention deleted those records), is reset as `auto.offset.reset` says (see
-//! `offset_reset.rs`), with a log line naming the partition and the new position.
+//! `offset_reset.rs`), with a log line naming the partition and the new position. A fetch
+//! takes at most `max.poll.records` records and the bytes `fetch_size.rs` allows.
 //! With nothing to report it waits, without polling, on the group's change channel and on
 //! the backend's change channel for its topics, and wakes at least every
 //! [`TOPIC_REFRESH`] to list topics again (and to see another process's writes).
@@ -20,10 +21,13 @@ use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::coordinator::{Coordinator, TOPIC_REFRESH};
+use super::fetch_size::FetchSize;
 use super::group::Step;
 use super::offset_reset::OffsetReset;
 use crate::model::{TopicPartition, TopicPartitionOffset};
-use crate::store::{DataChanges, DataEntry, DataReader, EmbeddedBackend, OutOfRange, StoreError};
+use crate::store::{
+    DataChanges, DataEntry, DataReader, EmbeddedBackend, OutOfRange, ReadLimits, StoreError,
+};
 use crate::worker::topics::{ConsumerEvent, InRecord, RecordConsumer, TopicError};
 
 /// A member of a consumer group over the embedded store.
@@ -47,6 +51,8 @@ pub(super) struct EmbeddedConsumer {
     pub(super) turn: usize,
     /// `auto.offset.reset`.
     pub(super) reset: OffsetReset,
+    /// `fetch.max.bytes` and `max.partition.fetch.bytes`.
+    pub(super) fetch_size: FetchSize,
 }
 
 /// The position of a partition without a committed offset: below any log start, so the
@@ -75,7 +81,8 @@ impl EmbeddedConsumer {
         Ok(())
     }
 
-    /// Reads up to `max` records of the held partitions, from a rotating first partition.
+    /// Reads up to `max` records (and [`FetchSize`]'s bytes) of the held partitions, from a
+    /// rotating first partition.
     async fn fetch(&mut self, max: usize) -> Result<Vec<InRecord>, TopicError> {
         if self.paused || self.positions.is_empty() {
             return Ok(Vec::new());
@@ -92,7 +99,13 @@ impl EmbeddedConsumer {
         self.turn = self.turn.wrapping_add(1);
         let len = from.len();
         from.rotate_left(self.turn % len);
-        let mut read = self.reader.read_checked(from, max).await.map_err(consume)?;
+        let partition_bytes = self.fetch_size.partition_bytes;
+        let limits = |records: usize, bytes: usize| ReadLimits { records, bytes, partition_bytes };
+        let mut read = self
+            .reader
+            .read_checked(from, limits(max, self.fetch_size.bytes))
+            .await
+            .map_err(consume)?;
         if !read.out_of_range.is_empty() {
             let retry = read.out_of_range.iter().map(|o| o.position.clone()).collect::<Vec<_>>();
             self.reset(&read.out_of_range)?;
@@ -105,7 +118,15 @@ impl EmbeddedConsumer {
                 })
                 .collect();
             let left = max - read.entries.len();
-            let more = self.reader.read_checked(from, left).await.map_err(consume)?;
+            let bytes_left = self.fetch_size.bytes.saturating_sub(read.bytes);
+            let more = match (left, bytes_left) {
+                (0, _) | (_, 0) => Default::default(),
+                _ => self
+                    .reader
+                    .read_checked(from, limits(left, bytes_left))
+                    .await
+                    .map_err(consume)?,
+            };
             read.entries.extend(more.entries);
         }
         Ok(read.entries.into_iter().map(|entry| self.advance(entry)).collect())

@@ -21,11 +21,13 @@
 //! Layout: this file (the handle), `producer.rs`, `consumer.rs`, `coordinator.rs` (the
 //! groups of the process and the topic listing), `group.rs` (one group's protocol),
 //! `assignment.rs` (round-robin), `subscription.rs` (topic lists and anchored regexes),
-//! `offset_reset.rs` (`auto.offset.reset`).
+//! `offset_reset.rs` (`auto.offset.reset`), `fetch_size.rs` (`fetch.max.bytes`,
+//! `max.partition.fetch.bytes`).
 
 mod assignment;
 mod consumer;
 mod coordinator;
+mod fetch_size;
 mod group;
 mod offset_reset;
 mod producer;
@@ -42,6 +44,7 @@ use async_trait::async_trait;
 
 use self::consumer::EmbeddedConsumer;
 use self::coordinator::Coordinator;
+use self::fetch_size::{FETCH_MAX_BYTES, FetchSize, MAX_PARTITION_FETCH_BYTES};
 use self::offset_reset::{AUTO_OFFSET_RESET, OffsetReset};
 use self::producer::EmbeddedProducer;
 use self::subscription::Matcher;
@@ -134,13 +137,16 @@ impl DataTopics for EmbeddedTopics {
         overrides: &[(String, String)],
     ) -> Result<Box<dyn RecordConsumer>, TopicError> {
         let reset = OffsetReset::from_overrides(overrides)?;
+        let fetch_size = FetchSize::from_overrides(overrides)?;
+        let applied = [AUTO_OFFSET_RESET, FETCH_MAX_BYTES, MAX_PARTITION_FETCH_BYTES];
         let ignored: Vec<&str> =
-            overrides.iter().map(|(k, _)| k.as_str()).filter(|k| *k != AUTO_OFFSET_RESET).collect();
+            overrides.iter().map(|(k, _)| k.as_str()).filter(|k| !applied.contains(k)).collect();
         if !ignored.is_empty() {
             tracing::debug!(
                 consumer = client_id,
                 keys = ?ignored,
-                "Consumer overrides other than auto.offset.reset do not apply to embedded topics"
+                applied = ?applied,
+                "Only some consumer overrides apply to embedded topics"
             );
         }
         let matcher = Arc::new(Matcher::new(subscription)?);
@@ -164,6 +170,7 @@ impl DataTopics for EmbeddedTopics {
             paused: false,
             turn: 0,
             reset,
+            fetch_size,
         }))
     }
 
