@@ -22,7 +22,9 @@ use crate::config::providers::ConfigProviders;
 use crate::config::reader::Reader;
 use crate::config::rest_limits::RestLimits;
 use crate::config::security::{ClientSecurity, RedactedProps};
-use crate::model::{ConfigProblem, OverridePolicy, RECONFIGURATION_KEYS, RetryPolicy};
+use crate::model::{
+    ConfigProblem, ExactlyOnceSourceSupport, OverridePolicy, RECONFIGURATION_KEYS, RetryPolicy,
+};
 
 /// Default `listeners`.
 pub const DEFAULT_LISTENERS: &str = "http://localhost:8083";
@@ -81,6 +83,9 @@ pub struct WorkerConfig {
     /// `connector.client.config.override.policy`: which `producer.override.*`,
     /// `consumer.override.*` and `admin.override.*` keys connectors may set (default `All`).
     pub connector_client_config_override_policy: OverridePolicy,
+    /// `exactly.once.source.support`: `disabled` (default), `preparing` or `enabled`
+    /// (KIP-618): whether source tasks write records and offsets in transactions.
+    pub exactly_once_source_support: ExactlyOnceSourceSupport,
     /// `config.providers`, `config.providers.<name>.class` and
     /// `config.providers.<name>.param.*`: the providers connector configs (and this file)
     /// may refer to (default: none).
@@ -229,6 +234,11 @@ impl WorkerConfig {
                 .unwrap_or_default(),
             rest_advertised_listener: r
                 .parsed("rest.advertised.listener", "http or https", |s| s.parse().ok()),
+            exactly_once_source_support: r
+                .parsed("exactly.once.source.support", ExactlyOnceSourceSupport::VALUES, |s| {
+                    s.parse().ok()
+                })
+                .unwrap_or_default(),
             config_providers: ConfigProviders::read(&mut r),
             client_id: r.string("client.id"),
             key_converter: converter(&mut r, "key.converter"),
@@ -370,6 +380,7 @@ impl std::fmt::Debug for WorkerConfig {
             rest_advertised_port,
             rest_advertised_listener,
             connector_client_config_override_policy,
+            exactly_once_source_support,
             config_providers,
             client_id,
             key_converter,
@@ -407,6 +418,7 @@ impl std::fmt::Debug for WorkerConfig {
                 "connector_client_config_override_policy",
                 connector_client_config_override_policy,
             )
+            .field("exactly_once_source_support", exactly_once_source_support)
             .field("config_providers", config_providers)
             .field("client_id", client_id)
             .field("key_converter", key_converter)

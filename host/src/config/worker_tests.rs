@@ -252,3 +252,21 @@ fn error_display_names_the_file_and_each_key() {
     let err = WorkerConfig::load(&dir.path().join("missing"), Mode::Standalone).unwrap_err();
     assert!(matches!(err, WorkerConfigError::Read(_)), "{err}");
 }
+
+#[test]
+fn exactly_once_source_support_takes_kafka_connects_values_in_both_modes() {
+    use crate::model::ExactlyOnceSourceSupport as Eos;
+    assert_eq!(ok("plugin.path=p", Mode::Standalone).exactly_once_source_support, Eos::Disabled);
+    let set = |v: &str| format!("{DISTRIBUTED}exactly.once.source.support={v}\n");
+    assert_eq!(ok(&set("ENABLED"), Mode::Distributed).exactly_once_source_support, Eos::Enabled);
+    assert_eq!(
+        ok(&set("preparing"), Mode::Distributed).exactly_once_source_support,
+        Eos::Preparing
+    );
+    let standalone = "plugin.path=p\nexactly.once.source.support=enabled\n";
+    assert_eq!(ok(standalone, Mode::Standalone).exactly_once_source_support, Eos::Enabled);
+    let bad = problems(&set("always"), Mode::Distributed);
+    assert_eq!(bad.len(), 1, "{bad:?}");
+    assert_eq!(bad[0].0, "exactly.once.source.support");
+    assert!(bad[0].1.contains("disabled, enabled, preparing"), "{bad:?}");
+}

@@ -13,11 +13,12 @@
 //! keys), `policies` (a connector's retry and restart policies), `override_policy`
 //! ([`OverridePolicy`]), `reload_action` (`config.action.reload`), `session_key`
 //! ([`SessionKey`]), `sink_group` (a sink's consumer group), `retention` (a topic's
-//! [`Retention`]).
+//! [`Retention`]), `exactly_once` (the KIP-618 settings).
 
 mod backoff;
 mod config_def;
 mod error;
+mod exactly_once;
 mod override_policy;
 mod plugin;
 mod policies;
@@ -35,6 +36,9 @@ pub use backoff::{
 };
 pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
 pub use error::ConnectorError;
+pub use exactly_once::{
+    ConnectorSupport, ExactlyOnceSourceSupport, ExactlyOnceSupport, TransactionBoundary,
+};
 pub use override_policy::OverridePolicy;
 pub use plugin::{Language, PluginInfo, PluginKind};
 pub use policies::{
