@@ -426,8 +426,31 @@ fn data_plane(
         )
         .map_err(anyhow::Error::msg)?,
         sink_max_records: sink_max_records.max(1),
+        exactly_once: exactly_once(config)?,
     };
     Ok((plane, embedded))
+}
+
+/// The prefix of source tasks' `transactional.id`s when they run exactly-once: the group
+/// id in distributed mode; in standalone mode, on the embedded store only (one SQLite
+/// transaction holds a batch and its offsets; standalone mode has no group to name
+/// Kafka transactions after, and Kafka Connect offers exactly-once in distributed mode
+/// only).
+fn exactly_once(config: &WorkerConfig) -> anyhow::Result<Option<String>> {
+    if !config.exactly_once_source_support.enabled() {
+        return Ok(None);
+    }
+    match &config.mode {
+        ModeConfig::Distributed(d) => Ok(Some(d.group_id.clone())),
+        ModeConfig::Standalone(_) if config.bootstrap_servers.is_empty() => {
+            Ok(Some("standalone".to_owned()))
+        }
+        ModeConfig::Standalone(_) => anyhow::bail!(
+            "exactly.once.source.support=enabled: exactly-once source delivery runs in \
+             distributed mode, or in standalone mode on the embedded store (without \
+             bootstrap.servers)"
+        ),
+    }
 }
 
 /// The backend, the specs of the three internal topics (configs, offsets, status), and the

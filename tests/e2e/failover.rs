@@ -18,7 +18,7 @@ use crate::distributed::{file_source, index_of, settings, write_lines};
 use crate::harness::{bootstrap, eventually};
 
 /// A name no other test run on the shared broker uses.
-fn unique(what: &str) -> String {
+pub(crate) fn unique(what: &str) -> String {
     let nanos =
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
     format!("{what}-{}-{nanos}", std::process::id())
@@ -47,14 +47,22 @@ fn starts(cluster: &Cluster, i: usize, from: usize, input: &Path) -> Vec<u64> {
 
 /// Every value of `topic`, read from the start until each number below `count` has been
 /// seen and every partition has been read to the end it had then (so every copy written
-/// by then is counted), or fails after `secs`.
+/// by then is counted), or fails after `secs`. Reads `read_committed` (librdkafka's
+/// default).
 fn read_topic(topic: &str, count: usize, secs: u64) -> Vec<usize> {
+    read_topic_as(topic, count, secs, "read_committed")
+}
+
+/// [`read_topic`] with Kafka's `isolation.level`: `read_uncommitted` also sees the records
+/// of aborted transactions.
+pub(crate) fn read_topic_as(topic: &str, count: usize, secs: u64, isolation: &str) -> Vec<usize> {
     use rdkafka::consumer::{BaseConsumer, Consumer};
     use rdkafka::{ClientConfig, Message, Offset, TopicPartitionList};
     let consumer: BaseConsumer = ClientConfig::new()
         .set("bootstrap.servers", bootstrap())
-        .set("group.id", format!("{topic}-check"))
+        .set("group.id", format!("{topic}-check-{isolation}"))
         .set("enable.auto.commit", "false")
+        .set("isolation.level", isolation)
         .create()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(secs);
@@ -89,6 +97,17 @@ fn read_topic(topic: &str, count: usize, secs: u64) -> Vec<usize> {
             if next.iter().zip(ends.iter()).all(|(n, e)| n >= e) {
                 return values;
             }
+            // A read_committed consumer never returns the transaction markers: its
+            // positions say how far it got.
+            if let Ok(positions) = consumer.position() {
+                for e in positions.elements() {
+                    if let (Offset::Offset(p), Some(n)) =
+                        (e.offset(), next.get_mut(e.partition() as usize))
+                    {
+                        *n = (*n).max(p);
+                    }
+                }
+            }
         }
         assert!(Instant::now() < deadline, "{missing} of {count} lines never reached {topic}");
         let Some(Ok(m)) = consumer.poll(Duration::from_millis(200)) else { continue };
@@ -105,7 +124,7 @@ fn read_topic(topic: &str, count: usize, secs: u64) -> Vec<usize> {
 }
 
 /// How many of `values` are copies of a value seen before.
-fn duplicates(values: &[usize]) -> usize {
+pub(crate) fn duplicates(values: &[usize]) -> usize {
     let mut distinct = values.to_vec();
     distinct.sort_unstable();
     distinct.dedup();

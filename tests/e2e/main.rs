@@ -21,6 +21,7 @@ mod damaged_store;
 mod data_path;
 mod delivery;
 mod distributed;
+mod exactly_once;
 mod failover;
 mod flow;
 mod fuzz;

@@ -27,7 +27,6 @@ pub const IGNORED: &[&str] = &[
     "auto.include.jmx.reporter",
     "client.dns.lookup",
     "connections.max.idle.ms",
-    "exactly.once.source.support",
     "header.converter",
     "metadata.max.age.ms",
     "metric.reporters",
@@ -213,7 +212,7 @@ mod tests {
             "admin.listeners",
             "admin.listeners.https.ssl.key.password",
             "metrics.num.samples",
-            "exactly.once.source.support",
+            "metric.reporters",
             "header.converter",
             "config.storage.min.insync.replicas",
         ] {

@@ -72,7 +72,6 @@ fn accepted_but_unsupported_keys_are_listed_in_file_order() {
         [
             "plugin.discovery",
             "topic.creation.enable",
-            "exactly.once.source.support",
             "header.converter",
             "metrics.num.samples",
             "access.control.allow.origin",

@@ -44,5 +44,5 @@ pub use error::StoreError;
 pub use kafka::KafkaBackend;
 pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec};
 pub use memory::MemoryBackend;
-pub use offsets::OffsetStore;
+pub use offsets::{OffsetStore, records as offset_records};
 pub use status::{ConnectorStatuses, RetryInfo, Status, StatusStore, Unwritten};

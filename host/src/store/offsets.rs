@@ -130,18 +130,21 @@ impl OffsetStore {
         connector: &str,
         offsets: Vec<(Value, Option<Value>)>,
     ) -> Result<(), StoreError> {
-        let records = offsets
-            .iter()
-            .map(|(p, o)| LogRecord {
-                key: serde_json::to_vec(&Value::Array(vec![
-                    Value::String(connector.into()),
-                    p.clone(),
-                ]))
-                .expect("JSON serializes"),
-                value: o.as_ref().map(|o| serde_json::to_vec(o).expect("JSON serializes")),
-            })
-            .collect();
-        self.topic.send(records).await?;
+        self.topic.send(records(connector, &offsets)).await?;
+        self.written(connector, offsets);
+        Ok(())
+    }
+
+    /// The offsets topic's name: where a source task under exactly-once delivery writes
+    /// [`records`] itself, in its transaction.
+    pub fn topic_name(&self) -> &str {
+        self.topic.name()
+    }
+
+    /// Records in the cache offsets written to the topic by someone else on this store's
+    /// behalf (a source task's transaction, which committed [`records`] of them), as
+    /// [`put`](Self::put) records its own.
+    pub fn written(&self, connector: &str, offsets: Vec<(Value, Option<Value>)>) {
         let mut cache = self.lock();
         cache.writes += 1;
         let written = cache.writes;
@@ -149,7 +152,6 @@ impl OffsetStore {
         for (p, offset) in offsets {
             of.insert(p.to_string(), Entry { offset, written });
         }
-        Ok(())
     }
 
     /// Applies records read from the topic by a read that began after `writes_before`
@@ -186,6 +188,22 @@ impl OffsetStore {
     fn lock(&self) -> std::sync::MutexGuard<'_, Cache> {
         self.cache.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// The offsets topic's records of `offsets` of `connector`: key `["<connector>",
+/// {partition}]`, value the offset (none: a tombstone), as Kafka Connect writes them.
+pub fn records(connector: &str, offsets: &[(Value, Option<Value>)]) -> Vec<LogRecord> {
+    offsets
+        .iter()
+        .map(|(p, o)| LogRecord {
+            key: serde_json::to_vec(&Value::Array(vec![
+                Value::String(connector.into()),
+                p.clone(),
+            ]))
+            .expect("JSON serializes"),
+            value: o.as_ref().map(|o| serde_json::to_vec(o).expect("JSON serializes")),
+        })
+        .collect()
 }
 
 /// `["connector", {partition}]` → (connector, canonical partition JSON).

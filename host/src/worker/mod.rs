@@ -15,7 +15,8 @@
 //! supervisor), `task` (a task's supervisor), `task_control` (its commands and how a data
 //! path ends), `source_task` and `sink_task` (the data paths; `source_batch`, the source
 //! path's batch step as a pure function; `source_flow`, what a source task may hand the
-//! worker in flight and per second, with `token_bucket` for the rates), `host` (the
+//! worker in flight and per second, with `token_bucket` for the rates;
+//! `source_transactions`, its exactly-once transactions), `host` (the
 //! instances' host imports), `plugins` (the installed plugins by name), `connector_config/` (a
 //! connector's config, typed), `convert/` (converters), `transforms/` (transform chains),
 //! `errors/` (KIP-298 error handling), `topics/` (data topics), `topic_creation` (KIP-158),
@@ -32,6 +33,7 @@ mod sink_task;
 mod source_batch;
 pub mod source_flow;
 mod source_task;
+mod source_transactions;
 mod task;
 mod task_control;
 mod token_bucket;
@@ -207,6 +209,10 @@ pub struct DataPlane {
     pub source_flow: source_flow::FlowLimits,
     /// Most records handed to one sink `put` (the consumer's `max.poll.records`).
     pub sink_max_records: usize,
+    /// Exactly-once source delivery (`exactly.once.source.support=enabled`): the prefix of
+    /// the tasks' `transactional.id`s (`<prefix>-<connector>-<task>`: the worker's
+    /// `group.id` on Kafka). `None`: at-least-once.
+    pub exactly_once: Option<String>,
 }
 
 pub(crate) struct Shared {

@@ -15,6 +15,12 @@
 //! `task.shutdown.graceful.timeout.ms`) and the offsets flushed (within
 //! `offset.flush.timeout.ms`) before the plugin's `stop`.
 //!
+//! Under exactly-once delivery (`exactly.once.source.support=enabled`) the task has
+//! [`Transactions`] (`source_transactions.rs`): its batches go into a transaction of its
+//! own producer instead of the shared one, their offsets are committed with the records in
+//! that transaction at its boundary (never by the periodic flush), and records are
+//! acknowledged to the plugin only once committed. A failed commit fails the task.
+//!
 //! What the task may hand the worker is bounded by its [`Flow`] (`source_flow.rs`): it
 //! does not poll while its unacknowledged bytes fill `buffer.memory`, nor while a rate
 //! (`wasm.poll.bytes.per.second`, `wasm.poll.records.per.second`) is in debt; commands
@@ -37,13 +43,14 @@ use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage};
 use super::source_batch::{Prepared, prepare};
 use super::source_flow::{Flow, FlowLimits, record_bytes};
+use super::source_transactions::{OWN_OFFSETS_TOPIC, Transactions};
 use super::task_control::{Cmd, Exit, apply, drain};
 use super::topic_creation::TopicCreation;
 use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
 use super::transforms::{self, Chain};
 use crate::model::{ConnectorError, RecordAck, TargetState};
 use crate::runtime::{InstanceError, SourceTaskInstance};
-use crate::store::{OffsetStore, StoreError};
+use crate::store::{OffsetStore, StoreError, offset_records};
 use crate::telemetry::data as metrics;
 
 /// Polled batches being written at once, at most. Their bytes are bounded by the task's
@@ -78,6 +85,8 @@ pub(super) struct SourceTask {
     pub flow: FlowLimits,
     pub shutdown_timeout: Duration,
     pub target: TargetState,
+    /// Exactly-once delivery: the task's transactions. `None`: at-least-once.
+    pub transactions: Option<Transactions>,
 }
 
 /// The write of one batch: pending, or its outcome (kept, because a finished future must
@@ -134,12 +143,23 @@ impl SourceTask {
             if let Some(exit) = self.take_stop(commands, &mut state) {
                 break exit;
             }
-            // Finish writes that are done (or, with too many in flight, wait for one).
-            if let Err(trace) = self.complete_writes(&mut state, false).await {
+            if self.transactions.is_some() {
+                // Records are acknowledged once committed, so a full buffer (or a pause)
+                // ends the transaction too.
+                let full = state.in_flight.len() >= MAX_IN_FLIGHT || !state.flow.has_room();
+                let paused = self.target != TargetState::Started;
+                if let Err(trace) = self.commit_transaction(&mut state, full || paused).await {
+                    break Exit::Failed(trace);
+                }
+            } else if let Err(trace) = self.complete_writes(&mut state, false).await {
+                // Finished writes that are done (or, with too many in flight, waits for one).
                 break Exit::Failed(trace);
             }
             if tokio::time::Instant::now() >= next_flush {
-                if let Err(trace) = self.flush(&mut state, false).await {
+                // Under exactly-once, offsets are committed with their transactions only.
+                if self.transactions.is_none()
+                    && let Err(trace) = self.flush(&mut state, false).await
+                {
                     break Exit::Failed(trace);
                 }
                 next_flush = tokio::time::Instant::now() + self.flush_interval;
@@ -162,7 +182,25 @@ impl SourceTask {
                 Err(trace) => break Exit::Failed(trace),
             }
         };
-        if !matches!(exit, Exit::Failed(_)) {
+        if let Some(producer) = self.transactions.as_ref().map(|t| t.producer.clone()) {
+            if matches!(exit, Exit::Failed(_)) {
+                // What the failed transaction wrote is never committed; aborting now spares
+                // `read_committed` readers the wait for its timeout.
+                if let Err(e) = producer.abort().await {
+                    tracing::warn!(error = %e, "Could not abort the open transaction");
+                }
+            } else {
+                let timeout = self.shutdown_timeout;
+                let commit = self.commit_transaction(&mut state, true);
+                match tokio::time::timeout(timeout, commit).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(trace)) => {
+                        tracing::warn!(error = %trace, "Could not commit the last transaction at stop")
+                    }
+                    Err(_) => tracing::warn!("The last transaction did not commit in time at stop"),
+                }
+            }
+        } else if !matches!(exit, Exit::Failed(_)) {
             let timeout = self.shutdown_timeout;
             let drain = self.complete_writes(&mut state, true);
             let drained = tokio::time::timeout(timeout, drain).await;
@@ -195,12 +233,18 @@ impl SourceTask {
         next_flush: tokio::time::Instant,
         idle: Option<Duration>,
     ) {
-        let idle = idle.map_or(next_flush, |d| (tokio::time::Instant::now() + d).min(next_flush));
+        let mut idle =
+            idle.map_or(next_flush, |d| (tokio::time::Instant::now() + d).min(next_flush));
+        // Under exactly-once, writes finish at the commit: the boundary is what to wait for.
+        let eos = self.transactions.as_ref();
+        if let Some(due) = eos.and_then(Transactions::next_due) {
+            idle = idle.min(due);
+        }
         let command = {
             let front = async {
                 match state.in_flight.front_mut() {
-                    Some(f) => f.write.finish().await,
-                    None => std::future::pending().await,
+                    Some(f) if eos.is_none() => f.write.finish().await,
+                    _ => std::future::pending().await,
                 }
             };
             tokio::select! {
@@ -290,7 +334,16 @@ impl SourceTask {
             self.reporter.report(failures).await.map_err(|e| e.to_string())?;
         }
         self.ensure_topics(state, &out).await?;
-        let write = Write::Pending(self.producer.send(out));
+        let write = match &mut self.transactions {
+            Some(transactions) => {
+                if out.iter().any(|r| *r.topic == *transactions.offsets_topic) {
+                    return Err(OWN_OFFSETS_TOPIC.to_owned());
+                }
+                transactions.sent(&offsets);
+                Write::Pending(transactions.producer.send(out))
+            }
+            None => Write::Pending(self.producer.send(out)),
+        };
         state.in_flight.push_back(InFlight { write, sequences, skipped, offsets, started, bytes });
         Ok(None)
     }
@@ -373,7 +426,8 @@ impl SourceTask {
                 latency: started.elapsed(),
             }
             .emit();
-            for (p, o) in offsets {
+            // Under exactly-once the offsets were committed with the records.
+            for (p, o) in offsets.into_iter().filter(|_| self.transactions.is_none()) {
                 if let (Some(p), Some(o)) = (json(&p), json(&o)) {
                     state.committable.insert(p.to_string(), (p, o));
                 }
@@ -386,6 +440,36 @@ impl SourceTask {
             }
         }
         Ok(())
+    }
+
+    /// Under exactly-once: commits the open transaction (its records and their offsets) if
+    /// its boundary has come, or at once with `now`; then acknowledges its records to the
+    /// plugin and calls its `commit`, as Kafka Connect does after `commitTransaction`. A
+    /// failed commit fails the task (Kafka Connect's `ConnectException`).
+    async fn commit_transaction(&mut self, state: &mut State, now: bool) -> Result<(), String> {
+        let Some(transactions) = self.transactions.as_mut() else { return Ok(()) };
+        if !transactions.is_open() || !(now || transactions.due(tokio::time::Instant::now())) {
+            return Ok(());
+        }
+        let offsets = transactions.offsets();
+        let count = offsets.len();
+        let committed =
+            transactions.producer.commit(offset_records(&self.connector, &offsets)).await;
+        metrics::OffsetsCommitted {
+            connector: &self.connector,
+            task: self.task,
+            partitions: count,
+            ok: committed.is_ok(),
+        }
+        .emit();
+        committed.map_err(|e| e.to_string())?;
+        transactions.ended();
+        self.offsets.written(&self.connector, offsets);
+        self.complete_writes(state, true).await?;
+        match self.instance.commit().await {
+            Ok(()) | Err(InstanceError::Connector(_)) => Ok(()),
+            Err(e) => Err(e.trace()),
+        }
     }
 
     /// Writes the committable offsets to the offsets store, within `offset.flush.timeout.ms`,

@@ -18,6 +18,7 @@ use super::errors::ErrorReporter;
 use super::released_producer::ReleasedProducer;
 use super::sink_task::SinkTask;
 use super::source_task::SourceTask;
+use super::source_transactions;
 use super::task_control::{Cmd, Exit};
 use super::topics::Subscription;
 use super::transforms::Chain;
@@ -171,6 +172,23 @@ async fn create(
                 .producer(&client_id, &settings.producer_overrides)
                 .map_err(|e| e.to_string())?;
             let producer = ReleasedProducer::wrap(producer);
+            // Before the task's offsets are read: creating the producer fences an older
+            // instance of the task, whose open transaction is then aborted.
+            let transactions = match &data.exactly_once {
+                Some(prefix) => Some(
+                    source_transactions::start(
+                        data,
+                        &shared.host.offsets,
+                        prefix,
+                        connector,
+                        task,
+                        typed.raw(),
+                        &settings.producer_overrides,
+                    )
+                    .await?,
+                ),
+                None => None,
+            };
             let flow = data.source_flow.for_connector(&settings.producer_overrides, typed.raw())?;
             let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, None);
             // Before the first poll (and `start`, where tasks read their offsets), the
@@ -197,6 +215,7 @@ async fn create(
                 flow,
                 shutdown_timeout: shared.settings.task_shutdown_timeout,
                 target: spec.target,
+                transactions,
             }))
         }
         PluginKind::Transform => {

@@ -33,7 +33,11 @@ use wasm_connect_group::Departures;
 
 use super::kafka_consumer::KafkaConsumer;
 use super::kafka_producer::KafkaProducer;
-use super::{DataTopics, NewTopic, RecordConsumer, RecordProducer, Subscription, TopicError};
+use super::kafka_transactional::KafkaTransactional;
+use super::{
+    DataTopics, NewTopic, RecordConsumer, RecordProducer, Subscription, TopicError,
+    TransactionalProducer,
+};
 use crate::config::security::{RedactedProps, librdkafka_props};
 use crate::telemetry::client_log::ClientLogContext;
 
@@ -201,6 +205,20 @@ impl DataTopics for KafkaTopics {
         config.set("client.id", client_id);
         let departures = self.departures.clone();
         Ok(Box::new(KafkaConsumer::new(config, group, subscription, max_records, departures)?))
+    }
+
+    async fn transactional_producer(
+        &self,
+        transactional_id: &str,
+        offsets_topic: &str,
+        overrides: &[(String, String)],
+    ) -> Result<Arc<dyn TransactionalProducer>, TopicError> {
+        let mut config = client_config(&self.settings, &self.settings.producer, overrides)?;
+        if config.get("client.id").is_none() {
+            config.set("client.id", transactional_id);
+        }
+        let producer = KafkaProducer::transactional(config, transactional_id)?;
+        Ok(Arc::new(KafkaTransactional::start(producer, offsets_topic).await?))
     }
 
     async fn create_topic(&self, topic: &NewTopic) -> Result<bool, TopicError> {

@@ -13,6 +13,10 @@
 //! therefore fails only the call (the task) that sent it. Records of one call, and of one
 //! task's successive calls, keep their order within a partition (idempotence).
 //!
+//! A transactional producer ([`KafkaProducer::transactional`]) is the same client with a
+//! `transactional.id`, owned by one source task under exactly-once delivery; it adds the
+//! transaction calls, which block (run them off the async threads).
+//!
 //! It owns the client and the enqueueing; it must not track offsets or acknowledge
 //! anything to a plugin.
 
@@ -123,11 +127,35 @@ impl KafkaProducer {
     /// A producer from `config` (bootstrap servers, security, client id and overrides set
     /// by the caller); the delivery guarantees are forced over it.
     pub fn new(mut config: ClientConfig) -> Result<Self, TopicError> {
+        config.set("message.timeout.ms", "0");
+        Self::build(config)
+    }
+
+    /// A transactional producer with `transactional_id` (Kafka Connect forces it over any
+    /// the config sets). librdkafka bounds a record's delivery by the transaction timeout
+    /// (`transaction.timeout.ms`, 60 s by default) instead of waiting forever. Call
+    /// [`init_transactions`](Self::init_transactions) before anything else.
+    pub fn transactional(
+        mut config: ClientConfig,
+        transactional_id: &str,
+    ) -> Result<Self, TopicError> {
+        if let Some(ignored) = config.get("transactional.id").filter(|v| *v != transactional_id) {
+            tracing::warn!(
+                ignored,
+                transactional_id,
+                "The producer's transactional.id is set by the worker"
+            );
+        }
+        let timeout = config.get("transaction.timeout.ms").unwrap_or("60000").to_owned();
+        config.set("transactional.id", transactional_id).set("message.timeout.ms", timeout);
+        Self::build(config)
+    }
+
+    fn build(mut config: ClientConfig) -> Result<Self, TopicError> {
         config
             .set("enable.idempotence", "true")
             .set("acks", "all")
-            .set("partitioner", "murmur2_random")
-            .set("message.timeout.ms", "0");
+            .set("partitioner", "murmur2_random");
         if config.get("queue.buffering.max.messages").is_none() {
             config.set("queue.buffering.max.messages", QUEUE_MAX_MESSAGES);
         }
@@ -142,6 +170,42 @@ impl KafkaProducer {
     pub fn is_fatal(&self) -> bool {
         self.producer.client().fatal_error().is_some()
     }
+
+    /// Registers the `transactional.id` with its coordinator: aborts what an older producer
+    /// with the id left open and fences it (its next commit fails). Blocks.
+    pub fn init_transactions(&self, timeout: Duration) -> Result<(), TopicError> {
+        self.producer.init_transactions(timeout).map_err(|e| transaction_error("initialize", &e))
+    }
+
+    /// Begins a transaction. Blocks (briefly: it is local).
+    pub fn begin_transaction(&self) -> Result<(), TopicError> {
+        self.producer.begin_transaction().map_err(|e| transaction_error("begin", &e))
+    }
+
+    /// Flushes the records sent and commits the transaction. Blocks.
+    pub fn commit_transaction(&self, timeout: Duration) -> Result<(), TopicError> {
+        self.producer.commit_transaction(timeout).map_err(|e| transaction_error("commit", &e))
+    }
+
+    /// Aborts the transaction. Blocks.
+    pub fn abort_transaction(&self, timeout: Duration) -> Result<(), TopicError> {
+        self.producer.abort_transaction(timeout).map_err(|e| transaction_error("abort", &e))
+    }
+}
+
+/// A failed transaction call, in words: a fenced producer says so (librdkafka reports a
+/// transaction that outlived `transaction.timeout.ms` the same way).
+fn transaction_error(doing: &str, e: &KafkaError) -> TopicError {
+    let fenced = e.rdkafka_error_code() == Some(RDKafkaErrorCode::Fenced);
+    TopicError::Transaction(if fenced {
+        format!(
+            "cannot {doing} the transaction: the producer was fenced by a newer one with its \
+             transactional.id (another instance of this task started elsewhere), or the \
+             transaction outlived transaction.timeout.ms: {e}"
+        )
+    } else {
+        format!("cannot {doing} the transaction: {e}")
+    })
 }
 
 impl RecordProducer for KafkaProducer {

@@ -9,7 +9,8 @@
 //!
 //! Layout: this file (the traits and the record types), `kafka.rs` ([`KafkaTopics`]:
 //! client settings, topic creation), `kafka_producer.rs`, `kafka_consumer.rs` (with
-//! `kafka_batch.rs`, its batch queue), and
+//! `kafka_batch.rs`, its batch queue), `kafka_transactional.rs` (a source task's
+//! transactions under exactly-once delivery), and
 //! `embedded/` ([`EmbeddedTopics`]: both roles over SQLite, with an in-process group
 //! coordinator).
 
@@ -36,6 +37,7 @@ mod kafka_consumer_tests;
 mod kafka_producer;
 #[cfg(test)]
 mod kafka_tests;
+mod kafka_transactional;
 
 pub use kafka::{KafkaClientSettings, KafkaTopics};
 
@@ -123,6 +125,14 @@ pub enum TopicError {
     /// The client configuration is invalid (names the key).
     #[error("invalid client configuration: {0}")]
     Config(String),
+    /// A transaction could not be begun, committed or aborted; nothing of it is visible to
+    /// `read_committed` readers. Includes a producer fenced by a newer one with its
+    /// `transactional.id` (a zombie).
+    #[error("{0}")]
+    Transaction(String),
+    /// The records were sent in a transaction that was aborted: they are not written.
+    #[error("the transaction was aborted")]
+    Aborted,
 }
 
 impl TopicError {
@@ -143,6 +153,28 @@ pub trait RecordProducer: Send + Sync + 'static {
     /// other keep their order within a partition even if their futures are awaited later
     /// or concurrently. An `Err` means some of the records may not be written.
     fn send(&self, records: Vec<OutRecord>) -> SendFuture;
+}
+
+/// The producer of one source task under exactly-once delivery (KIP-618): the task's
+/// records and the source offsets they carry become visible together, or not at all.
+///
+/// `send` adds records to the open transaction (opening one when none is); `commit`
+/// writes the offsets records to the offsets topic in the same transaction and commits
+/// it. A `send`'s future resolves with the records' positions once they are written
+/// (Kafka: acknowledged, before the commit; embedded: at the commit); await it only after
+/// `commit` (after `abort` its outcome means nothing: the records are not written). One
+/// task uses it, from one place, never concurrently.
+#[async_trait]
+pub trait TransactionalProducer: Send + Sync + 'static {
+    /// Adds `records` to the open transaction, opening one if none is open.
+    fn send(&self, records: Vec<OutRecord>) -> SendFuture;
+
+    /// Writes `offsets` (records of the offsets topic) in the open transaction, opening
+    /// one if none is open, and commits it.
+    async fn commit(&self, offsets: Vec<crate::store::LogRecord>) -> Result<(), TopicError>;
+
+    /// Aborts the open transaction, if any: its records are not written.
+    async fn abort(&self) -> Result<(), TopicError>;
 }
 
 /// A topic that sources may write to: created when missing, as `topic.creation.*` says.
@@ -233,4 +265,15 @@ pub trait DataTopics: Send + Sync + 'static {
 
     /// Whether `topic` exists.
     async fn topic_exists(&self, topic: &str) -> Result<bool, TopicError>;
+
+    /// The transactional producer of one source task under exactly-once delivery, whose
+    /// transactions write offsets to `offsets_topic`. `transactional_id` is Kafka's
+    /// `transactional.id` (`<group.id>-<connector>-<task>`; creating the producer fences any
+    /// older one with the same id); `overrides` as for [`producer`](Self::producer).
+    async fn transactional_producer(
+        &self,
+        transactional_id: &str,
+        offsets_topic: &str,
+        overrides: &[(String, String)],
+    ) -> Result<std::sync::Arc<dyn TransactionalProducer>, TopicError>;
 }

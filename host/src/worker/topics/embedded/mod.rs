@@ -22,7 +22,8 @@
 //! groups of the process and the topic listing), `group.rs` (one group's protocol),
 //! `assignment.rs` (round-robin), `subscription.rs` (topic lists and anchored regexes),
 //! `offset_reset.rs` (`auto.offset.reset`), `fetch_size.rs` (`fetch.max.bytes`,
-//! `max.partition.fetch.bytes`).
+//! `max.partition.fetch.bytes`), `transactional.rs` (a source task's transactions under
+//! exactly-once delivery: one SQLite transaction each).
 
 mod assignment;
 mod consumer;
@@ -32,6 +33,7 @@ mod group;
 mod offset_reset;
 mod producer;
 mod subscription;
+mod transactional;
 
 #[cfg(test)]
 mod tests;
@@ -48,7 +50,10 @@ use self::fetch_size::{FETCH_MAX_BYTES, FetchSize, MAX_PARTITION_FETCH_BYTES};
 use self::offset_reset::{AUTO_OFFSET_RESET, OffsetReset};
 use self::producer::EmbeddedProducer;
 use self::subscription::Matcher;
-use super::{DataTopics, NewTopic, RecordConsumer, RecordProducer, Subscription, TopicError};
+use super::{
+    DataTopics, NewTopic, RecordConsumer, RecordProducer, Subscription, TopicError,
+    TransactionalProducer,
+};
 use crate::model::RetentionOverrides;
 use crate::store::EmbeddedBackend;
 
@@ -171,6 +176,20 @@ impl DataTopics for EmbeddedTopics {
             turn: 0,
             reset,
             fetch_size,
+        }))
+    }
+
+    async fn transactional_producer(
+        &self,
+        _transactional_id: &str,
+        offsets_topic: &str,
+        _overrides: &[(String, String)],
+    ) -> Result<Arc<dyn TransactionalProducer>, TopicError> {
+        // One process owns the file: there is no older producer to fence.
+        Ok(Arc::new(transactional::EmbeddedTransactional {
+            backend: self.backend.clone(),
+            offsets_topic: offsets_topic.to_owned(),
+            open: Default::default(),
         }))
     }
 

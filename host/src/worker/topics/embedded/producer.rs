@@ -104,7 +104,7 @@ async fn write_loop(
 }
 
 /// The store's form of `record`.
-fn data_record(record: OutRecord) -> DataRecord {
+pub(super) fn data_record(record: OutRecord) -> DataRecord {
     DataRecord {
         topic: record.topic.to_string(),
         partition: record.partition,

@@ -1,0 +1,105 @@
+//! [`KafkaTransactional`]: one source task's [`TransactionalProducer`] on Kafka, over a
+//! [`KafkaProducer`] of its own with the task's `transactional.id`, as Kafka Connect's
+//! `ExactlyOnceWorkerSourceTask` uses its producer: the task's records, then its offsets
+//! (ordinary records of the offsets topic, keyed as the offsets store keys them, so the
+//! producer's murmur2 partitioner puts them where Kafka Connect would), then
+//! `commitTransaction`. A `read_committed` reader sees both or neither.
+//!
+//! It owns the transaction's open/closed state; the blocking transaction calls run on
+//! tokio's blocking pool. It must not decide when transactions end: the task does.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use bytes::Bytes;
+
+use super::kafka_producer::KafkaProducer;
+use super::{OutRecord, RecordProducer, SendFuture, TopicError, TransactionalProducer};
+use crate::store::LogRecord;
+
+/// How long a commit or an abort may block: the broker bounds a transaction by
+/// `transaction.timeout.ms` anyway, and Kafka Connect waits without bound.
+const END_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// How long registering the `transactional.id` may take (its coordinator may first have
+/// to abort what a fenced producer left open).
+pub(super) const INIT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// A source task's transactional producer on Kafka.
+pub(super) struct KafkaTransactional {
+    producer: Arc<KafkaProducer>,
+    offsets_topic: Arc<str>,
+    /// Whether a transaction is open.
+    open: AtomicBool,
+}
+
+impl KafkaTransactional {
+    /// Registers `producer`'s `transactional.id` (fencing older producers with it).
+    pub(super) async fn start(
+        producer: KafkaProducer,
+        offsets_topic: &str,
+    ) -> Result<Self, TopicError> {
+        let producer = Arc::new(producer);
+        let p = producer.clone();
+        blocking(move || p.init_transactions(INIT_TIMEOUT)).await?;
+        Ok(Self { producer, offsets_topic: offsets_topic.into(), open: AtomicBool::new(false) })
+    }
+
+    fn ensure_open(&self) -> Result<(), TopicError> {
+        if !self.open.swap(true, Ordering::SeqCst)
+            && let Err(e) = self.producer.begin_transaction()
+        {
+            self.open.store(false, Ordering::SeqCst);
+            return Err(e);
+        }
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl TransactionalProducer for KafkaTransactional {
+    fn send(&self, records: Vec<OutRecord>) -> SendFuture {
+        if let Err(e) = self.ensure_open() {
+            return Box::pin(async move { Err(e) });
+        }
+        self.producer.send(records)
+    }
+
+    async fn commit(&self, offsets: Vec<LogRecord>) -> Result<(), TopicError> {
+        self.ensure_open()?;
+        let offsets = offsets
+            .into_iter()
+            .map(|r| OutRecord {
+                topic: self.offsets_topic.clone(),
+                key: Some(Bytes::from(r.key)),
+                value: r.value.map(Bytes::from),
+                ..OutRecord::default()
+            })
+            .collect();
+        let written = self.producer.send(offsets);
+        let p = self.producer.clone();
+        let committed = blocking(move || p.commit_transaction(END_TIMEOUT)).await;
+        self.open.store(false, Ordering::SeqCst);
+        committed?;
+        written.await.map(drop)
+    }
+
+    async fn abort(&self) -> Result<(), TopicError> {
+        if !self.open.swap(false, Ordering::SeqCst) {
+            return Ok(());
+        }
+        let p = self.producer.clone();
+        blocking(move || p.abort_transaction(END_TIMEOUT)).await
+    }
+}
+
+/// Runs a blocking transaction call on the blocking pool.
+async fn blocking(
+    call: impl FnOnce() -> Result<(), TopicError> + Send + 'static,
+) -> Result<(), TopicError> {
+    tokio::task::spawn_blocking(call)
+        .await
+        .map_err(|e| TopicError::Transaction(format!("the transaction call failed: {e}")))?
+}
