@@ -220,6 +220,12 @@ impl ConfigState {
         self.session_key.as_ref()
     }
 
+    /// The task count of the last commit record of `name` (0 before any), complete or not:
+    /// Kafka Connect's `ClusterConfigState.taskCount`.
+    pub fn task_count(&self, name: &str) -> u32 {
+        self.task_counts.get(name).copied().unwrap_or_default()
+    }
+
     /// The task count of the last `tasks-fencing-<name>` record of `name`, if any.
     pub fn task_count_record(&self, name: &str) -> Option<u32> {
         self.task_count_records.get(name).copied()
