@@ -118,6 +118,13 @@ pub async fn fence_producers(settings: &FenceSettings, ids: &[String]) -> Result
     let mut backoff = Backoff::doubling(RETRY_INITIAL, RETRY_MAX).attempts();
     let mut next_bootstrap = 0;
     loop {
+        // No request outlasts the overall timeout.
+        let remaining = deadline.saturating_duration_since(Instant::now());
+        let round = FenceSettings {
+            request_timeout: settings.request_timeout.min(remaining),
+            ..settings.clone()
+        };
+        let settings = &round;
         let mut last = String::new();
         let unknown: Vec<&str> =
             pending.iter().copied().filter(|id| !coordinators.contains_key(id)).collect();
@@ -171,7 +178,7 @@ pub async fn fence_producers(settings: &FenceSettings, ids: &[String]) -> Result
         if Instant::now() + delay >= deadline {
             return Err(FenceError::Timeout {
                 ids: pending.iter().map(|id| (*id).to_owned()).collect(),
-                timeout: settings.timeout,
+                timeout: round.timeout,
                 last,
             });
         }
