@@ -10,13 +10,49 @@
 //! | pending, a task-count record N, and not 1 → 1 tasks | fence `<group.id>-<connector>-0..N-1`, then record the current task count |
 //! | pending, no record yet (first exactly-once start), or 1 → 1 | record the current task count only (a single task fences its predecessor itself, through `init_transactions`) |
 //!
-//! Owns the decision and the refusals (unknown connector, not a source, exactly-once
-//! source support not enabled) only: it sends nothing and writes nothing.
+//! Owns the decision, the refusals (unknown connector, not a source, exactly-once source
+//! support not enabled) and the fencing client's settings only: it sends nothing and writes
+//! nothing.
+
+use std::time::Duration;
+
+use wasm_connect_group::{FenceSettings, MemberSettings};
 
 use crate::model::{ExactlyOnceSourceSupport, PluginKind};
 use crate::store::{ConfigRecord, ConfigState};
 
 use super::HerderError;
+
+/// How long fencing every id of a round may take, and the transaction timeout sent with
+/// each: the 90 s Kafka Connect's `Worker.fenceZombies` gives `Admin.fenceProducers`.
+const FENCING_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// Timeout for connecting and for each fencing request.
+const FENCING_REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How a worker of a group fences: its `group.id` (the prefix of its tasks'
+/// transactional ids) and its fencing client's settings.
+#[derive(Clone, Debug)]
+pub(super) struct Fencing {
+    pub group_id: String,
+    pub settings: FenceSettings,
+}
+
+impl Fencing {
+    /// The fencing of a worker in the group `member` describes: its brokers, security and
+    /// client id.
+    pub(super) fn new(member: &MemberSettings) -> Self {
+        let settings = FenceSettings {
+            bootstrap_servers: member.bootstrap_servers.clone(),
+            client_id: format!("{}-fencing", member.client_id),
+            security: member.security.clone(),
+            request_timeout: FENCING_REQUEST_TIMEOUT,
+            timeout: FENCING_TIMEOUT,
+            transaction_timeout: FENCING_TIMEOUT,
+        };
+        Self { group_id: member.group_id.clone(), settings }
+    }
+}
 
 /// What one fencing round does for a connector.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,8 +121,8 @@ pub(super) fn check(
 ) -> Result<(), HerderError> {
     if !support.enabled() {
         return Err(HerderError::BadRequest(format!(
-            "Cannot fence zombies for connector {name}: exactly.once.source.support is not \
-             enabled on this worker"
+            "Cannot fence zombies for connector {name}: exactly-once source support is not \
+             enabled on this worker (exactly.once.source.support)"
         )));
     }
     if !config.contains(name) {
