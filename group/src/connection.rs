@@ -25,10 +25,11 @@ use bytes::{Buf, Bytes};
 use kafka_protocol::error::ResponseError;
 use kafka_protocol::messages::{
     ApiKey, ApiVersionsRequest, ApiVersionsResponse, FindCoordinatorRequest,
-    FindCoordinatorResponse, HeartbeatRequest, HeartbeatResponse, JoinGroupRequest,
-    JoinGroupResponse, LeaveGroupRequest, LeaveGroupResponse, RequestHeader, ResponseHeader,
-    SaslAuthenticateRequest, SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse,
-    SyncGroupRequest, SyncGroupResponse,
+    FindCoordinatorResponse, HeartbeatRequest, HeartbeatResponse, InitProducerIdRequest,
+    InitProducerIdResponse, JoinGroupRequest, JoinGroupResponse, LeaveGroupRequest,
+    LeaveGroupResponse, RequestHeader, ResponseHeader, SaslAuthenticateRequest,
+    SaslAuthenticateResponse, SaslHandshakeRequest, SaslHandshakeResponse, SyncGroupRequest,
+    SyncGroupResponse,
 };
 use kafka_protocol::protocol::{Decodable, Encodable, HeaderVersion, StrBytes};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -100,6 +101,15 @@ impl Api for LeaveGroupRequest {
     type Response = LeaveGroupResponse;
 }
 
+/// InitProducerId v4 (Kafka 2.7, KIP-588): the flexible version with the producer id and
+/// epoch (v3+), which fencing sends as -1, -1; it answers PRODUCER_FENCED rather than
+/// INVALID_PRODUCER_EPOCH.
+impl Api for InitProducerIdRequest {
+    const KEY: ApiKey = ApiKey::InitProducerId;
+    const VERSION: i16 = 4;
+    type Response = InitProducerIdResponse;
+}
+
 /// SaslHandshake v1 (Kafka 1.0, KIP-152): the mechanism, then SaslAuthenticate requests
 /// (not raw tokens) carry the exchange.
 impl Api for SaslHandshakeRequest {
@@ -127,12 +137,13 @@ const SASL_APIS: [(ApiKey, i16); 2] = [
 const EXPIRY_MARGIN_PERCENT: u32 = 85;
 
 /// The APIs checked against the broker's ApiVersions answer.
-const USED_APIS: [(ApiKey, i16); 5] = [
+const USED_APIS: [(ApiKey, i16); 6] = [
     (ApiKey::FindCoordinator, FindCoordinatorRequest::VERSION),
     (ApiKey::JoinGroup, JoinGroupRequest::VERSION),
     (ApiKey::SyncGroup, SyncGroupRequest::VERSION),
     (ApiKey::Heartbeat, HeartbeatRequest::VERSION),
     (ApiKey::LeaveGroup, LeaveGroupRequest::VERSION),
+    (ApiKey::InitProducerId, InitProducerIdRequest::VERSION),
 ];
 
 /// Why a connection or request failed. Any of these leaves the connection unusable.

@@ -19,6 +19,8 @@
 //! - `coordinator`: the group requests (find coordinator, join, sync, heartbeat, leave);
 //! - `departures`: LeaveGroup sent again, for any group, for consumers closed while their
 //!   coordinator may have been out of reach;
+//! - `fencing`: fencing transactional producers by id ([`fence_producers`]), Kafka's
+//!   `Admin.fenceProducers`, for exactly-once source tasks;
 //! - `error`: their error codes, mapped to what the member does about them;
 //! - `member`: the task that keeps this worker in the group and reports assignments.
 
@@ -27,6 +29,7 @@ mod connection;
 mod coordinator;
 pub mod departures;
 mod error;
+mod fencing;
 pub mod member;
 pub mod protocol;
 mod sasl;
@@ -35,6 +38,7 @@ mod stream;
 
 pub use assignor::{AssignorState, MemberPlan, Plan};
 pub use departures::{DepartureSettings, Departures};
+pub use fencing::{FenceError, FenceSettings, fence_producers};
 pub use member::{Assigned, ConfigView, GroupEvent, GroupMember, MemberHandle, MemberSettings};
 pub use protocol::{
     Allocation, Assignment, AssignmentError, MemberMetadata, ProtocolError, TaskId,

@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use super::auto_restart::AutoRestarts;
-use super::command::Command;
+use super::command::{Command, Reply};
 use super::config_log::{ConfigLog, FollowerMsg};
 use super::group_link::{GroupLink, config_view};
 use super::instances::Instances;
@@ -30,6 +30,7 @@ use super::shutdown::Shutdown;
 use super::snapshot::{Made, Publisher};
 use super::typed::Typed;
 use super::writes::{AfterSync, Done, Queued, Then, Write, Writes};
+use super::zombie_fencing::Fencing;
 use super::{HerderError, HerderHandle, Membership, PutOutcome, SinkOffsets};
 use crate::model::InstanceId;
 use crate::store::{
@@ -48,6 +49,8 @@ pub(super) struct Herder {
     pub deferred: Vec<(Instant, Command)>,
     /// The other workers, in distributed mode.
     pub peers: Option<Peers>,
+    /// How the leader fences zombie producers (KIP-618), in distributed mode.
+    pub fencing: Option<Fencing>,
     /// Leader only: no new session-key write before this (one is under way, or failed).
     pub key_retry_at: Option<Instant>,
     /// Where work started off the loop reports ([`Internal`]).
@@ -96,6 +99,16 @@ pub(super) struct Herder {
 pub(super) enum Internal {
     /// The leader answered a follower's task configs.
     TaskConfigsSubmitted { connector: String, result: Result<(), String> },
+    /// A zombie fencing's producers were fenced, or not: the task-count record is next.
+    ZombiesFenced {
+        connector: String,
+        /// The task count to record.
+        tasks: u32,
+        /// The task-config generation the fencing was planned for.
+        generation: u64,
+        result: Result<(), String>,
+        reply: Reply<()>,
+    },
 }
 
 /// What the herder drives besides the stores: the runner, and where plugins and source
@@ -157,13 +170,16 @@ pub(super) async fn spawn_with(
     let providers = settings.providers.clone();
     let loggers = settings.loggers.clone();
     let (fatal_tx, fatal) = tokio::sync::watch::channel(None);
-    let (member, group, peers) = match member {
-        MemberSpec::Single { worker_id, url } => (Membership::single(worker_id, url), None, None),
+    let (member, group, peers, fencing) = match member {
+        MemberSpec::Single { worker_id, url } => {
+            (Membership::single(worker_id, url), None, None, None)
+        }
         MemberSpec::Group { worker_id, settings, peers } => {
             let member = Membership::group(worker_id);
             let view = config_view(&config, config_offset);
+            let fencing = Fencing::new(&settings);
             let link = GroupLink::start(settings, view);
-            (member, Some(link), Some(peers))
+            (member, Some(link), Some(peers), Some(fencing))
         }
     };
     let (internal_tx, internal_rx) = mpsc::unbounded_channel();
@@ -174,6 +190,7 @@ pub(super) async fn spawn_with(
         config_offset,
         deferred: Vec::new(),
         peers,
+        fencing,
         key_retry_at: None,
         internal_tx,
         internal_rx,
@@ -410,6 +427,9 @@ impl Herder {
                     self.reconfiguration_failed(&connector, &e);
                 }
             }
+            Internal::ZombiesFenced { connector, tasks, generation, result, reply } => {
+                self.zombies_fenced(connector, tasks, generation, result, reply)
+            }
         }
     }
 
@@ -481,6 +501,10 @@ impl Herder {
             AfterSync::Offsets(command) => match result {
                 Ok(()) => self.offsets_synced(command),
                 Err(e) => command.reject(e),
+            },
+            AfterSync::Fence(name, reply) => match result {
+                Ok(()) => self.fence_synced(name, reply),
+                Err(e) => drop(reply.send(Err(e))),
             },
             AfterSync::Assigned(a) => {
                 if let Err(e) = &result {

@@ -36,6 +36,9 @@ pub(super) enum Command {
     },
     RestartTask(String, u32, Reply<()>),
     SubmitTaskConfigs(String, Vec<Properties>, Reply<()>),
+    /// KIP-618: one zombie fencing round for a source connector (the internal
+    /// `PUT /connectors/{name}/fence`).
+    FenceZombies(String, Reply<()>),
     Offsets(String, Reply<ConnectorOffsets>),
     AlterOffsets {
         name: String,
@@ -69,6 +72,7 @@ impl Command {
             | Command::Delete(..)
             | Command::SetTarget(..)
             | Command::SubmitTaskConfigs(..)
+            | Command::FenceZombies(..)
             | Command::ClusterLoggerLevel(..) => true,
             Command::Restart { request, .. } => !request.is_instance_only(),
             _ => false,
@@ -95,6 +99,7 @@ impl Command {
             | Command::SetTarget(..)
             | Command::Restart { .. }
             | Command::SubmitTaskConfigs(..)
+            | Command::FenceZombies(..)
             | Command::AlterOffsets { .. }
             | Command::ResetOffsets(..) => Needs::Leader,
         }
@@ -114,6 +119,7 @@ impl Command {
             | Command::SetTarget(_, _, r)
             | Command::RestartTask(_, _, r)
             | Command::SubmitTaskConfigs(_, _, r)
+            | Command::FenceZombies(_, r)
             | Command::ClusterLoggerLevel(_, _, r) => fail(r, error),
             Command::Restart { reply, .. } => fail(reply, error),
             Command::Offsets(_, r) => fail(r, error),
@@ -161,6 +167,9 @@ mod tests {
         assert!(matches!(task.needs(), Needs::Owner(InstanceId::Task(c, 2)) if c == "c"));
         let submit = Command::SubmitTaskConfigs("c".into(), vec![], reply());
         assert!(matches!(submit.needs(), Needs::Leader));
+        let fence = Command::FenceZombies("c".into(), reply());
+        assert!(fence.writes());
+        assert!(matches!(fence.needs(), Needs::Leader));
         assert!(matches!(Command::ResetOffsets("c".into(), reply()).needs(), Needs::Leader));
         assert!(matches!(Command::Info("c".into(), reply()).needs(), Needs::Settled));
         assert!(matches!(Command::Connectors(reply()).needs(), Needs::Nothing));

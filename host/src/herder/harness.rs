@@ -124,6 +124,11 @@ impl Harness {
 
     /// A herder taking part in the cluster as `member` says.
     pub async fn start_with(member: MemberSpec) -> Self {
+        Self::start_configured(member, HerderSettings::default()).await
+    }
+
+    /// A herder taking part in the cluster as `member` says, with `settings`.
+    pub async fn start_configured(member: MemberSpec, settings: HerderSettings) -> Self {
         let backend = MemoryBackend::new();
         let (stall, stalled) = watch::channel(false);
         let (damage, damaged) = watch::channel(false);
@@ -136,7 +141,6 @@ impl Harness {
         let script = runner.script.clone();
         let parts =
             Parts { runner: Box::new(runner), registry: PluginRegistry::default(), offsets };
-        let settings = HerderSettings::default();
         let handle = spawn_with(
             config,
             status.clone(),

@@ -12,7 +12,8 @@
 //!
 //! Layout: `actor` (the state, the loop, and the dispatch of what the write pipeline and
 //! work started off the loop hand back) and the files that add its methods by concern, each
-//! using `actor` and never used by it: `requests` (each request's execution), `gate` (which
+//! using `actor` and never used by it: `requests` (each request's execution), `fence` (a
+//! zombie fencing round executed: KIP-618), `gate` (which
 //! worker executes a request, and when), `events` (worker events, config-topic changes),
 //! `restarts` (queued KIP-745 restart requests executed and answered), `group` (the member
 //! loop's reports), `peers` (session keys, task configs sent to the leader), `reconfigure`
@@ -28,10 +29,12 @@
 //! config), `retry_chain` and `auto_restart` (the retry and restart-policy bookkeeping,
 //! pure), `reconcile` (desired against running, a pure plan of `Action`s), `restart_plan`
 //! (KIP-745 plans), `restart_queue` (the restart requests waiting), `runner` (what starts
-//! instances), `sink_offsets` (where sink offsets live). Beside them: `validate` with
+//! instances), `sink_offsets` (where sink offsets live), `zombie_fencing` (a KIP-618
+//! fencing round's plan and refusals, pure). Beside them: `validate` with
 //! `connector_keys` and `transform_keys` (the framework keys a plugin's definition shows),
 //! `error`.
 //! Tests: `harness` (the loop over in-memory topics and the fake runner), `herder_tests`,
+//! `fence_tests`,
 //! `group_tests`, `snapshot_tests`, `auto_restart_tests`, `reconcile_tests`,
 //! `retry_chain_tests`.
 
@@ -44,6 +47,9 @@ mod connector_keys;
 mod connector_offsets;
 mod error;
 mod events;
+mod fence;
+#[cfg(test)]
+mod fence_tests;
 mod gate;
 mod group;
 mod group_link;
@@ -77,6 +83,7 @@ mod transform_keys;
 mod typed;
 mod validate;
 mod writes;
+mod zombie_fencing;
 
 use std::sync::Arc;
 
@@ -337,6 +344,13 @@ impl HerderHandle {
     /// Restarts one task and waits until it has started again.
     pub async fn restart_task(&self, name: &str, task: u32) -> Result<(), HerderError> {
         self.ask(|r| Command::RestartTask(name.to_owned(), task, r)).await
+    }
+
+    /// Runs one zombie fencing round for source connector `name` (KIP-618, the internal
+    /// `PUT /connectors/{name}/fence`): fences the previous task generation's producers
+    /// when needed, then writes its task-count record. Only the leader runs it.
+    pub async fn fence_zombies(&self, name: &str) -> Result<(), HerderError> {
+        self.ask(|r| Command::FenceZombies(name.to_owned(), r)).await
     }
 
     /// Writes task configs another worker generated (the internal

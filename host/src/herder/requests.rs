@@ -126,6 +126,7 @@ impl Herder {
                     then: Then::Done(reply),
                 });
             }
+            Command::FenceZombies(name, reply) => self.fence_request(name, reply),
             command @ Command::Offsets(..) => self.offsets_now(command),
             command @ (Command::AlterOffsets { .. } | Command::ResetOffsets(..)) => {
                 // Read the config topic to its end first: the connector must be STOPPED.

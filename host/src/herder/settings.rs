@@ -3,7 +3,7 @@
 
 use super::shutdown::ShutdownTimeouts;
 use crate::config::providers::ConfigProviders;
-use crate::model::{OverridePolicy, RetryPolicy};
+use crate::model::{ExactlyOnceSourceSupport, OverridePolicy, RetryPolicy};
 use crate::telemetry::Loggers;
 
 /// Settings of the herder.
@@ -22,6 +22,8 @@ pub struct HerderSettings {
     /// This worker's log levels: the herder owns them, as Kafka Connect's herder owns its
     /// `Loggers`, because a cluster-wide level (KIP-976) reaches it through the config topic.
     pub loggers: Loggers,
+    /// `exactly.once.source.support`: zombie fencing (KIP-618) runs only when `enabled`.
+    pub exactly_once_source_support: ExactlyOnceSourceSupport,
 }
 
 impl Default for HerderSettings {
@@ -33,6 +35,7 @@ impl Default for HerderSettings {
             providers: ConfigProviders::default(),
             shutdown: ShutdownTimeouts::default(),
             loggers: crate::telemetry::installed().unwrap_or_else(Loggers::for_tests),
+            exactly_once_source_support: ExactlyOnceSourceSupport::default(),
         }
     }
 }

@@ -74,6 +74,8 @@ pub(super) enum AfterSync {
     Offsets(Command),
     /// A rebalance completed with an assignment made from newer configs.
     Assigned(wasm_connect_group::Assigned),
+    /// A zombie fencing round (KIP-618) for the connector, planned from the topic's end.
+    Fence(String, Reply<()>),
 }
 
 /// A write to the config topic: its records, what they are (for the error), what follows.
@@ -251,8 +253,10 @@ impl Writes {
             }
         }
         for (_, _, after) in std::mem::take(&mut self.syncs) {
-            if let AfterSync::Offsets(c) = after {
-                c.reject(error.clone());
+            match after {
+                AfterSync::Offsets(c) => c.reject(error.clone()),
+                AfterSync::Fence(_, reply) => drop(reply.send(Err(error.clone()))),
+                AfterSync::Assigned(_) => {}
             }
         }
     }

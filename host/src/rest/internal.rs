@@ -2,9 +2,10 @@
 //! documentation and so does `openapi.json`:
 //! - `POST /connectors/{name}/tasks`: task configs a worker generated, for the leader to
 //!   write (204). A follower forwards it to the leader (`forward.rs`).
-//! - `PUT /connectors/{name}/fence`: zombie fencing for exactly-once source connectors
-//!   (KIP-618), which this worker does not support: after the signature check it answers
-//!   400 saying so.
+//! - `PUT /connectors/{name}/fence`: one zombie fencing round for an exactly-once source
+//!   connector (KIP-618), run by the leader (204; the body is ignored): 404 for an unknown
+//!   connector, 400 for one that is not a source or when exactly-once source support is not
+//!   enabled. A follower forwards it to the leader (`forward.rs`).
 //!
 //! In distributed mode both require a signature (KIP-507) by the current session key, and
 //! are exempt from basic authentication (`auth.rs`), as in Kafka Connect. In standalone mode
@@ -105,9 +106,8 @@ async fn fence(
     RawBody(body): RawBody,
 ) -> Result<StatusCode, ApiError> {
     s.internal.check(&s.keyring, &headers, &body, STANDALONE_FENCE)?;
-    Err(ApiError::bad_request(format!(
-        "Cannot fence zombies for connector {name}: this worker does not support exactly-once source connectors (KIP-618)"
-    )))
+    s.within(s.herder.fence_zombies(&name)).await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// A JSON array of string-to-string maps.

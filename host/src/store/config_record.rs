@@ -67,8 +67,16 @@ pub enum ConfigRecord {
         /// The level, e.g. `DEBUG`.
         level: String,
     },
-    /// A record type this worker reads but does not act on (`tasks-fencing-<name>`).
-    Ignored(String),
+    /// `tasks-fencing-<name>`: the task count of the connector's last zombie fencing
+    /// (KIP-618, Kafka Connect's `TASK_COUNT_RECORD_V0`), written by the leader once the
+    /// producers of the previous task generation are fenced. A tombstone is not expected and
+    /// is a [`RecordError`].
+    TaskCount {
+        /// Connector name.
+        connector: String,
+        /// The task count recorded.
+        tasks: u32,
+    },
 }
 
 /// Why a config-topic record could not be read.
@@ -139,8 +147,14 @@ impl ConfigRecord {
                 only_failed: flag("only-failed"),
             }));
         }
-        if key.starts_with("tasks-fencing-") {
-            return Ok(Self::Ignored(key));
+        if let Some(name) = key.strip_prefix(TASKS_FENCING) {
+            let v = json.ok_or_else(|| err(&key, "a task count record cannot be a tombstone"))?;
+            let tasks = v
+                .get("task-count")
+                .and_then(Value::as_u64)
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| err(&key, "`task-count` is missing or not a count"))?;
+            return Ok(Self::TaskCount { connector: name.to_owned(), tasks });
         }
         if key == SESSION_KEY {
             let v = json.ok_or_else(|| err(&key, "a session key record cannot be a tombstone"))?;
@@ -207,7 +221,9 @@ impl ConfigRecord {
             Self::LoggerLevel { namespace, level } => {
                 (format!("{LOGGER_CLUSTER}{namespace}"), Some(json!({ "level": level })))
             }
-            Self::Ignored(key) => (key.clone(), None),
+            Self::TaskCount { connector, tasks } => {
+                (format!("{TASKS_FENCING}{connector}"), Some(json!({ "task-count": tasks })))
+            }
         };
         LogRecord { key: key.into_bytes(), value: value.map(|v| v.to_string().into_bytes()) }
     }
@@ -215,6 +231,10 @@ impl ConfigRecord {
 
 /// The key of the session key record.
 const SESSION_KEY: &str = "session-key";
+
+/// The key prefix of task count records (Kafka's `TASK_COUNT_RECORD_V0` keys). Parsed after
+/// `task-`, which it does not match: its fifth character differs.
+const TASKS_FENCING: &str = "tasks-fencing-";
 
 /// The key prefix of cluster-wide logger level records (Kafka's `LOGGER_CLUSTER_PREFIX`).
 const LOGGER_CLUSTER: &str = "logger-cluster-";
@@ -336,6 +356,38 @@ mod tests {
             namespace: "org.apache.kafka.connect".into(),
             level: "debug".into(),
         });
+        round_trip(ConfigRecord::TaskCount { connector: "my-conn".into(), tasks: 5 });
+    }
+
+    #[test]
+    fn task_count_records_are_kafka_connects() {
+        let r = ConfigRecord::TaskCount { connector: "orders-cdc".into(), tasks: 3 };
+        let log = r.to_log_record();
+        assert_eq!(log.key, b"tasks-fencing-orders-cdc");
+        assert_eq!(log.value.as_deref().unwrap(), br#"{"task-count":3}"#);
+        // The exact record a Kafka Connect 4.3.1 leader writes (`putTaskCountRecord`, its
+        // internal JsonConverter with schemas.enable=false, as every config-topic record).
+        let written: (&[u8], &[u8]) = (b"tasks-fencing-orders-cdc", b"{\"task-count\":3}");
+        assert_eq!(ConfigRecord::parse(Some(written.0), Some(written.1)).unwrap(), r);
+        // Not a task config of a connector named "fencing-orders": the prefixes differ.
+        let p = |k: &str, v: Option<&str>| {
+            ConfigRecord::parse(Some(k.as_bytes()), v.map(str::as_bytes))
+        };
+        assert_eq!(
+            p("tasks-fencing-a-1", Some(r#"{"task-count":0}"#)).unwrap(),
+            ConfigRecord::TaskCount { connector: "a-1".into(), tasks: 0 }
+        );
+        for v in [
+            None,
+            Some("{}"),
+            Some(r#"{"task-count":-1}"#),
+            Some(r#"{"task-count":"3"}"#),
+            Some(r#"{"task-count":1.5}"#),
+            Some(r#"{"task-count":4294967296}"#),
+        ] {
+            let e = p("tasks-fencing-c", v).unwrap_err();
+            assert_eq!(e.key, "tasks-fencing-c", "{e}");
+        }
     }
 
     #[test]
@@ -412,10 +464,6 @@ mod tests {
             p("commit-c", r#"{"tasks":4}"#).unwrap(),
             ConfigRecord::Commit { connector: "c".into(), tasks: 4 }
         );
-        assert!(matches!(
-            p("tasks-fencing-c", r#"{"task-count":1}"#).unwrap(),
-            ConfigRecord::Ignored(_)
-        ));
         let r = p("restart-connector-c", r#"{"include-tasks":"yes"}"#).unwrap();
         assert_eq!(
             r,

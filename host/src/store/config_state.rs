@@ -9,6 +9,11 @@
 //! [`ConfigEvent`]: the herder hands it to its `cluster::KeyRing` after applying records
 //! (`KeyRing::set` says whether it changed), whether it was read at start-up or later.
 //!
+//! Zombie fencing (KIP-618) is tracked as `KafkaConfigBackingStore` tracks it: every
+//! commit record of an existing connector marks it pending fencing, a `tasks-fencing-<name>`
+//! record keeps its task count and clears the mark, and each complete commit advances the
+//! connector's task-config generation. Deleting a connector forgets its record and its mark.
+//!
 //! Cluster-wide log levels (`logger-cluster-<ns>`, KIP-976) are not state: each one read
 //! after the initial read is reported once, for the herder to apply. Those read during the
 //! initial read are dropped, as Kafka Connect drops them: a level set before this worker
@@ -50,6 +55,13 @@ pub struct ConfigState {
     applied: BTreeMap<String, Properties>,
     /// The latest session key read.
     session_key: Option<SessionKey>,
+    /// The task count of each connector's last `tasks-fencing-<name>` record.
+    task_count_records: BTreeMap<String, u32>,
+    /// Connectors whose task configs were committed after their last task count record.
+    pending_fencing: BTreeSet<String>,
+    /// How many complete task-config commits each connector has had; never reset, so a
+    /// fencing can tell that new task configs came while it ran.
+    generations: BTreeMap<String, u64>,
     started: bool,
 }
 
@@ -74,6 +86,8 @@ impl ConfigState {
                 self.deferred.remove(&name);
                 self.applied.remove(&name);
                 self.inconsistent.remove(&name);
+                self.task_count_records.remove(&name);
+                self.pending_fencing.remove(&name);
                 if existed { vec![ConfigEvent::ConnectorRemoved(name)] } else { vec![] }
             }
             ConfigRecord::TargetState { connector, state: Some(state) } => {
@@ -123,7 +137,11 @@ impl ConfigState {
                     vec![]
                 }
             }
-            ConfigRecord::Ignored(_) => vec![],
+            ConfigRecord::TaskCount { connector, tasks } => {
+                self.pending_fencing.remove(&connector);
+                self.task_count_records.insert(connector, tasks);
+                vec![]
+            }
         }
     }
 
@@ -140,11 +158,14 @@ impl ConfigState {
             self.tasks.insert(connector.clone(), tasks);
             self.applied.insert(connector.clone(), config.clone());
             self.inconsistent.remove(&connector);
+            *self.generations.entry(connector.clone()).or_default() += 1;
         } else {
             tracing::warn!(connector = %connector, tasks = count, "Task configs are incomplete; the connector is inconsistent until new task configs are written");
             self.inconsistent.insert(connector.clone());
         }
         self.task_counts.insert(connector.clone(), count);
+        // Complete or not, the previous generation's producers may still run.
+        self.pending_fencing.insert(connector.clone());
         vec![ConfigEvent::TasksCommitted(connector)]
     }
 
@@ -197,6 +218,27 @@ impl ConfigState {
     /// The latest session key read (KIP-507), if any record held one.
     pub fn session_key(&self) -> Option<&SessionKey> {
         self.session_key.as_ref()
+    }
+
+    /// The task count of the last commit record of `name` (0 before any), complete or not:
+    /// Kafka Connect's `ClusterConfigState.taskCount`.
+    pub fn task_count(&self, name: &str) -> u32 {
+        self.task_counts.get(name).copied().unwrap_or_default()
+    }
+
+    /// The task count of the last `tasks-fencing-<name>` record of `name`, if any.
+    pub fn task_count_record(&self, name: &str) -> Option<u32> {
+        self.task_count_records.get(name).copied()
+    }
+
+    /// Whether task configs of `name` were committed since its last task count record.
+    pub fn pending_fencing(&self, name: &str) -> bool {
+        self.pending_fencing.contains(name)
+    }
+
+    /// How many complete task-config commits `name` has had (0 before the first).
+    pub fn task_config_generation(&self, name: &str) -> u64 {
+        self.generations.get(name).copied().unwrap_or_default()
     }
 }
 
@@ -309,6 +351,91 @@ mod tests {
             vec![ConfigEvent::LoggerLevel("a.b".into(), "TRACE".into())]
         );
         assert_eq!(s, ConfigState { started: true, ..ConfigState::default() }, "not state");
+    }
+
+    fn task_count(name: &str, n: u32) -> ConfigRecord {
+        ConfigRecord::TaskCount { connector: name.into(), tasks: n }
+    }
+
+    #[test]
+    fn every_commit_marks_the_connector_pending_fencing() {
+        let mut s = ConfigState::default();
+        s.apply(connector("c"));
+        assert!(!s.pending_fencing("c"));
+        s.apply(task("c", 0));
+        s.apply(commit("c", 1));
+        assert!(s.pending_fencing("c"));
+        assert!(!s.pending_fencing("other"));
+        // An incomplete commit too: its previous generation's producers may still run.
+        s.apply(task_count("c", 1));
+        s.apply(commit("c", 2));
+        assert!(s.is_inconsistent("c"));
+        assert!(s.pending_fencing("c"));
+    }
+
+    #[test]
+    fn a_task_count_record_is_kept_and_clears_pending_fencing() {
+        let mut s = ConfigState::default();
+        s.apply(connector("c"));
+        assert_eq!(s.task_count_record("c"), None);
+        s.apply(task("c", 0));
+        s.apply(commit("c", 1));
+        assert!(s.apply(task_count("c", 1)).is_empty(), "no event");
+        assert_eq!(s.task_count_record("c"), Some(1));
+        assert!(!s.pending_fencing("c"));
+        // The next generation is pending again; the record stays until the next one.
+        for t in 0..3 {
+            s.apply(task("c", t));
+        }
+        s.apply(commit("c", 3));
+        assert!(s.pending_fencing("c"));
+        assert_eq!(s.task_count_record("c"), Some(1));
+        s.apply(task_count("c", 3));
+        assert_eq!(s.task_count_record("c"), Some(3));
+        assert!(!s.pending_fencing("c"));
+    }
+
+    #[test]
+    fn complete_commits_advance_the_task_config_generation() {
+        let mut s = ConfigState::default();
+        s.apply(connector("c"));
+        assert_eq!(s.task_config_generation("c"), 0);
+        s.apply(task("c", 0));
+        s.apply(commit("c", 1));
+        assert_eq!(s.task_config_generation("c"), 1);
+        s.apply(commit("c", 1));
+        assert_eq!(s.task_config_generation("c"), 1, "an incomplete commit applies nothing");
+        s.apply(task("c", 0));
+        s.apply(commit("c", 1));
+        assert_eq!(s.task_config_generation("c"), 2);
+        s.apply(task_count("c", 1));
+        assert_eq!(s.task_config_generation("c"), 2, "a task count record is no generation");
+    }
+
+    #[test]
+    fn a_deleted_connector_loses_its_task_count_record_and_pending_fencing() {
+        let mut s = ConfigState::default();
+        s.apply(connector("c"));
+        s.apply(task("c", 0));
+        s.apply(commit("c", 1));
+        s.apply(task_count("c", 1));
+        s.apply(connector("d"));
+        s.apply(commit("d", 0));
+        s.apply(ConfigRecord::Connector { name: "c".into(), config: None });
+        s.apply(ConfigRecord::Connector { name: "d".into(), config: None });
+        assert_eq!(s.task_count_record("c"), None);
+        assert!(!s.pending_fencing("d"));
+        // Re-created, it starts as a first exactly-once start: no record, nothing pending.
+        s.apply(connector("c"));
+        assert_eq!(s.task_count_record("c"), None);
+        assert!(!s.pending_fencing("c"));
+    }
+
+    #[test]
+    fn an_orphan_commit_marks_nothing_pending() {
+        let mut s = ConfigState::default();
+        s.apply(commit("gone", 2));
+        assert!(!s.pending_fencing("gone"));
     }
 
     #[test]
