@@ -113,3 +113,20 @@ async fn commit_and_abort_of_one_batch_or_record_fail_the_task() {
         }
     }
 }
+
+#[tokio::test]
+async fn python_and_javascript_sources_export_the_answers_and_default_to_cannot_say() {
+    // The examples do not answer, so the SDKs' defaults do: Kafka Connect's `null` and
+    // `UNSUPPORTED`. Built against 0.1.2 (their host import says so), whose
+    // source-connector world makes componentize-py and componentize-js require the export.
+    for dir in ["examples/python", "examples/js"] {
+        let plugin = runtime().load(component(dir, "sequence-source")).await.unwrap();
+        let validator = plugin.validator().await.unwrap();
+        let config = cfg(&[("topic", "t")]);
+        let support = validator.exactly_once_support(config.clone()).await.unwrap();
+        assert_eq!(support, ConnectorSupport::Unknown, "{dir}");
+        assert!(!validator.can_define_transaction_boundaries(config).await.unwrap(), "{dir}");
+        let imports = &plugin.info().imports;
+        assert!(imports.iter().any(|i| i.ends_with("host@0.1.2")), "{dir}: {imports:?}");
+    }
+}
