@@ -107,3 +107,24 @@ mod imp {
         mock_host::with(|h| h.transaction_requests.push((action, index)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{set_transactions_active, take_transaction_requests};
+
+    #[test]
+    fn the_context_exists_only_when_the_worker_honours_it_and_records_requests() {
+        assert!(transaction_context().is_none(), "inactive by default");
+        set_transactions_active(true);
+        let tx = transaction_context().expect("active");
+        tx.commit_transaction();
+        tx.abort_transaction_after(3);
+        tx.commit_transaction_after(usize::MAX);
+        assert_eq!(
+            take_transaction_requests(),
+            [(Action::Commit, None), (Action::Abort, Some(3)), (Action::Commit, Some(u32::MAX))]
+        );
+        assert!(take_transaction_requests().is_empty());
+    }
+}
