@@ -12,13 +12,13 @@ from typing import Any
 
 from .errors import CONFIG, RETRIABLE, classify
 
-__all__ = ["types", "host", "offset_reader", "exactly_once", "transformation", "wit_error", "err"]
+__all__ = ["types", "host", "offset_reader", "transaction_context", "exactly_once", "transformation", "wit_error", "err"]
 
 # componentize-py bundles only the modules imported while it pre-initialises the app, so
 # the bindings are imported here, when the app imports the SDK; a later import inside a
 # component fails. Outside a component (unit tests) they are looked up again on use.
 _loaded = {}
-for _name in ("types", "host", "offset_reader"):
+for _name in ("types", "host", "offset_reader", "transaction_context"):
     try:
         _loaded[_name] = __import__(f"wit_world.imports.{_name}", fromlist=["_"])
     except ImportError:
@@ -70,6 +70,11 @@ def host() -> Any:
 def offset_reader() -> Any:
     """The generated `offset-reader` module; only source worlds import it."""
     return _module("offset_reader")
+
+
+def transaction_context() -> Any:
+    """The generated `transaction-context` import module; only source worlds import it."""
+    return _module("transaction_context")
 
 
 def exactly_once() -> Any:
