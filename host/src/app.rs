@@ -117,6 +117,7 @@ impl App {
         let settings = HerderSettings {
             reconfiguration: config.task_reconfiguration.clone(),
             override_policy: config.connector_client_config_override_policy,
+            exactly_once_source_support: config.exactly_once_source_support,
             providers: config.config_providers.clone(),
             shutdown: shutdown_timeouts(config),
             loggers: crate::telemetry::installed()

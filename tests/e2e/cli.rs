@@ -55,13 +55,13 @@ fn inspect_prints_world_config_definition_and_imports() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(
-        stdout.contains("world:        wasm-connect:connector/source-connector@0.1.1"),
+        stdout.contains("world:        wasm-connect:connector/source-connector@0.1.2"),
         "{stdout}"
     );
     assert!(stdout.contains("compiled now"), "{stdout}");
     let table_line = stdout.lines().find(|l| l.starts_with("file ")).expect("`file` key row");
     assert!(table_line.contains("STRING") && table_line.contains("read-file"), "{table_line}");
-    assert!(stdout.contains("wasm-connect:connector/host@0.1.1"), "{stdout}");
+    assert!(stdout.contains("wasm-connect:connector/host@0.1.2"), "{stdout}");
     // The second load comes from the artifact cache.
     let out = run(&["plugins", "inspect", file.to_str().unwrap()], cache.path());
     assert!(text(&out.stdout).contains("loaded from the cache"));
@@ -392,7 +392,7 @@ fn transform_plugins_are_listed_inspected_and_tested() {
     let redact = component("examples/rust", "redact-transform");
     let out = run(&["plugins", "inspect", redact.to_str().unwrap()], cache.path());
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("world:        wasm-connect:connector/transform@0.1.1"), "{stdout}");
+    assert!(stdout.contains("world:        wasm-connect:connector/transform@0.1.2"), "{stdout}");
     assert!(stdout.contains("redact.fields"), "{stdout}");
 
     // A connector config that runs the transform: the kit checks the alias's own keys.

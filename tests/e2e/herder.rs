@@ -302,7 +302,7 @@ async fn a_trap_in_task_configs_fails_the_connector_with_its_trace() {
             "{name}: the guest backtrace is missing:\n{trace}"
         );
         assert!(
-            trace.contains("connector@0.1.1#task-configs"),
+            trace.contains("connector@0.1.2#task-configs"),
             "{name}: the guest frames are missing:\n{trace}"
         );
         if mode == "panic" {

@@ -85,6 +85,7 @@ pub async fn check(kit: &Kit) -> Finding {
         defaults: &policy,
         overrides: OverridePolicy::All,
         providers: &providers,
+        exactly_once: Default::default(),
     };
     let validate = |config: Properties| async move { validate_config(rules, &config).await };
     let mut failures = Vec::new();

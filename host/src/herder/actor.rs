@@ -167,6 +167,7 @@ pub(super) async fn spawn_with(
     let dirty = config.connectors().map(str::to_owned).collect();
     let policy_defaults = settings.reconfiguration.clone();
     let override_policy = settings.override_policy;
+    let exactly_once = settings.exactly_once_source_support;
     let providers = settings.providers.clone();
     let loggers = settings.loggers.clone();
     let (fatal_tx, fatal) = tokio::sync::watch::channel(None);
@@ -223,6 +224,7 @@ pub(super) async fn spawn_with(
         status,
         policy_defaults,
         override_policy,
+        exactly_once,
         providers,
         loggers,
         snapshots,

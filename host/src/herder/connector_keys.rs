@@ -77,6 +77,10 @@ const PREDICATES: &str = "Predicates";
 const ERRORS: &str = "Error Handling";
 /// Kafka Connect's `SourceConnectorConfig` topic creation group.
 const TOPIC_CREATION: &str = "Topic Creation";
+/// Kafka Connect's `SourceConnectorConfig.EXACTLY_ONCE_SUPPORT_GROUP`.
+const EXACTLY_ONCE: &str = "Exactly Once Support";
+/// Kafka Connect's `SourceConnectorConfig.OFFSETS_TOPIC_GROUP`.
+const OFFSETS_TOPIC: &str = "offsets.topic";
 /// This worker's task-configs retry keys (KAFKA-14732).
 const RECONFIGURATION: &str = "Task Reconfiguration";
 /// This worker's restart policy keys.
@@ -114,6 +118,12 @@ fn layout(name: &str) -> (&'static str, &'static str, Option<&'static str>) {
         }
         "config.action.reload" => (COMMON, "MEDIUM", Some("Reload Action")),
         "topic.creation.groups" => (TOPIC_CREATION, "LONG", Some("Topic Creation Groups")),
+        "exactly.once.support" => (EXACTLY_ONCE, "SHORT", Some("Exactly once support")),
+        "transaction.boundary" => (EXACTLY_ONCE, "SHORT", Some("Transaction Boundary")),
+        "transaction.boundary.interval.ms" => {
+            (EXACTLY_ONCE, "SHORT", Some("Transaction boundary interval"))
+        }
+        "offsets.storage.topic" => (OFFSETS_TOPIC, "LONG", Some("Offsets topic")),
         n if n.starts_with("task.reconfiguration.") => (RECONFIGURATION, "SHORT", None),
         n if n.starts_with("restart.") => (RESTARTS, "SHORT", None),
         _ => (COMMON, "NONE", None),
@@ -311,6 +321,7 @@ fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
             Importance::Low,
             "Groups of topic.creation.<group>.* settings for topics this connector creates (KIP-158).",
         ));
+        keys.extend(exactly_once_keys());
     }
     if kind == PluginKind::Sink {
         keys.push(key(
@@ -329,6 +340,61 @@ fn framework_keys(kind: PluginKind) -> Vec<ConfigKey> {
         ));
     }
     keys
+}
+
+/// A source connector's KIP-618 keys, as Kafka Connect's `SourceConnectorConfig` defines
+/// them (values checked by `validate`'s `exactly_once`).
+fn exactly_once_keys() -> [ConfigKey; 4] {
+    [
+        key(
+            "exactly.once.support",
+            ConfigType::String,
+            Some("requested"),
+            Importance::Medium,
+            "Permitted values are requested, required. If set to \"required\", forces a \
+             preflight check for the connector to ensure that it can provide exactly-once \
+             semantics with the given configuration. Some connectors may be capable of providing \
+             exactly-once semantics but not signal to Connect that they support this; in that \
+             case, documentation for the connector should be consulted carefully before creating \
+             it, and the value for this property should be set to \"requested\". Additionally, \
+             if the value is set to \"required\" but the worker that performs preflight \
+             validation does not have exactly-once support enabled for source connectors, \
+             requests to create or validate the connector will fail.",
+        ),
+        key(
+            "transaction.boundary",
+            ConfigType::String,
+            Some("poll"),
+            Importance::Medium,
+            "Permitted values are: poll, interval, connector. If set to 'poll', a new producer \
+             transaction will be started and committed for every batch of records that each task \
+             from this connector provides to Connect. If set to 'connector', relies on \
+             connector-defined transaction boundaries; note that not all connectors are capable \
+             of defining their own transaction boundaries, and in that case, attempts to \
+             instantiate a connector with this value will fail. Finally, if set to 'interval', \
+             commits transactions only after a user-defined time interval has passed.",
+        ),
+        key(
+            "transaction.boundary.interval.ms",
+            ConfigType::Long,
+            None,
+            Importance::Low,
+            "If 'transaction.boundary' is set to 'interval', determines the interval for \
+             producer transaction commits by connector tasks. If unset, defaults to the value \
+             of the worker-level 'offset.flush.interval.ms' property. It has no effect if a \
+             different transaction.boundary is specified.",
+        ),
+        key(
+            "offsets.storage.topic",
+            ConfigType::String,
+            None,
+            Importance::Low,
+            "The name of a separate offsets topic to use for this connector. If empty or not \
+             specified, the worker's global offsets topic name will be used. If specified, the \
+             offsets topic will be created if it does not already exist on the Kafka cluster \
+             targeted by this connector.",
+        ),
+    ]
 }
 
 #[cfg(test)]
@@ -373,6 +439,15 @@ mod tests {
         assert_eq!(unique.len(), names.len(), "no key twice: {names:?}");
         assert!(names.contains(&"topics") && !names.contains(&"topic.creation.groups"));
         assert!(layout_of(PluginKind::Source).iter().any(|k| k.0 == "topic.creation.groups"));
+        assert!(!names.contains(&"exactly.once.support"), "a sink has no exactly-once keys");
+        let source = layout_of(PluginKind::Source);
+        let find = |n: &str| source.iter().find(|k| k.0 == n).unwrap().clone();
+        assert_eq!(find("exactly.once.support").1.as_deref(), Some(EXACTLY_ONCE));
+        assert_eq!(find("transaction.boundary.interval.ms").2, 3);
+        assert_eq!(
+            find("offsets.storage.topic"),
+            ("offsets.storage.topic".into(), Some(OFFSETS_TOPIC.into()), 1, "LONG")
+        );
     }
 
     #[test]

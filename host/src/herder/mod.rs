@@ -31,8 +31,8 @@
 //! (KIP-745 plans), `restart_queue` (the restart requests waiting), `runner` (what starts
 //! instances), `sink_offsets` (where sink offsets live), `zombie_fencing` (a KIP-618
 //! fencing round's plan and refusals, pure). Beside them: `validate` with
-//! `connector_keys` and `transform_keys` (the framework keys a plugin's definition shows),
-//! `error`.
+//! `connector_keys` and `transform_keys` (the framework keys a plugin's definition shows)
+//! and `exactly_once` (a source's KIP-618 keys and preflight checks), `error`.
 //! Tests: `harness` (the loop over in-memory topics and the fake runner), `herder_tests`,
 //! `fence_tests`,
 //! `group_tests`, `snapshot_tests`, `auto_restart_tests`, `reconcile_tests`,
@@ -47,6 +47,7 @@ mod connector_keys;
 mod connector_offsets;
 mod error;
 mod events;
+mod exactly_once;
 mod fence;
 #[cfg(test)]
 mod fence_tests;
@@ -111,7 +112,9 @@ pub use transform_keys::{alias_keys, class_keys};
 pub use validate::{Rules as ValidationRules, validate as validate_config};
 
 use crate::config::providers::ConfigProviders;
-use crate::model::{ConfigProblem, OverridePolicy, PluginKind, Properties, TargetState};
+use crate::model::{
+    ConfigProblem, ExactlyOnceSourceSupport, OverridePolicy, PluginKind, Properties, TargetState,
+};
 use crate::store::{ConnectorStatuses, Status, StatusStore};
 use crate::telemetry::Loggers;
 use crate::worker::PluginRegistry;
@@ -176,6 +179,9 @@ pub struct HerderHandle {
     /// The client overrides connectors may set, checked by validation (and so by every
     /// create and update).
     override_policy: OverridePolicy,
+    /// `exactly.once.source.support`, which validation checks `exactly.once.support=required`
+    /// against.
+    exactly_once: ExactlyOnceSourceSupport,
     /// The config providers validation resolves references with.
     providers: ConfigProviders,
     /// This worker's log levels.
@@ -279,6 +285,7 @@ impl HerderHandle {
             defaults: &self.policy_defaults,
             overrides: self.override_policy,
             providers: &self.providers,
+            exactly_once: self.exactly_once,
         };
         validate::validate(rules, config).await
     }

@@ -14,6 +14,9 @@ pub struct HerderSettings {
     pub reconfiguration: RetryPolicy,
     /// `connector.client.config.override.policy`: the client overrides connectors may set.
     pub override_policy: OverridePolicy,
+    /// `exactly.once.source.support`: validation refuses `exactly.once.support=required`
+    /// unless it is `enabled`.
+    pub exactly_once_source_support: ExactlyOnceSourceSupport,
     /// The config providers validation resolves references with (the worker has its own
     /// copy, for the configs it hands to plugins).
     pub providers: ConfigProviders,
@@ -32,6 +35,7 @@ impl Default for HerderSettings {
         Self {
             reconfiguration: RetryPolicy::default(),
             override_policy: OverridePolicy::default(),
+            exactly_once_source_support: ExactlyOnceSourceSupport::default(),
             providers: ConfigProviders::default(),
             shutdown: ShutdownTimeouts::default(),
             loggers: crate::telemetry::installed().unwrap_or_else(Loggers::for_tests),

@@ -2,7 +2,8 @@
 //! `tasks.max`, the retry and restart keys), the transformation chain (`transforms`,
 //! `predicates`, `header.converter`, each class's keys), the plugin's config definition, the
 //! sandbox the config asks for (file grants, addresses, `wasm.*` limits), then the
-//! plugin's own `validate`. Whatever creating and starting an instance checks without
+//! plugin's own `validate`; for a source, the exactly-once keys and their preflight checks
+//! (`exactly_once`). Whatever creating and starting an instance checks without
 //! running it is checked here too, so that a config validate accepts does not fail at
 //! start for a reason known up front. Runs in the caller's task, never on the herder loop, because
 //! it calls plugin code.
@@ -12,10 +13,11 @@
 //! put back as references; a reference that cannot be resolved is a problem on its key.
 
 use super::HerderError;
+use super::exactly_once;
 use crate::config::providers::ConfigProviders;
 use crate::model::{
-    ConfigProblem, OverridePolicy, PluginKind, Properties, RELOAD_ACTION, RetryPolicy,
-    reload_action_problem,
+    ConfigProblem, ExactlyOnceSourceSupport, OverridePolicy, PluginKind, Properties, RELOAD_ACTION,
+    RetryPolicy, reload_action_problem,
 };
 use crate::store::{ConfigRecord, StoreError};
 use crate::worker::PluginRegistry;
@@ -100,6 +102,8 @@ pub struct Rules<'a> {
     pub overrides: OverridePolicy,
     /// The worker's config providers.
     pub providers: &'a ConfigProviders,
+    /// The worker's `exactly.once.source.support`, for a source's `exactly.once.support`.
+    pub exactly_once: ExactlyOnceSourceSupport,
 }
 
 /// Every problem with `config`, checked with its references resolved.
@@ -128,7 +132,7 @@ pub async fn validate(
 
 /// Every problem with `config` as given.
 async fn check(rules: Rules<'_>, config: &Properties) -> Result<Vec<ConfigProblem>, HerderError> {
-    let Rules { registry, defaults, overrides, .. } = rules;
+    let Rules { registry, defaults, overrides, exactly_once: eos, .. } = rules;
     let problem = |key: &str, message: String| ConfigProblem { key: key.into(), message };
     let name = config.get("name").map(String::as_str).unwrap_or_default();
     let typed =
@@ -157,7 +161,8 @@ async fn check(rules: Rules<'_>, config: &Properties) -> Result<Vec<ConfigProble
             }
         }
         PluginKind::Source => {
-            problems.extend(typed.settings.topic_creation.clone().err().unwrap_or_default())
+            problems.extend(typed.settings.topic_creation.clone().err().unwrap_or_default());
+            problems.extend(exactly_once::value_problems(config));
         }
         PluginKind::Transform => {
             unreachable!("connector.class never resolves to a transform plugin")
@@ -180,6 +185,10 @@ async fn check(rules: Rules<'_>, config: &Properties) -> Result<Vec<ConfigProble
     let validator = plugin.validator().await.map_err(|e| HerderError::Failed(e.to_string()))?;
     let own = validator.validate(pairs).await.map_err(|e| HerderError::Failed(e.to_string()))?;
     merge(&mut problems, own);
+    if typed.kind() == PluginKind::Source {
+        let found = exactly_once::preflight(eos, config, &problems, &validator).await;
+        problems.extend(found);
+    }
     Ok(problems)
 }
 

@@ -13,7 +13,8 @@
 //! keys), `policies` (a connector's retry and restart policies), `override_policy`
 //! ([`OverridePolicy`]), `reload_action` (`config.action.reload`), `session_key`
 //! ([`SessionKey`]), `sink_group` (a sink's consumer group), `retention` (a topic's
-//! [`Retention`]), `exactly_once` (the KIP-618 settings).
+//! [`Retention`]), `exactly_once` (the KIP-618 settings), `transaction_requests` (a source task's
+//! [`TransactionRequests`]).
 
 mod backoff;
 mod config_def;
@@ -29,6 +30,7 @@ mod retry_keys;
 mod session_key;
 mod sink_group;
 mod state;
+mod transaction_requests;
 
 pub use backoff::{
     Attempts, Backoff, DEFAULT_BACKOFF_INITIAL, DEFAULT_BACKOFF_JITTER, DEFAULT_BACKOFF_MAX,
@@ -55,6 +57,10 @@ pub use retry_keys::{RECONFIGURATION_KEYS, RESTART_KEYS, RetryKeys};
 pub use session_key::{HMAC_SHA256, SessionKey};
 pub use sink_group::{GROUP_ID_OVERRIDE, sink_group};
 pub use state::{InstanceId, State, TargetState};
+pub use transaction_requests::{
+    MAX_RECORD_REQUESTS, TransactionAction, TransactionConflict, TransactionRequestLog,
+    TransactionRequests,
+};
 
 /// A Kafka topic-partition.
 #[derive(

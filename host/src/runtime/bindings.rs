@@ -2,10 +2,15 @@
 //!
 //! The worker binds a union world, `wasm-connect:worker/plugin`, that imports what the
 //! contract worlds import and exports `connector`, `source-task`, `sink-task` and
-//! `transformation`. A real plugin exports `connector` with one task interface, or
-//! `transformation` alone; the worker builds the export indices of each interface
-//! separately (`GuestIndices::new`) and so learns which world a component implements. Nothing outside `runtime` sees these types: `convert.rs` maps them to
-//! `crate::model`.
+//! `transformation`, plus the optional `exactly-once` of source plugins. A real plugin
+//! exports `connector` with one task interface, or `transformation` alone; the worker
+//! builds the export indices of each interface separately (`GuestIndices::new`) and so
+//! learns which world a component implements, and whether a source plugin answers the
+//! exactly-once questions (0.1.2 added them; older components do not).
+//!
+//! Versions: wasmtime links an import or finds an export of any semver-compatible
+//! version, so components built against 0.1.0 and 0.1.1 keep loading under 0.1.2. Nothing
+//! outside `runtime` sees these types: `convert.rs` maps them to `crate::model`.
 
 wasmtime::component::bindgen!({
     path: "../wit",
@@ -13,12 +18,14 @@ wasmtime::component::bindgen!({
         package wasm-connect:worker;
 
         world plugin {
-            import wasm-connect:connector/host@0.1.1;
-            import wasm-connect:connector/offset-reader@0.1.1;
-            export wasm-connect:connector/connector@0.1.1;
-            export wasm-connect:connector/source-task@0.1.1;
-            export wasm-connect:connector/sink-task@0.1.1;
-            export wasm-connect:connector/transformation@0.1.1;
+            import wasm-connect:connector/host@0.1.2;
+            import wasm-connect:connector/offset-reader@0.1.2;
+            import wasm-connect:connector/transaction-context@0.1.2;
+            export wasm-connect:connector/connector@0.1.2;
+            export wasm-connect:connector/source-task@0.1.2;
+            export wasm-connect:connector/exactly-once@0.1.2;
+            export wasm-connect:connector/sink-task@0.1.2;
+            export wasm-connect:connector/transformation@0.1.2;
         }
     ",
     world: "wasm-connect:worker/plugin",
@@ -28,6 +35,6 @@ wasmtime::component::bindgen!({
 });
 
 pub use self::exports::wasm_connect::connector::{
-    connector, sink_task, source_task, transformation,
+    connector, exactly_once, sink_task, source_task, transformation,
 };
-pub use self::wasm_connect::connector::{host, offset_reader, types};
+pub use self::wasm_connect::connector::{host, offset_reader, transaction_context, types};

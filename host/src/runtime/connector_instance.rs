@@ -1,8 +1,10 @@
-//! The typed handle of a connector instance: the calls of the WIT `connector` interface.
+//! The typed handle of a connector instance: the calls of the WIT `connector` interface,
+//! and of a source plugin's optional `exactly-once` interface (a plugin without it answers
+//! [`ConnectorSupport::Unknown`] and `false`, as Kafka Connect's defaults do).
 
 use super::error::InstanceError;
 use super::instance::Instance;
-use crate::model::{Config, ConfigDef, ConfigProblem};
+use crate::model::{Config, ConfigDef, ConfigProblem, ConnectorSupport};
 
 /// A running (or validation) connector instance.
 pub struct ConnectorInstance(pub(crate) Instance);
@@ -44,6 +46,57 @@ impl ConnectorInstance {
             })
             .await?;
         Ok(problems.into_iter().map(Into::into).collect())
+    }
+
+    /// Whether the connector supports exactly-once delivery with `config` (Kafka Connect's
+    /// `SourceConnector.exactlyOnceSupport`). May be asked before `start`.
+    pub async fn exactly_once_support(
+        &self,
+        config: Config,
+    ) -> Result<ConnectorSupport, InstanceError> {
+        self.0
+            .call("exactly-once-support", move |live| {
+                Box::pin(async move {
+                    if live.exports.exactly_once.is_none() {
+                        return Ok(ConnectorSupport::Unknown);
+                    }
+                    let answer = live
+                        .guest("exactly-once-support", |g, s| {
+                            Box::pin(async move {
+                                let e = g.exactly_once.as_ref().expect("checked above");
+                                e.call_exactly_once_support(s, &config).await
+                            })
+                        })
+                        .await?;
+                    Ok(answer.into())
+                })
+            })
+            .await
+    }
+
+    /// Whether the connector's tasks define their own transaction boundaries with
+    /// `config` (Kafka Connect's `SourceConnector.canDefineTransactionBoundaries`,
+    /// `SUPPORTED` as `true`). May be asked before `start`.
+    pub async fn can_define_transaction_boundaries(
+        &self,
+        config: Config,
+    ) -> Result<bool, InstanceError> {
+        self.0
+            .call("can-define-transaction-boundaries", move |live| {
+                Box::pin(async move {
+                    if live.exports.exactly_once.is_none() {
+                        return Ok(false);
+                    }
+                    live.guest("can-define-transaction-boundaries", |g, s| {
+                        Box::pin(async move {
+                            let e = g.exactly_once.as_ref().expect("checked above");
+                            e.call_can_define_transaction_boundaries(s, &config).await
+                        })
+                    })
+                    .await
+                })
+            })
+            .await
     }
 
     /// Starts the connector.

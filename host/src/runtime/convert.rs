@@ -3,11 +3,22 @@
 //! Owns no state. Everything that crosses the sandbox boundary as a typed value goes
 //! through here, so the rest of the runtime speaks domain types only.
 
+use super::bindings::exactly_once::Support;
 use super::bindings::types as wit;
 use crate::model::{
-    ConfigKey, ConfigProblem, ConfigType, ConnectorError, Grant, Importance, RecordAck,
-    RecordFailure, TopicPartition, TopicPartitionOffset,
+    ConfigKey, ConfigProblem, ConfigType, ConnectorError, ConnectorSupport, Grant, Importance,
+    RecordAck, RecordFailure, TopicPartition, TopicPartitionOffset,
 };
+
+impl From<Option<Support>> for ConnectorSupport {
+    fn from(answer: Option<Support>) -> Self {
+        match answer {
+            Some(Support::Supported) => Self::Supported,
+            Some(Support::Unsupported) => Self::Unsupported,
+            None => Self::Unknown,
+        }
+    }
+}
 
 impl From<wit::Error> for ConnectorError {
     fn from(e: wit::Error) -> Self {

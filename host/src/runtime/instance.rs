@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
 use wasmtime::{Store, StoreContextMut, UpdateDeadline};
 
-use super::bindings::{connector, sink_task, source_task, transformation};
+use super::bindings::{connector, exactly_once, sink_task, source_task, transformation};
 use super::error::{InstanceError, TrapKind, guest_detail};
 use super::executor::GuestExecutor;
 use super::limits::{LimitHit, SandboxLimits};
@@ -44,6 +44,8 @@ pub(crate) type CallFuture<'a, R> =
 pub(crate) struct Exports {
     pub connector: Option<connector::Guest>,
     pub source: Option<source_task::Guest>,
+    /// `None` for a plugin that does not answer the exactly-once questions.
+    pub exactly_once: Option<exactly_once::Guest>,
     pub sink: Option<sink_task::Guest>,
     pub transform: Option<transformation::Guest>,
 }

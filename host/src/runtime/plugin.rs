@@ -13,7 +13,7 @@ use sha2::{Digest, Sha256};
 use wasmtime::Store;
 
 use super::Runtime;
-use super::bindings::{connector, sink_task, source_task, transformation};
+use super::bindings::{connector, exactly_once, sink_task, source_task, transformation};
 use super::cache::CacheOutcome;
 use super::error::{InstanceError, LoadError, guest_detail};
 use super::grants::{self, Grants};
@@ -29,7 +29,7 @@ use super::{ConnectorInstance, SinkTaskInstance, SourceTaskInstance, TransformIn
 use crate::model::{Config, ConfigDef, ConfigProblem, PluginInfo, PluginKind};
 
 /// The WIT package version this worker implements.
-pub const CONTRACT: &str = "wasm-connect:connector@0.1.1";
+pub const CONTRACT: &str = "wasm-connect:connector@0.1.2";
 
 /// What one connector instance is sandboxed by, computed once from its config.
 #[derive(Clone, Debug)]
@@ -275,6 +275,7 @@ impl Plugin {
             // As much as each of stdout and stderr.
             log: LogBudget::new(limits.max_output_bytes / 2, std::time::Instant::now()),
             deadline: std::time::Instant::now(),
+            transactions: Default::default(),
         };
         let mut store = Store::new(self.inner.runtime.engine(), state);
         store.limiter(|s| &mut s.limiter);
@@ -341,6 +342,8 @@ pub(crate) async fn load(runtime: &Runtime, path: &Path) -> Result<Plugin, LoadE
     let transform = transformation::GuestIndices::new(&instance_pre).ok();
     let source = source_task::GuestIndices::new(&instance_pre).ok();
     let sink = sink_task::GuestIndices::new(&instance_pre).ok();
+    // Optional: a source plugin built against 0.1.0 or 0.1.1 does not export it.
+    let exactly_once = exactly_once::GuestIndices::new(&instance_pre).ok();
     let (connector, kind) = match (connector, transform.is_some()) {
         (Err(_), true) if source.is_none() && sink.is_none() => (None, PluginKind::Transform),
         (Ok(_), true) => {
@@ -352,8 +355,8 @@ pub(crate) async fn load(runtime: &Runtime, path: &Path) -> Result<Plugin, LoadE
         }
         (Err(e), _) => {
             return Err(wrong_world(format!(
-                "it exports neither `wasm-connect:connector/connector@0.1.1` nor \
-                 `wasm-connect:connector/transformation@0.1.1`: {}",
+                "it exports neither `wasm-connect:connector/connector@0.1.2` nor \
+                 `wasm-connect:connector/transformation@0.1.2`: {}",
                 first_line(&e)
             )));
         }
@@ -390,7 +393,14 @@ pub(crate) async fn load(runtime: &Runtime, path: &Path) -> Result<Plugin, LoadE
     let mut plugin = Plugin {
         inner: Arc::new(Inner {
             info: placeholder,
-            pre: Pre { instance_pre, connector, source, sink, transform },
+            pre: Pre {
+                instance_pre,
+                connector,
+                source,
+                exactly_once: exactly_once.filter(|_| kind == PluginKind::Source),
+                sink,
+                transform,
+            },
             runtime: runtime.clone(),
             cache,
         }),

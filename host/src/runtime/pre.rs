@@ -5,7 +5,7 @@
 use wasmtime::Store;
 use wasmtime::component::{Instance as WasmInstance, InstancePre};
 
-use super::bindings::{connector, sink_task, source_task, transformation};
+use super::bindings::{connector, exactly_once, sink_task, source_task, transformation};
 use super::instance::{self, Exports};
 use super::limits::SandboxLimits;
 use super::state::InstanceState;
@@ -15,6 +15,8 @@ pub(crate) struct Pre {
     pub instance_pre: InstancePre<InstanceState>,
     pub connector: Option<connector::GuestIndices>,
     pub source: Option<source_task::GuestIndices>,
+    /// A source plugin's optional exactly-once answers (contract 0.1.2 on).
+    pub exactly_once: Option<exactly_once::GuestIndices>,
     pub sink: Option<sink_task::GuestIndices>,
     pub transform: Option<transformation::GuestIndices>,
 }
@@ -31,6 +33,11 @@ pub(crate) async fn instantiate(
     let exports = Exports {
         connector: pre.connector.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
         source: pre.source.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
+        exactly_once: pre
+            .exactly_once
+            .as_ref()
+            .map(|i| i.load(&mut *store, &instance))
+            .transpose()?,
         sink: pre.sink.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
         transform: pre.transform.as_ref().map(|i| i.load(&mut *store, &instance)).transpose()?,
     };

@@ -1,12 +1,13 @@
 //! The typed handle of a source task instance: the calls of the WIT `source-task`
 //! interface, with record batches decoded (into records sharing the batch's one buffer)
-//! and bounded on the guest executor.
+//! and bounded on the guest executor; and the transaction requests the task made through
+//! `transaction-context`, taken after each `poll`.
 
 use super::bindings::types as wit;
 use super::error::InstanceError;
 use super::instance::Instance;
 use super::polled_record::{PolledRecord, decode_polled};
-use crate::model::{Config, RecordAck};
+use crate::model::{Config, ConnectorError, RecordAck, TransactionRequests};
 
 /// A running source task instance.
 pub struct SourceTaskInstance(pub(crate) Instance);
@@ -60,6 +61,25 @@ impl SourceTaskInstance {
                         });
                     }
                     Ok(records)
+                })
+            })
+            .await
+    }
+
+    /// The transaction requests (`transaction-context`) the task made since they were last
+    /// taken, for the batch of `len` records its last `poll` returned; the instance's log
+    /// is empty afterwards. Commit and abort of the same batch or record, or a record past
+    /// the batch, is a fatal [`ConnectorError`] with Kafka Connect's message: it fails
+    /// the task. Runs no guest code.
+    pub async fn take_transaction_requests(
+        &self,
+        len: usize,
+    ) -> Result<TransactionRequests, InstanceError> {
+        self.0
+            .call("take-transaction-requests", move |live| {
+                Box::pin(async move {
+                    let log = &mut live.store.data_mut().transactions;
+                    log.take(len).map_err(|e| ConnectorError::Fatal(e.to_string()).into())
                 })
             })
             .await

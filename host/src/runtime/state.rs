@@ -1,7 +1,7 @@
 //! The data of one Store: the instance's identity, its WASI context and outgoing HTTP
 //! access (built deny-by-default by `grants`), its resource table, its limiter, its log
-//! calls' budget, and the injected [`InstanceHost`] that
-//! host imports reach the rest of the worker through.
+//! calls' budget, a source task's transaction requests, and the injected [`InstanceHost`]
+//! that host imports reach the rest of the worker through.
 //!
 //! The runtime knows nothing of stores, Kafka or the herder: whatever a host import needs
 //! from outside comes through `InstanceHost`, implemented by the worker.
@@ -17,7 +17,7 @@ use wasmtime_wasi_http::{WasiHttpCtxView, WasiHttpView};
 use super::http::HttpAccess;
 use super::limits::Limiter;
 use super::log_budget::LogBudget;
-use crate::model::ConnectorError;
+use crate::model::{ConnectorError, TransactionRequestLog};
 
 /// Which connector (and task) an instance runs, for logs and callbacks.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -63,6 +63,12 @@ pub trait InstanceHost: Send + Sync + 'static {
     fn offsets(&self, _ident: &Identity, partitions: &[String]) -> Vec<Option<String>> {
         vec![None; partitions.len()]
     }
+
+    /// Whether the worker honours the transaction requests of source task `ident` (it runs
+    /// exactly-once source and the connector's `transaction.boundary` is `connector`).
+    fn transaction_context_active(&self, _ident: &Identity) -> bool {
+        false
+    }
 }
 
 /// An `InstanceHost` that ignores callbacks and knows no offsets: for metadata and
@@ -84,6 +90,8 @@ pub struct InstanceState {
     pub(crate) log: LogBudget,
     /// When the running guest call's budget ends (set at the start of every call).
     pub(crate) deadline: Instant,
+    /// A source task's transaction requests since the worker last took them.
+    pub(crate) transactions: TransactionRequestLog,
 }
 
 impl WasiView for InstanceState {

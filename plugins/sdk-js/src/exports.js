@@ -53,8 +53,17 @@ function quietly(what, fn) {
  * @param {new () => import('./connector.js').Connector} ConnectorClass
  */
 export function connectorExports(ConnectorClass) {
+  return connectorExportsOf(lazy(ConnectorClass));
+}
+
+/** A getter of one instance of `Class`, created on first use. */
+function lazy(Class) {
   let instance = null;
-  const connector = () => (instance ??= new ConnectorClass());
+  return () => (instance ??= new Class());
+}
+
+/** The WIT `connector` export over `connector`, the getter of the author's connector. */
+function connectorExportsOf(connector) {
   return {
     name: () => connector().name,
     version: () => connector().version,
@@ -164,7 +173,41 @@ export function sinkTaskExports(TaskClass) {
  * `export const { connector, sourceTask } = exportSource(MyConnector, MyTask);`
  */
 export function exportSource(ConnectorClass, TaskClass) {
-  return { connector: connectorExports(ConnectorClass), sourceTask: sourceTaskExports(TaskClass) };
+  const connector = lazy(ConnectorClass);
+  return {
+    connector: connectorExportsOf(connector),
+    sourceTask: sourceTaskExports(TaskClass),
+    exactlyOnce: exactlyOnceExports(connector),
+  };
+}
+
+/**
+ * The WIT `exactly-once` export (contract 0.1.2) over `connector`, the getter of the
+ * author's connector: its optional `exactlyOnceSupport(config)` (`'supported'`,
+ * `'unsupported'`, anything else for "cannot say") and `canDefineTransactionBoundaries(config)`
+ * (`true` or not), given the raw config. An exception answers "cannot say" and `false`.
+ * Without a getter, the defaults: "cannot say" and `false`.
+ */
+export function exactlyOnceExports(connector = () => ({})) {
+  return {
+    exactlyOnceSupport(config) {
+      try {
+        const answer = connector().exactlyOnceSupport?.(fromPairs(config));
+        return answer === 'supported' || answer === 'unsupported' ? answer : undefined;
+      } catch (e) {
+        log('warn', `exactlyOnceSupport failed: ${toWitError(e).val}`);
+        return undefined;
+      }
+    },
+    canDefineTransactionBoundaries(config) {
+      try {
+        return connector().canDefineTransactionBoundaries?.(fromPairs(config)) === true;
+      } catch (e) {
+        log('warn', `canDefineTransactionBoundaries failed: ${toWitError(e).val}`);
+        return false;
+      }
+    },
+  };
 }
 
 /**

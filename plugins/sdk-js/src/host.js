@@ -3,7 +3,7 @@
 // `bindHost` was given.
 //
 // In a component the build's generated entry binds the WIT imports
-// (`wasm-connect:connector/host@0.1.1`, `offset-reader`, `wasi:filesystem/preopens`);
+// (`wasm-connect:connector/host@0.1.2`, `offset-reader`, `wasi:filesystem/preopens`);
 // in node tests a test binds fakes. This file owns the JSON and type conversions
 // between the two and must not import any WIT module itself, so it runs in plain node.
 

@@ -79,7 +79,7 @@ async function worldOf(entry, work) {
 /** The generated entry: host imports bound into the SDK, the module's exports passed on. */
 function generatedEntry(entry, kind) {
   const lines = [
-    `import { log, requestTaskReconfiguration, raiseError } from 'wasm-connect:connector/host@0.1.1';`,
+    `import { log, requestTaskReconfiguration, raiseError } from 'wasm-connect:connector/host@0.1.2';`,
     `import { bindHost } from ${JSON.stringify(join(SDK, 'src/host.js'))};`,
   ];
   if (kind === 'transform') {
@@ -89,9 +89,13 @@ function generatedEntry(entry, kind) {
   }
   lines.push(`import { getDirectories } from 'wasi:filesystem/preopens@${WASI}';`);
   if (kind === 'source') {
-    lines.push(`import { offsets } from 'wasm-connect:connector/offset-reader@0.1.1';`);
+    lines.push(`import { offsets } from 'wasm-connect:connector/offset-reader@0.1.2';`);
     lines.push(`bindHost({ log, requestTaskReconfiguration, raiseError, offsets, preopens: getDirectories });`);
     lines.push(`export { connector, sourceTask } from ${JSON.stringify(resolve(entry))};`);
+    // 0.1.2's exactly-once export: the module's own (from exportSource), else the defaults.
+    lines.push(`import * as plugin from ${JSON.stringify(resolve(entry))};`);
+    lines.push(`import { exactlyOnceExports } from ${JSON.stringify(join(SDK, 'src/exports.js'))};`);
+    lines.push(`export const exactlyOnce = plugin.exactlyOnce ?? exactlyOnceExports();`);
   } else {
     lines.push(`bindHost({ log, requestTaskReconfiguration, raiseError, preopens: getDirectories });`);
     lines.push(`export { connector, sinkTask } from ${JSON.stringify(resolve(entry))};`);

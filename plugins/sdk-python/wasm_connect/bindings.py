@@ -12,17 +12,22 @@ from typing import Any
 
 from .errors import CONFIG, RETRIABLE, classify
 
-__all__ = ["types", "host", "offset_reader", "transformation", "wit_error", "err"]
+__all__ = ["types", "host", "offset_reader", "transaction_context", "exactly_once", "transformation", "wit_error", "err"]
 
 # componentize-py bundles only the modules imported while it pre-initialises the app, so
 # the bindings are imported here, when the app imports the SDK; a later import inside a
 # component fails. Outside a component (unit tests) they are looked up again on use.
 _loaded = {}
-for _name in ("types", "host", "offset_reader"):
+for _name in ("types", "host", "offset_reader", "transaction_context"):
     try:
         _loaded[_name] = __import__(f"wit_world.imports.{_name}", fromlist=["_"])
     except ImportError:
         pass
+# The `source-connector` world's `exactly-once` export types (`Support`).
+try:
+    _loaded["exactly_once"] = __import__("wit_world.exports.exactly_once", fromlist=["_"])
+except ImportError:
+    pass
 # The `transform` world's export types (`transformed`); absent in the connector worlds.
 try:
     _loaded["transformation"] = __import__("wit_world.exports.transformation", fromlist=["_"])
@@ -38,7 +43,7 @@ def _module(name: str) -> Any:
     module = _loaded.get(name)
     if module is not None:
         return module
-    side = "exports" if name == "transformation" else "imports"
+    side = "exports" if name in ("transformation", "exactly_once") else "imports"
     try:
         return __import__(f"wit_world.{side}.{name}", fromlist=["_"])
     except ImportError:
@@ -65,6 +70,17 @@ def host() -> Any:
 def offset_reader() -> Any:
     """The generated `offset-reader` module; only source worlds import it."""
     return _module("offset_reader")
+
+
+def transaction_context() -> Any:
+    """The generated `transaction-context` import module; only source worlds import it."""
+    return _module("transaction_context")
+
+
+def exactly_once() -> Any:
+    """The generated `exactly-once` export module (its `Support` enum); only the
+    `source-connector` world has it."""
+    return _module("exactly_once")
 
 
 def transformation() -> Any:

@@ -55,6 +55,19 @@ class Connector:
         `ConfigError(message, key)` reports one problem."""
         return []
 
+    def exactly_once_support(self, config: Dict[str, str]) -> Optional[str]:
+        """Source connectors: `"supported"` when the connector delivers exactly once with
+        the raw `config` (Kafka Connect's `SourceConnector.exactlyOnceSupport`),
+        `"unsupported"`, or None (the default) for "cannot say". May be called before
+        `start`; answer from the config alone."""
+        return None
+
+    def can_define_transaction_boundaries(self, config: Dict[str, str]) -> bool:
+        """Source connectors: whether the tasks define their own transaction boundaries
+        with the raw `config` (asked only for `transaction.boundary=connector`). The
+        default is False."""
+        return False
+
     def start(self, config: Dict[str, Any]) -> None:
         """Starts the connector. The default keeps `config` in `self.config`."""
         self.config = config

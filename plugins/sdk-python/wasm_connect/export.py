@@ -164,6 +164,30 @@ class _ConnectorExport:
             _log_failure("Connector.stop", e)
 
 
+class _ExactlyOnceExport:
+    """The `exactly-once` interface of the `source-connector` world (contract 0.1.2): the
+    connector's answers, given the raw config. An exception answers "cannot say" and
+    False, and is logged."""
+
+    def exactly_once_support(self, config: List[Tuple[str, str]]) -> Any:
+        try:
+            answer = _connector().exactly_once_support(_config(config))
+        except BaseException as e:  # noqa: BLE001 - no error to return
+            _log_failure("Connector.exactly_once_support", e)
+            return None
+        support = bindings.exactly_once().Support
+        return {"supported": support.SUPPORTED, "unsupported": support.UNSUPPORTED}.get(
+            str(answer).lower() if answer is not None else ""
+        )
+
+    def can_define_transaction_boundaries(self, config: List[Tuple[str, str]]) -> bool:
+        try:
+            return _connector().can_define_transaction_boundaries(_config(config)) is True
+        except BaseException as e:  # noqa: BLE001 - no error to return
+            _log_failure("Connector.can_define_transaction_boundaries", e)
+            return False
+
+
 def _start_task(config: List[Tuple[str, str]]) -> None:
     assert _instance.task_cls is not None
     task = _instance.task_cls()
@@ -309,7 +333,9 @@ def export_source(connector_cls: Type[Connector], task_cls: Type[SourceTask]) ->
     caller = sys._getframe(1).f_globals
     connector = type("Connector", (_ConnectorExport,), {"__module__": caller.get("__name__")})
     task = type("SourceTask", (_SourceTaskExport,), {"__module__": caller.get("__name__")})
-    return _install(caller, {"Connector": connector, "SourceTask": task})  # type: ignore[return-value]
+    eos = type("ExactlyOnce", (_ExactlyOnceExport,), {"__module__": caller.get("__name__")})
+    installed = _install(caller, {"Connector": connector, "SourceTask": task, "ExactlyOnce": eos})
+    return installed[:2]  # type: ignore[return-value]
 
 
 def export_sink(connector_cls: Type[Connector], task_cls: Type[SinkTask]) -> Tuple[type, type]:

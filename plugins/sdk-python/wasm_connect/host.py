@@ -13,7 +13,10 @@ from typing import Any, Dict, List, Optional
 
 from . import bindings
 
-__all__ = ["log", "trace", "debug", "info", "warn", "error", "request_task_reconfiguration", "raise_error", "offsets", "offset"]
+__all__ = [
+    "log", "trace", "debug", "info", "warn", "error", "request_task_reconfiguration", "raise_error",
+    "offsets", "offset", "TransactionContext", "transaction_context",
+]
 
 _LEVELS = {"trace": "TRACE", "debug": "DEBUG", "info": "INFO", "warn": "WARN", "warning": "WARN", "error": "ERROR"}
 
@@ -74,3 +77,35 @@ def offsets(partitions: List[Dict[str, Any]]) -> List[Optional[Dict[str, Any]]]:
 def offset(partition: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     """The last committed source offset of one source partition, or None."""
     return offsets([partition])[0]
+
+
+class TransactionContext:
+    """A source task's control of its transactions (Kafka Connect's `TransactionContext`).
+    Requests apply to the batch the current `poll` returns; a record is named by its index
+    in that batch. Asking to commit and abort the same batch or record fails the task."""
+
+    def commit_transaction(self) -> None:
+        """Commits the transaction after the current batch."""
+        bindings.transaction_context().commit_transaction()
+
+    def commit_transaction_after(self, index: int) -> None:
+        """Commits the transaction right after record `index` of the current batch."""
+        bindings.transaction_context().commit_transaction_after(index)
+
+    def abort_transaction(self) -> None:
+        """Aborts the transaction after the current batch: its records are discarded."""
+        bindings.transaction_context().abort_transaction()
+
+    def abort_transaction_after(self, index: int) -> None:
+        """Aborts the transaction right after record `index` of the current batch."""
+        bindings.transaction_context().abort_transaction_after(index)
+
+
+def transaction_context() -> Optional[TransactionContext]:
+    """The task's transaction context when the worker honours it (exactly-once source and
+    `transaction.boundary=connector`), else None; None outside a component, and in a sink."""
+    try:
+        active = bindings.transaction_context().is_active()
+    except RuntimeError:
+        return None
+    return TransactionContext() if active else None

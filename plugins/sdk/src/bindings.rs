@@ -21,8 +21,8 @@ pub mod sink {
         export_macro_name: "export_sink_world",
         default_bindings_module: "wasm_connect_sdk::bindings::sink",
         with: {
-            "wasm-connect:connector/types@0.1.1": wasm_connect_sdk_bindings::wasm_connect::connector::types,
-            "wasm-connect:connector/host@0.1.1": wasm_connect_sdk_bindings::wasm_connect::connector::host,
+            "wasm-connect:connector/types@0.1.2": wasm_connect_sdk_bindings::wasm_connect::connector::types,
+            "wasm-connect:connector/host@0.1.2": wasm_connect_sdk_bindings::wasm_connect::connector::host,
         },
     });
 }
@@ -37,8 +37,8 @@ pub mod transform {
         export_macro_name: "export_transform_world",
         default_bindings_module: "wasm_connect_sdk::bindings::transform",
         with: {
-            "wasm-connect:connector/types@0.1.1": wasm_connect_sdk_bindings::wasm_connect::connector::types,
-            "wasm-connect:connector/host@0.1.1": wasm_connect_sdk_bindings::wasm_connect::connector::host,
+            "wasm-connect:connector/types@0.1.2": wasm_connect_sdk_bindings::wasm_connect::connector::types,
+            "wasm-connect:connector/host@0.1.2": wasm_connect_sdk_bindings::wasm_connect::connector::host,
         },
     });
 }

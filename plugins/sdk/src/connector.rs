@@ -3,7 +3,7 @@
 //! This module owns the trait and its contract only. It moves no data; the export macros
 //! wire an implementation to the WIT `connector` interface.
 
-use crate::{Config, ConfigDef, ConfigProblem, Result};
+use crate::{Config, ConfigDef, ConfigProblem, ExactlyOnceSupport, Result};
 
 /// A connector: describes the plugin, checks configs and splits the work into task
 /// configs (Kafka Connect's `Connector`).
@@ -14,7 +14,9 @@ use crate::{Config, ConfigDef, ConfigProblem, Result};
 /// times, then [`stop`](Self::stop) at most once (not at all if `start` failed). It also
 /// creates short-lived instances, without any sandbox grant, that only see
 /// [`name`](Self::name), [`version`](Self::version),
-/// [`config_definition`](Self::config_definition) and [`validate`](Self::validate), so
+/// [`config_definition`](Self::config_definition) and [`validate`](Self::validate) (and,
+/// for a source plugin, [`exactly_once_support`](Self::exactly_once_support) and
+/// [`can_define_transaction_boundaries`](Self::can_define_transaction_boundaries)), so
 /// those must work without `start`. Calls never overlap.
 pub trait Connector: Default + 'static {
     /// The plugin name users write in `connector.class`, e.g. `Datagen`. A plugin that
@@ -44,6 +46,28 @@ pub trait Connector: Default + 'static {
     fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
         let _ = config;
         Vec::new()
+    }
+
+    /// Source connectors: whether the connector delivers exactly once with `config` when
+    /// the worker runs exactly-once source (Kafka Connect's
+    /// `SourceConnector.exactlyOnceSupport`): its source offsets let a task resume without
+    /// repeating a record. `None`, the default, means "cannot say"; with
+    /// `exactly.once.support=required` the worker accepts only
+    /// `Some(ExactlyOnceSupport::Supported)`. May be called before `start`; answer from
+    /// the config alone. Never called for a sink connector.
+    fn exactly_once_support(&self, config: &Config) -> Option<ExactlyOnceSupport> {
+        let _ = config;
+        None
+    }
+
+    /// Source connectors: whether the tasks define their own transaction boundaries with
+    /// `config`, through [`transaction_context`](crate::transaction_context) (Kafka
+    /// Connect's `SourceConnector.canDefineTransactionBoundaries`). Asked only when the
+    /// config sets `transaction.boundary=connector`, which the worker refuses when this
+    /// answers `false`, the default. May be called before `start`.
+    fn can_define_transaction_boundaries(&self, config: &Config) -> bool {
+        let _ = config;
+        false
     }
 
     /// Starts the connector with its full config, defaults filled in. Called once.

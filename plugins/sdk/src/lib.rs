@@ -77,7 +77,9 @@
 //! [`SourceRecord`] / [`SinkRecord`] / [`SinkRecordRef`] (with the [`Kind`] of their keys
 //! and values, and [`RecordText`] or [`text`] to read them as text) and the positions in `position`; the host calls
 //! [`log`] (with [`info!`] and friends), [`request_task_reconfiguration`],
-//! [`raise_error`] and [`offsets`]; the macros [`export_source!`], [`export_sink!`] and
+//! [`raise_error`] and [`offsets`]; exactly-once delivery: the [`ExactlyOnceSupport`] a
+//! connector answers and a source task's [`transaction_context`] ([`TransactionContext`],
+//! requests as [`Action`]s); the macros [`export_source!`], [`export_sink!`] and
 //! [`export_transform!`];
 //! with the `testing` feature, [`testing`], a native harness for unit tests. The hidden
 //! modules `bindings` (generated code) and `glue` (the generated `Guest` traits
@@ -94,6 +96,7 @@ mod config;
 mod config_def;
 mod connector;
 mod error;
+mod exactly_once;
 mod export;
 #[doc(hidden)]
 pub mod glue;
@@ -115,6 +118,7 @@ pub use config::Config;
 pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
 pub use connector::Connector;
 pub use error::{Error, Result, ResultExt};
+pub use exactly_once::{Action, ExactlyOnceSupport, TransactionContext, transaction_context};
 pub use host::{offsets, raise_error, request_task_reconfiguration};
 pub use log::{Level, log};
 pub use position::{RecordAck, RecordFailure, TopicPartition, TopicPartitionOffset};

@@ -10,6 +10,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
+use crate::exactly_once::Action;
 use crate::{Error, Level};
 
 /// One line a plugin logged.
@@ -32,6 +33,11 @@ pub(crate) struct MockHost {
     /// Committed source offsets, by the JSON text of the source partition (serde_json
     /// writes object keys sorted, so equal partitions have equal text).
     pub offsets: HashMap<String, String>,
+    /// Whether [`transaction_context`](crate::transaction_context) answers `Some`.
+    pub transactions_active: bool,
+    /// The transaction requests made, oldest first: after record `index`, or after the
+    /// batch when `None`.
+    pub transaction_requests: Vec<(Action, Option<u32>)>,
 }
 
 thread_local! {

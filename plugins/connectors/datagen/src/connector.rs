@@ -1,7 +1,7 @@
 //! [`Datagen`]: the connector half. It splits the record count over `tasks.max` tasks and
 //! generates nothing itself.
 
-use wasm_connect_sdk::{Config, ConfigDef, Connector, Result};
+use wasm_connect_sdk::{Config, ConfigDef, Connector, ExactlyOnceSupport, Result};
 
 use crate::config::{self, Settings};
 
@@ -22,6 +22,12 @@ impl Connector for Datagen {
 
     fn config_definition(&self) -> ConfigDef {
         config::definition()
+    }
+
+    /// Exactly-once with any config: a task's offset (its record number) says where
+    /// to resume, and resuming regenerates the same records.
+    fn exactly_once_support(&self, _config: &Config) -> Option<ExactlyOnceSupport> {
+        Some(ExactlyOnceSupport::Supported)
     }
 
     fn start(&mut self, config: Config) -> Result<()> {

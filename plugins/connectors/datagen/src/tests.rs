@@ -66,3 +66,12 @@ fn the_largest_sizes_run_one_bounded_poll_at_a_time() {
     let records = task.poll().unwrap();
     assert_eq!(records.len(), MAX_POLL_BYTES / 100_000);
 }
+
+#[test]
+fn declares_exactly_once_support_and_no_transaction_boundaries() {
+    use wasm_connect_sdk::ExactlyOnceSupport;
+    let connector = ConnectorHarness::<Datagen>::new();
+    let config = config(8, 8);
+    assert_eq!(connector.exactly_once_support(&config), Some(ExactlyOnceSupport::Supported));
+    assert!(!connector.can_define_transaction_boundaries(&config));
+}

@@ -1,7 +1,7 @@
 //! [`FileStreamSource`]: the connector half. It checks the config and hands it, whole, to
 //! exactly one task (one file cannot be split). It reads nothing itself.
 
-use wasm_connect_sdk::{Config, ConfigDef, ConfigProblem, Connector, Result};
+use wasm_connect_sdk::{Config, ConfigDef, ConfigProblem, Connector, ExactlyOnceSupport, Result};
 
 use crate::config::{self, Settings};
 
@@ -26,6 +26,18 @@ impl Connector for FileStreamSource {
 
     fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
         config::validate(config)
+    }
+
+    /// As Kafka Connect's FileStreamSourceConnector: exactly-once when reading a file (its
+    /// byte position is the offset, as long as the file is only appended to); without a
+    /// file there is nothing to resume from.
+    fn exactly_once_support(&self, config: &Config) -> Option<ExactlyOnceSupport> {
+        let file = config.get(config::FILE).map(str::trim).unwrap_or_default();
+        Some(if file.is_empty() {
+            ExactlyOnceSupport::Unsupported
+        } else {
+            ExactlyOnceSupport::Supported
+        })
     }
 
     fn start(&mut self, config: Config) -> Result<()> {

@@ -102,3 +102,13 @@ fn the_connector_hands_its_whole_config_to_one_task() {
     assert_eq!(tasks.len(), 1);
     assert_eq!(tasks[0].get("batch.size"), Some("2000"), "the default is filled in");
 }
+
+#[test]
+fn exactly_once_is_supported_when_reading_a_file() {
+    use wasm_connect_sdk::ExactlyOnceSupport::{Supported, Unsupported};
+    let connector = ConnectorHarness::<FileStreamSource>::new();
+    let file = Config::new().with("file", "in.txt").with("topic", "t");
+    assert_eq!(connector.exactly_once_support(&file), Some(Supported));
+    let none = Config::new().with("file", " ").with("topic", "t");
+    assert_eq!(connector.exactly_once_support(&none), Some(Unsupported));
+}

@@ -4,7 +4,9 @@
 //! `query` is one task.
 
 use postgres_wire::url_problem;
-use wasm_connect_sdk::{Config, ConfigDef, ConfigProblem, Connector, Error, Result, warn};
+use wasm_connect_sdk::{
+    Config, ConfigDef, ConfigProblem, Connector, Error, ExactlyOnceSupport, Result, warn,
+};
 
 use crate::config::{self, Settings};
 
@@ -53,6 +55,21 @@ impl Connector for JdbcSourceConnector {
             problems.push(ConfigProblem::new(config::MODE, e.message().to_owned()));
         }
         problems
+    }
+
+    /// Exactly-once in the incrementing and timestamp modes, whose offsets (the last
+    /// incrementing value and timestamp read) say where to resume; `bulk` reads every row
+    /// again on every poll, so it cannot promise it.
+    fn exactly_once_support(&self, config: &Config) -> Option<ExactlyOnceSupport> {
+        let resumable = matches!(
+            config.get(config::MODE).map(str::trim),
+            Some("incrementing" | "timestamp" | "timestamp+incrementing")
+        );
+        Some(if resumable {
+            ExactlyOnceSupport::Supported
+        } else {
+            ExactlyOnceSupport::Unsupported
+        })
     }
 
     fn start(&mut self, config: Config) -> Result<()> {

@@ -87,3 +87,15 @@ fn tables_are_split_between_tasks() {
         ["a,c", "b"]
     );
 }
+
+#[test]
+fn exactly_once_is_supported_in_the_incrementing_and_timestamp_modes() {
+    use wasm_connect_sdk::ExactlyOnceSupport::{Supported, Unsupported};
+    let c = ConnectorHarness::<JdbcSourceConnector>::new();
+    let mode = |m: &str| Config::new().with("mode", m);
+    for m in ["incrementing", "timestamp", "timestamp+incrementing"] {
+        assert_eq!(c.exactly_once_support(&mode(m)), Some(Supported), "{m}");
+    }
+    assert_eq!(c.exactly_once_support(&mode("bulk")), Some(Unsupported));
+    assert_eq!(c.exactly_once_support(&Config::new()), Some(Unsupported));
+}

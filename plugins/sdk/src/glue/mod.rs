@@ -10,13 +10,14 @@
 //! The native test harness ([`testing`](crate::testing)) calls the same `Guest`
 //! implementations and slots, so a unit test runs every conversion a component runs.
 //!
-//! Layout: `convert` (WIT values <-> SDK values), `connector`, `source`, `sink`,
-//! `transform` (one `Guest` implementation each).
+//! Layout: `convert` (WIT values <-> SDK values), `connector`, `exactly_once`, `source`,
+//! `sink`, `transform` (one `Guest` implementation each).
 //!
 //! [`Connector`]: crate::Connector
 
 pub(crate) mod connector;
 pub(crate) mod convert;
+pub(crate) mod exactly_once;
 mod sink;
 mod source;
 pub(crate) mod transform;

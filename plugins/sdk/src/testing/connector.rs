@@ -4,9 +4,10 @@
 use std::marker::PhantomData;
 
 use super::{Kind, SlotGuard};
+use crate::bindings::source::exports::wasm_connect::connector::exactly_once::Support;
 use crate::glue::convert::{config_to_wit, error_from_wit, problem_from_wit};
-use crate::glue::{CONNECTOR, connector as glue, with_state};
-use crate::{Config, ConfigDef, ConfigProblem, Connector, Result};
+use crate::glue::{CONNECTOR, connector as glue, exactly_once, with_state};
+use crate::{Config, ConfigDef, ConfigProblem, Connector, ExactlyOnceSupport, Result};
 
 /// Drives connector `C` as the worker does: one instance created with `Default` on the
 /// first call, dropped by [`stop`](Self::stop) (a later call creates a fresh one).
@@ -77,6 +78,20 @@ impl<C: Connector> ConnectorHarness<C> {
     pub fn validate(&self, config: &Config) -> Vec<ConfigProblem> {
         let problems = glue::validate::<C>(config_to_wit(config.clone()));
         problems.into_iter().map(problem_from_wit).collect()
+    }
+
+    /// The answer of the `exactly-once-support` export for `config` (a source plugin's).
+    pub fn exactly_once_support(&self, config: &Config) -> Option<ExactlyOnceSupport> {
+        let answer = exactly_once::exactly_once_support::<C>(config_to_wit(config.clone()));
+        answer.map(|a| match a {
+            Support::Supported => ExactlyOnceSupport::Supported,
+            Support::Unsupported => ExactlyOnceSupport::Unsupported,
+        })
+    }
+
+    /// The answer of the `can-define-transaction-boundaries` export for `config`.
+    pub fn can_define_transaction_boundaries(&self, config: &Config) -> bool {
+        exactly_once::can_define_transaction_boundaries::<C>(config_to_wit(config.clone()))
     }
 
     /// Starts the connector with `config`, the declared defaults of unset keys filled in

@@ -13,7 +13,8 @@
 //!
 //! - [`ConnectorHarness`]: `name`, `version`, `config_definition`, `validate` (the
 //!   definition's checks, then the plugin's own, exactly as the `validate` export runs
-//!   them), `start` (with defaults filled in), `task_configs` (checked against
+//!   them), `exactly_once_support` and `can_define_transaction_boundaries` (a source
+//!   plugin's answers), `start` (with defaults filled in), `task_configs` (checked against
 //!   `max_tasks`), `stop`.
 //! - [`SourceHarness`]: `start`, `poll` (acknowledging every record as the worker does
 //!   once it is written), `commit` (storing the last source offset of each source
@@ -33,7 +34,9 @@
 //!
 //! The host imports are mocked per thread: [`logs`], [`reconfiguration_requests`],
 //! [`raised_errors`] read what the plugin asked for, [`set_committed_offset`] seeds what
-//! [`offsets`](crate::offsets) returns, [`reset`] clears it all. `cargo test` runs each
+//! [`offsets`](crate::offsets) returns, [`set_transactions_active`] and
+//! [`take_transaction_requests`] stand in for the transaction context, [`reset`] clears
+//! it all. `cargo test` runs each
 //! test on a thread of its own, so tests never share this state. At most one harness of
 //! each kind may be alive on a thread: a component holds one connector and one task.
 //!
@@ -97,7 +100,7 @@ use serde_json::Value;
 
 use crate::glue::{Slot, drop_state};
 pub use crate::mock_host::LogLine;
-use crate::{Error, Level, RecordText, mock_host};
+use crate::{Action, Error, Level, RecordText, mock_host};
 pub use connector::ConnectorHarness;
 pub use sink::SinkHarness;
 pub use source::{DEFAULT_MAX_RECORDS, SourceHarness};
@@ -137,6 +140,20 @@ pub fn set_committed_offset(partition: &Value, offset: &Value) {
 pub fn committed_offset(partition: &Value) -> Option<Value> {
     let text = mock_host::with(|h| h.offsets.get(&partition.to_string()).cloned())?;
     Some(serde_json::from_str(&text).expect("committed offsets are stored as JSON"))
+}
+
+/// Makes [`transaction_context`](crate::transaction_context) answer `Some` (`true`) or
+/// `None` on this thread, as a worker running exactly-once source with
+/// `transaction.boundary=connector` would.
+pub fn set_transactions_active(active: bool) {
+    mock_host::with(|h| h.transactions_active = active);
+}
+
+/// The transaction requests the task made on this thread, oldest first, and forgets
+/// them: `(action, Some(index))` after a record of the batch, `(action, None)` after the
+/// whole batch.
+pub fn take_transaction_requests() -> Vec<(Action, Option<u32>)> {
+    mock_host::with(|h| std::mem::take(&mut h.transaction_requests))
 }
 
 /// Forgets every log line, request, raised error and committed offset of this thread.

@@ -2,7 +2,7 @@
 //! the source's own keys.
 
 use chaos_common::{ChaosConnector, Settings};
-use wasm_connect_sdk::{Config, ConfigDef, ConfigKey, Connector, Result};
+use wasm_connect_sdk::{Config, ConfigDef, ConfigKey, Connector, ExactlyOnceSupport, Result};
 
 /// The topic records go to.
 pub const TOPIC: &str = "topic";
@@ -12,6 +12,17 @@ pub const BATCH_SIZE: &str = "batch.size";
 pub const VALUE_SIZE: &str = "value.size";
 /// Start from 0 after a restart instead of after the committed offset.
 pub const IGNORE_OFFSETS: &str = "chaos.offsets.ignore";
+
+/// The connector's answer to `exactly-once-support`: `supported`, `unsupported`, or
+/// anything else for none (Kafka Connect's `null`). Read raw, not in the definition.
+pub const EXACTLY_ONCE: &str = "chaos.exactly.once.support";
+/// The connector's answer to `can-define-transaction-boundaries` (`true`; default
+/// `false`). Read raw, not in the definition.
+pub const BOUNDARIES: &str = "chaos.transaction.boundaries";
+
+/// The transaction requests every `ok` poll makes when the task has a transaction
+/// context: a list of `commit`, `abort`, `commit@i`, `abort@i`. Read raw.
+pub const TRANSACTION_REQUESTS: &str = "chaos.transaction.requests";
 
 /// The `ChaosSource` connector.
 #[derive(Default)]
@@ -35,6 +46,18 @@ impl Connector for ChaosSourceConnector {
                 "Set to true to ignore committed offsets: a restarted task repeats its records.",
             ));
         Settings::define(def, "poll")
+    }
+
+    fn exactly_once_support(&self, config: &Config) -> Option<ExactlyOnceSupport> {
+        match config.get(EXACTLY_ONCE).map(str::trim) {
+            Some("supported") => Some(ExactlyOnceSupport::Supported),
+            Some("unsupported") => Some(ExactlyOnceSupport::Unsupported),
+            _ => None,
+        }
+    }
+
+    fn can_define_transaction_boundaries(&self, config: &Config) -> bool {
+        config.get(BOUNDARIES).is_some_and(|v| v.trim() == "true")
     }
 
     fn start(&mut self, config: Config) -> Result<()> {

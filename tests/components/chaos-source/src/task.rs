@@ -4,12 +4,18 @@
 //! Records: key = the decimal count `n`, value = `n` zero-padded to `value.size` bytes,
 //! source partition `{"chaos": "p"}`, offset `{"n": n}`; a restarted task resumes after
 //! the committed `n`, unless `chaos.offsets.ignore` makes it start again from 0.
+//!
+//! Transactions: with a transaction context (exactly-once source, `transaction.boundary=
+//! connector`), every `ok` poll makes the requests `chaos.transaction.requests` lists:
+//! `commit`, `abort` (the batch), `commit@i`, `abort@i` (after record `i` of the batch).
 
 use chaos_common::{Call, ChaosConnector, Mode, Settings, chatter, keys, misbehave, probe};
 use wasm_connect_sdk::serde_json::{Value, json};
-use wasm_connect_sdk::{Config, Error, Result, SourceRecord, SourceTask, offsets};
+use wasm_connect_sdk::{
+    Config, Error, Result, SourceRecord, SourceTask, offsets, transaction_context,
+};
 
-use crate::connector::{BATCH_SIZE, IGNORE_OFFSETS, TOPIC, VALUE_SIZE};
+use crate::connector::{BATCH_SIZE, IGNORE_OFFSETS, TOPIC, TRANSACTION_REQUESTS, VALUE_SIZE};
 
 /// The bytes of one record of a `huge` batch.
 const HUGE_RECORD: usize = 64 * 1024;
@@ -25,6 +31,8 @@ pub struct ChaosSourceTask {
     next: u64,
     /// A probe's outcome from the connector or from `start`.
     probe_result: Option<String>,
+    /// The transaction requests every `ok` poll makes (`chaos.transaction.requests`).
+    requests: Vec<String>,
 }
 
 impl ChaosSourceTask {
@@ -44,6 +52,10 @@ impl ChaosSourceTask {
     }
 }
 
+fn bad(request: &str) -> Error {
+    Error::config(format!("{TRANSACTION_REQUESTS}: cannot read {request:?}"))
+}
+
 impl SourceTask for ChaosSourceTask {
     fn start(&mut self, config: Config) -> Result<()> {
         ChaosConnector::check_task(&config)?;
@@ -52,6 +64,7 @@ impl SourceTask for ChaosSourceTask {
         self.batch_size = usize::try_from(config.get_i32(BATCH_SIZE)?.unwrap_or(100)).unwrap_or(0);
         self.value_size = usize::try_from(config.get_i32(VALUE_SIZE)?.unwrap_or(100)).unwrap_or(0);
         self.probe_result = config.get(keys::PROBE_RESULT).map(str::to_owned);
+        self.requests = config.get_list(TRANSACTION_REQUESTS);
         let ignore = config.get_bool(IGNORE_OFFSETS)?.unwrap_or(false);
         let committed =
             if ignore { None } else { offsets(&[json!({"chaos": "p"})]).pop().flatten() };
@@ -90,6 +103,21 @@ impl SourceTask for ChaosSourceTask {
         }
         let count = self.batch_size.min(max_records as usize) as u64;
         self.next += count;
+        if let Some(tx) = transaction_context() {
+            for request in &self.requests {
+                let (what, index) = match request.split_once('@') {
+                    Some((what, i)) => (what, Some(i.parse().map_err(|_| bad(request))?)),
+                    None => (request.as_str(), None),
+                };
+                match (what, index) {
+                    ("commit", None) => tx.commit_transaction(),
+                    ("abort", None) => tx.abort_transaction(),
+                    ("commit", Some(i)) => tx.commit_transaction_after(i),
+                    ("abort", Some(i)) => tx.abort_transaction_after(i),
+                    _ => return Err(bad(request)),
+                }
+            }
+        }
         Ok((n..n + count).map(|k| self.record(k, self.counted_value(k))).collect())
     }
 
