@@ -122,7 +122,6 @@ impl App {
             shutdown: shutdown_timeouts(config),
             loggers: crate::telemetry::installed()
                 .unwrap_or_else(crate::telemetry::Loggers::for_tests),
-            exactly_once_source_support: config.exactly_once_source_support,
         };
         let sink_offsets = sink_offsets(config, embedded_topics)?;
         let client =

@@ -14,8 +14,8 @@ pub struct HerderSettings {
     pub reconfiguration: RetryPolicy,
     /// `connector.client.config.override.policy`: the client overrides connectors may set.
     pub override_policy: OverridePolicy,
-    /// `exactly.once.source.support`: validation refuses `exactly.once.support=required`
-    /// unless it is `enabled`.
+    /// `exactly.once.source.support`: validation refuses `exactly.once.support=required`,
+    /// and zombie fencing (KIP-618) does not run, unless it is `enabled`.
     pub exactly_once_source_support: ExactlyOnceSourceSupport,
     /// The config providers validation resolves references with (the worker has its own
     /// copy, for the configs it hands to plugins).
@@ -25,8 +25,6 @@ pub struct HerderSettings {
     /// This worker's log levels: the herder owns them, as Kafka Connect's herder owns its
     /// `Loggers`, because a cluster-wide level (KIP-976) reaches it through the config topic.
     pub loggers: Loggers,
-    /// `exactly.once.source.support`: zombie fencing (KIP-618) runs only when `enabled`.
-    pub exactly_once_source_support: ExactlyOnceSourceSupport,
 }
 
 impl Default for HerderSettings {
@@ -39,7 +37,6 @@ impl Default for HerderSettings {
             providers: ConfigProviders::default(),
             shutdown: ShutdownTimeouts::default(),
             loggers: crate::telemetry::installed().unwrap_or_else(Loggers::for_tests),
-            exactly_once_source_support: ExactlyOnceSourceSupport::default(),
         }
     }
 }
