@@ -333,12 +333,14 @@ impl SourceTask {
                 .collect();
             self.reporter.report(failures).await.map_err(|e| e.to_string())?;
         }
+        if let Some(transactions) = &self.transactions
+            && out.iter().any(|r| *r.topic == *transactions.offsets_topic)
+        {
+            return Err(OWN_OFFSETS_TOPIC.to_owned());
+        }
         self.ensure_topics(state, &out).await?;
         let write = match &mut self.transactions {
             Some(transactions) => {
-                if out.iter().any(|r| *r.topic == *transactions.offsets_topic) {
-                    return Err(OWN_OFFSETS_TOPIC.to_owned());
-                }
                 transactions.sent(&offsets);
                 Write::Pending(transactions.producer.send(out))
             }
@@ -466,6 +468,12 @@ impl SourceTask {
         transactions.ended();
         self.offsets.written(&self.connector, offsets);
         self.complete_writes(state, true).await?;
+        self.commit_plugin().await
+    }
+
+    /// The plugin's `commit`, after offsets are committed: a connector error is its own
+    /// business (Kafka Connect logs it), a trap fails the task.
+    async fn commit_plugin(&mut self) -> Result<(), String> {
         match self.instance.commit().await {
             Ok(()) | Err(InstanceError::Connector(_)) => Ok(()),
             Err(e) => Err(e.trace()),
@@ -501,10 +509,7 @@ impl SourceTask {
         match written {
             Ok(()) => {
                 state.committable.clear();
-                match self.instance.commit().await {
-                    Ok(()) | Err(InstanceError::Connector(_)) => Ok(()),
-                    Err(e) => Err(e.trace()),
-                }
+                self.commit_plugin().await
             }
             Err(e) if stopping => {
                 tracing::warn!(
