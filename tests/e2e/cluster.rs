@@ -337,6 +337,11 @@ impl Cluster {
         })
     }
 
+    /// The workers' `group.id` (also the prefix of their internal topics).
+    pub fn group_id(&self) -> &str {
+        &self.prefix
+    }
+
     /// One worker's whole log.
     pub fn log(&self, i: usize) -> String {
         std::fs::read_to_string(&self.workers[i].log).unwrap_or_default()

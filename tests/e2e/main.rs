@@ -22,6 +22,7 @@ mod data_path;
 mod delivery;
 mod distributed;
 mod eos_contract;
+mod eos_fencing;
 mod eos_validate;
 mod exactly_once;
 mod failover;

@@ -1,6 +1,7 @@
 //! [`InterWorkerClient`]: HTTP requests from this worker to another one. REST forwards the
 //! requests another worker must execute (`rest/forward`), and the herder sends the task
-//! configs it generated to the leader ([`InterWorkerClient::submit_task_configs`]).
+//! configs it generated to the leader ([`InterWorkerClient::submit_task_configs`]), and asks
+//! the leader for a zombie fencing round ([`InterWorkerClient::fence_zombies`]).
 //!
 //! Kafka Connect's `RestClient` conventions: user agent `kafka-connect`, JSON in and out,
 //! no redirects followed, and answers classified the same way (204 → no body, other 2xx →
@@ -177,6 +178,29 @@ impl InterWorkerClient {
             path_segment(connector)
         );
         self.forward(ForwardRequest { method: Method::POST, url, headers, body }).await.map(drop)
+    }
+
+    /// Asks the leader at `leader_url` for a zombie fencing round for `connector`
+    /// (KIP-618): a `PUT {leader_url}/connectors/{connector}/fence?forward=true` with an
+    /// empty body signed with `key`, as Kafka Connect's worker sends it before an
+    /// exactly-once source task of a new generation starts.
+    pub async fn fence_zombies(
+        &self,
+        leader_url: &str,
+        connector: &str,
+        key: Option<&SessionKey>,
+    ) -> Result<(), ClientError> {
+        let body = Bytes::new();
+        let mut headers = HeaderMap::new();
+        if let Some(key) = key {
+            headers.extend(signature_headers(key, &body));
+        }
+        let url = format!(
+            "{}/connectors/{}/fence?forward=true",
+            leader_url.trim_end_matches('/'),
+            path_segment(connector)
+        );
+        self.forward(ForwardRequest { method: Method::PUT, url, headers, body }).await.map(drop)
     }
 }
 

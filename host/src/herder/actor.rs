@@ -18,6 +18,7 @@ use tokio::time::Instant;
 use super::auto_restart::AutoRestarts;
 use super::command::{Command, Reply};
 use super::config_log::{ConfigLog, FollowerMsg};
+use super::fence_rounds::{FenceRounds, RoundError};
 use super::group_link::{GroupLink, config_view};
 use super::instances::Instances;
 use super::member_spec::{MemberSpec, Peers};
@@ -51,6 +52,8 @@ pub(super) struct Herder {
     pub peers: Option<Peers>,
     /// How the leader fences zombie producers (KIP-618), in distributed mode.
     pub fencing: Option<Fencing>,
+    /// The fencing rounds this worker asked for before starting tasks (`fence_gate`).
+    pub fence_rounds: FenceRounds,
     /// Leader only: no new session-key write before this (one is under way, or failed).
     pub key_retry_at: Option<Instant>,
     /// Where work started off the loop reports ([`Internal`]).
@@ -108,6 +111,13 @@ pub(super) enum Internal {
         generation: u64,
         result: Result<(), String>,
         reply: Reply<()>,
+    },
+    /// A fencing round this worker asked for before starting tasks ended.
+    FenceRoundEnded {
+        connector: String,
+        /// The task-config generation it was asked for.
+        generation: u64,
+        result: Result<(), RoundError>,
     },
 }
 
@@ -192,6 +202,7 @@ pub(super) async fn spawn_with(
         deferred: Vec::new(),
         peers,
         fencing,
+        fence_rounds: FenceRounds::default(),
         key_retry_at: None,
         internal_tx,
         internal_rx,
@@ -431,6 +442,9 @@ impl Herder {
             }
             Internal::ZombiesFenced { connector, tasks, generation, result, reply } => {
                 self.zombies_fenced(connector, tasks, generation, result, reply)
+            }
+            Internal::FenceRoundEnded { connector, generation, result } => {
+                self.fence_round_ended(connector, generation, result)
             }
         }
     }

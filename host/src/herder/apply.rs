@@ -2,7 +2,8 @@
 //! [`Runner`](super::runner::Runner) and the handles in the registry) and the only writer
 //! of lifecycle statuses (RUNNING, PAUSED, RESTARTING, STOPPED, UNASSIGNED, FAILED).
 //! Plans are computed elsewhere ([`super::reconcile`], restart plans, the restart policy,
-//! the retry chain); this file does what they say, in order.
+//! the retry chain); this file does what they say, in order. A task start of an
+//! exactly-once source connector pending fencing waits instead (`fence_gate`).
 
 use super::actor::Herder;
 use super::instances::Phase;
@@ -82,6 +83,10 @@ impl Herder {
         let handle = match id {
             InstanceId::Connector(_) => self.runner.start_connector(name, connector, run),
             InstanceId::Task(_, task) => {
+                if self.held_for_fencing(name) {
+                    tracing::info!(connector = %name, task, "Task waits for the zombie fencing of its connector's previous tasks");
+                    return;
+                }
                 let Some(task_config) = self.config.task_configs(name).get(*task as usize) else {
                     return;
                 };

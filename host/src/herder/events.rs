@@ -204,6 +204,7 @@ impl Herder {
                 }
             }
             ConfigEvent::Restart(request) => self.pending_restarts.push(request),
+            ConfigEvent::TaskCountRecorded(name) => self.task_count_recorded(name),
         }
     }
 

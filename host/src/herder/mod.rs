@@ -13,7 +13,8 @@
 //! Layout: `actor` (the state, the loop, and the dispatch of what the write pipeline and
 //! work started off the loop hand back) and the files that add its methods by concern, each
 //! using `actor` and never used by it: `requests` (each request's execution), `fence` (a
-//! zombie fencing round executed: KIP-618), `gate` (which
+//! zombie fencing round executed: KIP-618), `fence_gate` (an exactly-once source's new
+//! tasks held until its previous generation is fenced out), `gate` (which
 //! worker executes a request, and when), `events` (worker events, config-topic changes),
 //! `restarts` (queued KIP-745 restart requests executed and answered), `group` (the member
 //! loop's reports), `peers` (session keys, task configs sent to the leader), `reconfigure`
@@ -30,7 +31,8 @@
 //! pure), `reconcile` (desired against running, a pure plan of `Action`s), `restart_plan`
 //! (KIP-745 plans), `restart_queue` (the restart requests waiting), `runner` (what starts
 //! instances), `sink_offsets` (where sink offsets live), `zombie_fencing` (a KIP-618
-//! fencing round's plan and refusals, pure). Beside them: `validate` with
+//! fencing round's plan and refusals, pure), `fence_rounds` (the rounds this worker asked
+//! for). Beside them: `validate` with
 //! `connector_keys` and `transform_keys` (the framework keys a plugin's definition shows)
 //! and `exactly_once` (a source's KIP-618 keys and preflight checks), `error`.
 //! Tests: `harness` (the loop over in-memory topics and the fake runner), `herder_tests`,
@@ -49,6 +51,8 @@ mod error;
 mod events;
 mod exactly_once;
 mod fence;
+mod fence_gate;
+mod fence_rounds;
 #[cfg(test)]
 mod fence_tests;
 mod gate;

@@ -20,6 +20,9 @@
 //! `alterOffsets` hook declines; our WIT contract has no such hook and plugins keep their
 //! offsets only through the framework, so that variant never applies.
 //!
+//! Under exactly-once source support (in a group), a source connector's offsets change only
+//! after a zombie fencing round (`fence`), as in Kafka Connect.
+//!
 //! The loop never waits on a store: the config topic is read to its end through the write
 //! pipeline's sync, the checks run in the loop, and the change itself (offset-store writes,
 //! consumer-group calls, which wait on the cluster's group coordinator) runs in a spawned
@@ -96,7 +99,7 @@ impl Herder {
 
     /// PATCH and DELETE, once the config topic has been read to its end: the checks here,
     /// the change in a spawned task that answers.
-    pub(super) fn offsets_synced(&self, command: Command) {
+    pub(super) fn offsets_synced(&mut self, command: Command) {
         match command {
             Command::AlterOffsets { name, offsets, reply } => {
                 let checked = self.check_modifiable(&name).and_then(|()| {
@@ -113,8 +116,12 @@ impl Herder {
                         Err(e) => drop(reply.send(Err(e))),
                         Ok(offsets) => {
                             let store = self.offsets.clone();
+                            let fenced = self.fence_before_offsets(&name);
                             tokio::spawn(async move {
-                                let r = write_source(&store, &name, offsets).await;
+                                let r = match fenced.await {
+                                    Ok(()) => write_source(&store, &name, offsets).await,
+                                    Err(e) => Err(e),
+                                };
                                 let _ = reply.send(r.map(|()| ALTERED.into()));
                             });
                         }
@@ -140,8 +147,16 @@ impl Herder {
                     Ok(Kept::Source) => {
                         // Every partition any worker committed: read to the end first.
                         let store = self.offsets.clone();
+                        let fenced = self.fence_before_offsets(&name);
                         tokio::spawn(async move {
-                            let r = match store.read_connector_offsets(&name).await {
+                            let read = match fenced.await {
+                                Ok(()) => store.read_connector_offsets(&name).await,
+                                Err(e) => {
+                                    let _ = reply.send(Err(e));
+                                    return;
+                                }
+                            };
+                            let r = match read {
                                 Ok(all) => {
                                     let tombstones =
                                         all.into_iter().map(|(p, _)| (p, None)).collect();
@@ -170,6 +185,32 @@ impl Herder {
                 }
             }
             other => other.reject(HerderError::Failed("not an offsets change".into())),
+        }
+    }
+
+    /// Under exactly-once source support in a group: a zombie fencing round for source
+    /// connector `name` before its offsets change (Kafka Connect's `modifyConnectorOffsets`),
+    /// so that no task of an earlier generation commits offsets after the change. Resolves
+    /// at once otherwise, and when nothing is pending fencing.
+    fn fence_before_offsets(
+        &mut self,
+        name: &str,
+    ) -> impl std::future::Future<Output = Result<(), HerderError>> + Send + 'static {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        if self.settings.exactly_once_source_support.enabled() && self.fencing.is_some() {
+            self.fence_synced(name.to_owned(), reply);
+        } else {
+            let _ = reply.send(Ok(()));
+        }
+        async move {
+            match answer.await {
+                Ok(Ok(())) => Ok(()),
+                Ok(Err(e)) => Err(HerderError::Failed(format!(
+                    "Failed to perform zombie fencing for source connector prior to modifying \
+                     offsets: {e}"
+                ))),
+                Err(_) => Err(HerderError::ShuttingDown),
+            }
         }
     }
 

@@ -40,6 +40,9 @@ pub enum ConfigEvent {
     /// A cluster-wide log level was set (only reported once the initial read has
     /// finished): namespace and level, as written.
     LoggerLevel(String, String),
+    /// A connector's task count was recorded (`tasks-fencing-<name>`): its previous task
+    /// generation is fenced out (KIP-618), so its new tasks may start.
+    TaskCountRecorded(String),
 }
 
 /// The desired state of every connector, as read from the config topic.
@@ -139,8 +142,8 @@ impl ConfigState {
             }
             ConfigRecord::TaskCount { connector, tasks } => {
                 self.pending_fencing.remove(&connector);
-                self.task_count_records.insert(connector, tasks);
-                vec![]
+                self.task_count_records.insert(connector.clone(), tasks);
+                vec![ConfigEvent::TaskCountRecorded(connector)]
             }
         }
     }
@@ -380,7 +383,7 @@ mod tests {
         assert_eq!(s.task_count_record("c"), None);
         s.apply(task("c", 0));
         s.apply(commit("c", 1));
-        assert!(s.apply(task_count("c", 1)).is_empty(), "no event");
+        assert_eq!(s.apply(task_count("c", 1)), vec![ConfigEvent::TaskCountRecorded("c".into())]);
         assert_eq!(s.task_count_record("c"), Some(1));
         assert!(!s.pending_fencing("c"));
         // The next generation is pending again; the record stays until the next one.

@@ -28,7 +28,7 @@ use super::watermarks::Watermarks;
 use crate::store::{LogEntry, LogReader, StoreError};
 
 /// How long `read_to_end` waits for a record before checking the consumer's positions (and
-/// whether it has waited too long).
+/// whether it has waited too long); also how often it checks them while records arrive.
 const IDLE_CHECK: Duration = Duration::from_millis(200);
 
 /// Most records one `poll` returns; the rest wait in the consumer for the next call.
@@ -161,6 +161,7 @@ impl KafkaReader {
         let starts = self.watermarks.starts(&self.topic, self.next.len()).await?;
         let ends = self.watermarks.ends(&self.topic, self.next.len()).await?;
         let mut progress = Instant::now();
+        let mut merged = Instant::now();
         loop {
             // Offsets below a partition's log start are gone: nothing to wait for there.
             let done = self
@@ -176,10 +177,18 @@ impl KafkaReader {
                 Ok(Ok(message)) => {
                     self.take(&message);
                     progress = Instant::now();
+                    // A partition whose end is a transaction marker reaches it only
+                    // through the position; records of a busy partition must not keep
+                    // that check from running (transactional writers never pause).
+                    if merged.elapsed() >= IDLE_CHECK {
+                        self.merge_positions();
+                        merged = Instant::now();
+                    }
                 }
                 Ok(Err(error)) => self.on_error(error)?,
                 Err(_) => {
                     self.merge_positions();
+                    merged = Instant::now();
                     if progress.elapsed() >= self.timeout {
                         return Err(StoreError::Unavailable(format!(
                             "reading topic '{}' to its end made no progress for {:?}",

@@ -12,6 +12,9 @@ pub const BATCH_SIZE: &str = "batch.size";
 pub const VALUE_SIZE: &str = "value.size";
 /// Start from 0 after a restart instead of after the committed offset.
 pub const IGNORE_OFFSETS: &str = "chaos.offsets.ignore";
+/// Count per task: each task has its own source partition and keys its records
+/// `<task>-<n>`, so that several tasks' sequences can be told apart on one topic.
+pub const PER_TASK: &str = "chaos.partition.per.task";
 
 /// The connector's answer to `exactly-once-support`: `supported`, `unsupported`, or
 /// anything else for none (Kafka Connect's `null`). Read raw, not in the definition.
@@ -44,6 +47,9 @@ impl Connector for ChaosSourceConnector {
             .define(ConfigKey::int(VALUE_SIZE).default_value(100).doc("Value size in bytes."))
             .define(ConfigKey::boolean(IGNORE_OFFSETS).default_value(false).doc(
                 "Set to true to ignore committed offsets: a restarted task repeats its records.",
+            ))
+            .define(ConfigKey::boolean(PER_TASK).default_value(false).doc(
+                "Set to true to count per task: a source partition per task, keys `<task>-<n>`.",
             ));
         Settings::define(def, "poll")
     }

@@ -3,7 +3,9 @@
 //!
 //! Records: key = the decimal count `n`, value = `n` zero-padded to `value.size` bytes,
 //! source partition `{"chaos": "p"}`, offset `{"n": n}`; a restarted task resumes after
-//! the committed `n`, unless `chaos.offsets.ignore` makes it start again from 0.
+//! the committed `n`, unless `chaos.offsets.ignore` makes it start again from 0. With
+//! `chaos.partition.per.task`, each task counts on its own: partition
+//! `{"chaos": "p", "task": <index>}`, key `<index>-<n>`.
 //!
 //! Transactions: with a transaction context (exactly-once source, `transaction.boundary=
 //! connector`), every `ok` poll makes the requests `chaos.transaction.requests` lists:
@@ -15,7 +17,9 @@ use wasm_connect_sdk::{
     Config, Error, Result, SourceRecord, SourceTask, offsets, transaction_context,
 };
 
-use crate::connector::{BATCH_SIZE, IGNORE_OFFSETS, TOPIC, TRANSACTION_REQUESTS, VALUE_SIZE};
+use crate::connector::{
+    BATCH_SIZE, IGNORE_OFFSETS, PER_TASK, TOPIC, TRANSACTION_REQUESTS, VALUE_SIZE,
+};
 
 /// The bytes of one record of a `huge` batch.
 const HUGE_RECORD: usize = 64 * 1024;
@@ -33,6 +37,8 @@ pub struct ChaosSourceTask {
     probe_result: Option<String>,
     /// The transaction requests every `ok` poll makes (`chaos.transaction.requests`).
     requests: Vec<String>,
+    /// With `chaos.partition.per.task`: this task's index, which keys its records.
+    per_task: Option<String>,
 }
 
 impl ChaosSourceTask {
@@ -40,10 +46,19 @@ impl ChaosSourceTask {
         self.settings.as_ref().ok_or_else(|| Error::fatal("poll before start"))
     }
 
+    fn partition(&self) -> Value {
+        match &self.per_task {
+            Some(task) => json!({"chaos": "p", "task": task}),
+            None => json!({"chaos": "p"}),
+        }
+    }
+
     fn record(&self, n: u64, value: Vec<u8>) -> SourceRecord {
-        SourceRecord::new(&self.topic, json!({"chaos": "p"}), json!({ "n": n }))
-            .key(n.to_string())
-            .value(value)
+        let key = match &self.per_task {
+            Some(task) => format!("{task}-{n}"),
+            None => n.to_string(),
+        };
+        SourceRecord::new(&self.topic, self.partition(), json!({ "n": n })).key(key).value(value)
     }
 
     fn counted_value(&self, n: u64) -> Vec<u8> {
@@ -66,8 +81,10 @@ impl SourceTask for ChaosSourceTask {
         self.probe_result = config.get(keys::PROBE_RESULT).map(str::to_owned);
         self.requests = config.get_list(TRANSACTION_REQUESTS);
         let ignore = config.get_bool(IGNORE_OFFSETS)?.unwrap_or(false);
-        let committed =
-            if ignore { None } else { offsets(&[json!({"chaos": "p"})]).pop().flatten() };
+        if config.get_bool(PER_TASK)?.unwrap_or(false) {
+            self.per_task = Some(config.get_or(keys::TASK_INDEX, "0").trim().to_owned());
+        }
+        let committed = if ignore { None } else { offsets(&[self.partition()]).pop().flatten() };
         self.next = committed.and_then(|o| o.get("n").and_then(Value::as_u64)).map_or(0, |n| n + 1);
         if settings.at(Call::TaskStart) {
             misbehave(settings.mode);
