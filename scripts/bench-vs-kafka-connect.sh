@@ -511,11 +511,11 @@ cost() {
     [[ "$e" =~ ^[0-9]+$ && "$b" =~ ^[0-9]+$ ]] && ((b > 0)) && awk -v e="$e" -v b="$b" 'BEGIN {printf "%.1f", 100 * e / b}'
 }
 
-# cost_line MEASURE EOS_KEY BASE_KEY [WC_BASE_KEY]: the relative cost of each side (EOS rate
-# / baseline rate) and wasm-connect's / Kafka Connect's (> 1: ours loses less).
+# cost_line MEASURE EOS_KEY BASE_KEY [WC_EOS_KEY WC_BASE_KEY]: the relative cost of each side
+# (EOS rate / baseline rate) and wasm-connect's / Kafka Connect's (> 1: ours loses less).
 cost_line() {
     local kc wc ratio=""
-    kc="$(cost kc "$2" "$3")" wc="$(cost wc "$2" "${4:-$3}")"
+    kc="$(cost kc "$2" "$3")" wc="$(cost wc "${4:-$2}" "${5:-$3}")"
     [[ -n "$kc" && -n "$wc" ]] && ratio="$(awk -v a="$wc" -v b="$kc" 'BEGIN {if (b > 0) printf "%.2f×", a / b}')"
     printf '| %s | %s | %s | %s |\n' "$1" "${kc:+$kc %}" "${wc:+$wc %}" "$ratio"
 }
@@ -536,7 +536,8 @@ print_eos_table() {
         if [[ "$EOS_MATCHED" == 1 ]]; then
             printf '| %s | | %s | |\n' "$t task(s): without exactly-once, Datagen batch.size=1" "${R["eos-base-b1-$t|wc"]:--}"
             printf '| %s | | %s | |\n' "$t task(s): exactly-once, boundary poll, Datagen batch.size=1" "${R["eos-poll-b1-$t|wc"]:--}"
-            cost_line "$t task(s): relative cost, poll, one record per poll on both sides" "eos-poll-$t" "eos-base-$t" "eos-base-b1-$t"
+            cost_line "$t task(s): relative cost, poll, one record per poll on both sides" "eos-poll-$t" "eos-base-$t" \
+                "eos-poll-b1-$t" "eos-base-b1-$t"
         fi
     done
     has_side wc || return 0
