@@ -32,6 +32,20 @@
 #             record/s): time until all RUNNING (or what a worker reached within
 #             BENCH_SCALE_TIMEOUT), RSS, threads, and the p99 of GET /connectors?expand=status
 #             meanwhile.
+#   eos       exactly-once source delivery (KIP-618) beside the same sources without it, at 1
+#             and 4 tasks, records/s a read_committed consumer counts (transaction markers and
+#             aborted records left out), from the first committed record until
+#             BENCH_EOS_RECORDS or for BENCH_EOS_TIMEOUT s at most (a cell marked * is the
+#             rate over that time). Each side's baseline runs on its ordinary worker; then a
+#             second worker with exactly.once.source.support=enabled (a fresh group and
+#             internal topics) runs transaction.boundary=poll and interval
+#             (transaction.boundary.interval.ms $BENCH_EOS_INTERVAL_MS). VerifiableSource
+#             returns one record per poll, Datagen batch.size records (1000): our side also
+#             runs its baseline and the poll boundary at batch.size=1 (BENCH_EOS_MATCHED=0
+#             leaves them out). The relative cost rows are EOS rate / baseline rate. Our
+#             standalone worker (embedded store, which Kafka Connect lacks) runs the same
+#             three ways, counted by its records-produced metric (under exactly-once: records
+#             committed).
 #   languages the guest rates of `cargo bench --bench languages` beside their goals (needs
 #             scripts/build-python-guests.sh and scripts/build-js-guests.sh; or give its output
 #             in BENCH_LANGUAGES_OUTPUT).
@@ -52,6 +66,8 @@
 #   BENCH_SCALE=1, BENCH_SCALE_CONNECTORS (100), BENCH_SCALE_TASKS (100),
 #   BENCH_SCALE_TIMEOUT (900 s per worker)
 #   BENCH_SIDES         which to run (default "kc wc native")
+#   BENCH_EOS_RECORDS (1000000), BENCH_EOS_TIMEOUT (60 s per run), BENCH_EOS_INTERVAL_MS
+#   (1000), BENCH_EOS_MATCHED (1)
 #   KAFKA_BOOTSTRAP     the broker (default 127.0.0.1:$KAFKA_PORT, KAFKA_PORT 9092: a running
 #                       scripts/kafka.sh broker, or one this script starts and stops)
 #   BENCH_WC_PROPS      extra wasm-connect worker properties, one per line
@@ -89,6 +105,10 @@ SCALE_CONNECTORS="${BENCH_SCALE_CONNECTORS:-100}"
 SCALE_TASKS="${BENCH_SCALE_TASKS:-100}"
 SCALE_TIMEOUT="${BENCH_SCALE_TIMEOUT:-900}"
 SIDES="${BENCH_SIDES:-kc wc native}"
+EOS_N="${BENCH_EOS_RECORDS:-1000000}"
+EOS_TIMEOUT="${BENCH_EOS_TIMEOUT:-60}"
+EOS_INTERVAL_MS="${BENCH_EOS_INTERVAL_MS:-1000}"
+EOS_MATCHED="${BENCH_EOS_MATCHED:-1}"
 
 WORK="" RUN="" BOOTSTRAP="" STARTED_BROKER="" WORKER_PID="" SIDE=""
 declare -A R=()   # R[row|side] = the cell
@@ -112,7 +132,7 @@ cleanup() {
     exit "$rc"
 }
 
-url() { if [[ "$SIDE" == wc ]]; then echo "http://127.0.0.1:$WC_REST_PORT"; else echo "http://127.0.0.1:$KC_REST_PORT"; fi; }
+url() { if [[ "$SIDE" == wc || "$SIDE" == sa ]]; then echo "http://127.0.0.1:$WC_REST_PORT"; else echo "http://127.0.0.1:$KC_REST_PORT"; fi; }
 
 # rest METHOD PATH [BODY]: one request to the current side; the body on stdout, fails on >= 400.
 rest() {
@@ -139,27 +159,70 @@ sink_config() {  # TOPIC TASKS FILE
     echo "{\"connector.class\":\"org.apache.kafka.connect.file.FileStreamSinkConnector\",\"tasks.max\":\"$2\",\"topics\":\"$1\",\"file\":\"$3\",\"key.converter\":\"org.apache.kafka.connect.storage.StringConverter\",\"value.converter\":\"org.apache.kafka.connect.storage.StringConverter\"}"
 }
 
+# The exactly-once rows' source: SOURCE_CONFIG of the fast source with N records, plus the
+# transaction boundary (none: the worker's default) and Datagen's batch.size.
+eos_config() {  # TOPIC TASKS [BOUNDARY] [BATCH]
+    local extra=""
+    [[ -n "${3:-}" ]] && extra+=",\"transaction.boundary\":\"$3\""
+    [[ "${3:-}" == interval ]] && extra+=",\"transaction.boundary.interval.ms\":\"$EOS_INTERVAL_MS\""
+    if [[ "$SIDE" == kc ]]; then
+        echo "{\"connector.class\":\"org.apache.kafka.connect.tools.VerifiableSourceConnector\",\"tasks.max\":\"$2\",\"topic\":\"$1\",\"throughput\":\"-1\",\"complete.record.data\":\"true\"$extra}"
+    else
+        [[ -n "${4:-}" ]] && extra+=",\"batch.size\":\"$4\""
+        echo "{\"connector.class\":\"Datagen\",\"tasks.max\":\"$2\",\"topic\":\"$1\",\"records\":\"$EOS_N\",\"value.size\":\"$VALUE_SIZE\"$extra}"
+    fi
+}
+
 native() { "$NATIVE_KAFKA_BIN" "$@"; }
 
+# start_side [eos]: the side's distributed worker; with eos, exactly.once.source.support=enabled
+# on a group and internal topics of its own (enabled from their start).
 start_side() {
-    local props="$WORK/$SIDE.properties"
-    log "starting $SIDE"
+    local tag="$SIDE${1:+-$1}" props
+    props="$WORK/$tag.properties"
+    log "starting $tag"
     if [[ "$SIDE" == kc ]]; then
-        { connect_properties "bench-$RUN-kc" "$KC_REST_PORT" "$BOOTSTRAP"; echo "plugin.discovery=hybrid_warn"; } >"$props"
+        {
+            connect_properties "bench-$RUN-$tag" "$KC_REST_PORT" "$BOOTSTRAP"
+            echo "plugin.discovery=hybrid_warn"
+            [[ -n "${1:-}" ]] && echo "exactly.once.source.support=enabled"
+        } >"$props"
         # VerifiableSource prints a line per record and per commit on stdout: not kept.
-        start_kafka_connect "$props" "$WORK/kc.log" /dev/null
+        start_kafka_connect "$props" "$WORK/$tag.log" /dev/null
     else
         {
-            connect_properties "bench-$RUN-wc" "$WC_REST_PORT" "$BOOTSTRAP"
+            connect_properties "bench-$RUN-$tag" "$WC_REST_PORT" "$BOOTSTRAP"
             echo "plugin.path=$WASM_CONNECT_PLUGINS"
+            [[ -n "${1:-}" ]] && echo "exactly.once.source.support=enabled"
             # Extra worker properties, one per line (to try a setting).
             if [[ -n "${BENCH_WC_PROPS:-}" ]]; then printf '%s\n' "$BENCH_WC_PROPS"; fi
         } >"$props"
-        start_wasm_connect "$WASM_CONNECT_BIN" "$props" "$WORK/wc.log"
+        start_wasm_connect "$WASM_CONNECT_BIN" "$props" "$WORK/$tag.log"
     fi
     WORKER_PID=$STARTED_PID
-    await_worker "$(url)" "$WORKER_PID" "$WORK/$SIDE.log" 180
-    log "$SIDE serves $(url)"
+    await_worker "$(url)" "$WORKER_PID" "$WORK/$tag.log" 180
+    log "$tag serves $(url)"
+}
+
+# start_standalone [eos]: our standalone worker on the embedded store (a fresh file).
+start_standalone() {
+    local tag="sa${1:+-$1}" props
+    props="$WORK/$tag.properties"
+    {
+        echo "offset.storage.file.filename=$WORK/$tag.db"
+        echo "plugin.path=$WASM_CONNECT_PLUGINS"
+        echo "listeners=http://127.0.0.1:$WC_REST_PORT"
+        echo "offset.flush.interval.ms=1000"
+        printf '%s\n' key.converter=org.apache.kafka.connect.json.JsonConverter \
+            value.converter=org.apache.kafka.connect.json.JsonConverter \
+            key.converter.schemas.enable=false value.converter.schemas.enable=false
+        [[ -n "${1:-}" ]] && echo "exactly.once.source.support=enabled"
+        if [[ -n "${BENCH_WC_PROPS:-}" ]]; then printf '%s\n' "$BENCH_WC_PROPS"; fi
+    } >"$props"
+    log "starting $tag"
+    setsid "$WASM_CONNECT_BIN" standalone "$props" >"$WORK/$tag.log" 2>&1 </dev/null &
+    WORKER_PID=$!
+    await_worker "$(url)" "$WORKER_PID" "$WORK/$tag.log" 180
 }
 
 stop_side() { stop_worker "$WORKER_PID"; WORKER_PID=""; }
@@ -215,11 +278,75 @@ row_source() {
             fi
             wait "$watch" || true
             [[ "$SIDE" != native ]] && { rest DELETE "/connectors/src-$tasks-$run" >/dev/null || true; }
-            rates+=("$(jq -r '.rate // empty' "$out")")
+            rates+=("$(jq -r 'if .timeout then empty else .rate // empty end' "$out")")
             log "  ${rates[-1]:-failed} records/s"
         done
         R["source-$tasks|$SIDE"]="$(median_cell "${rates[@]}")"
     done
+}
+
+# eos_run KEY TASKS [BOUNDARY] [BATCH]: RUNS runs of the exactly-once rows' source on the
+# current worker, counted by a read_committed consumer (or, standalone, by the worker's
+# records-produced metric); R[KEY|SIDE] gets the median, marked * when a run hit
+# EOS_TIMEOUT (its rate is then over that time).
+eos_run() {
+    local key="$1" tasks="$2" boundary="${3:-}" batch="${4:-}" run topic name out rates=() mark=""
+    for ((run = 1; run <= RUNS; run++)); do
+        topic="bench-$RUN-$key-$SIDE-$tasks-$run" name="$key-$tasks-$run"
+        out="$WORK/$key-$SIDE-$tasks-$run.json"
+        log "$key, $tasks task(s), $SIDE${boundary:+, boundary $boundary}${batch:+, batch.size $batch}, run $run: $EOS_N records or ${EOS_TIMEOUT}s"
+        if [[ "$SIDE" == sa ]]; then
+            native watch-metric --url "$(url)/metrics" --name wasm_connect_source_records_produced_total \
+                --connector "$name" --records "$EOS_N" --timeout "$EOS_TIMEOUT" >"$out" &
+        else
+            create_topic "$topic" 4
+            native watch-committed --bootstrap "$BOOTSTRAP" --topic "$topic" --records "$EOS_N" \
+                --timeout "$EOS_TIMEOUT" >"$out" &
+        fi
+        local watch=$!
+        rest POST /connectors "{\"name\":\"$name\",\"config\":$(eos_config "$topic" "$tasks" "$boundary" "$batch")}" >/dev/null
+        wait "$watch" || true
+        rest DELETE "/connectors/$name" >/dev/null || true
+        rates+=("$(jq -r '.rate // empty' "$out")")
+        if [[ "$(jq -r '.timeout // false' "$out")" == true ]]; then mark=" *"; fi
+        log "  ${rates[-1]:-failed} records/s$mark"
+    done
+    R["$key-$tasks|$SIDE"]="$(median_cell "${rates[@]}")$mark"
+}
+
+# The exactly-once rows' baseline, on the side's ordinary worker.
+row_eos_base() {
+    local tasks
+    for tasks in 1 4; do
+        eos_run eos-base "$tasks"
+        if [[ "$SIDE" == wc && "$EOS_MATCHED" == 1 ]]; then eos_run eos-base-b1 "$tasks" "" 1; fi
+    done
+}
+
+# The exactly-once rows, on a worker with exactly-once enabled.
+row_eos_txn() {
+    local tasks
+    for tasks in 1 4; do
+        eos_run eos-poll "$tasks" poll
+        if [[ "$SIDE" == wc && "$EOS_MATCHED" == 1 ]]; then eos_run eos-poll-b1 "$tasks" poll 1; fi
+        eos_run eos-interval "$tasks" interval
+    done
+}
+
+# Our standalone worker on the embedded store, without and with exactly-once (R[...|sa]).
+row_eos_standalone() {
+    local tasks
+    SIDE=sa
+    start_standalone
+    for tasks in 1 4; do eos_run eos-base "$tasks"; done
+    stop_side
+    start_standalone eos
+    for tasks in 1 4; do
+        eos_run eos-poll "$tasks" poll
+        eos_run eos-interval "$tasks" interval
+    done
+    stop_side
+    SIDE=""
 }
 
 prefill_lines() {
@@ -247,7 +374,7 @@ row_sink() {
             wait "$watch" || true
             [[ "$SIDE" != native ]] && { rest DELETE "/connectors/bench-$RUN-sink-$SIDE-$tasks-$run" >/dev/null || true; }
             rm -f "$file"
-            rates+=("$(jq -r '.rate // empty' "$out")")
+            rates+=("$(jq -r 'if .timeout then empty else .rate // empty end' "$out")")
             log "  ${rates[-1]:-failed} lines/s"
         done
         R["sink-$tasks|$SIDE"]="$(median_cell "${rates[@]}")"
@@ -367,9 +494,69 @@ line() {
     printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$measure" "$kc" "$wc" "$nat" "$ratio" "$goal" "$met"
 }
 
+# eos_line MEASURE KEY: a rate of both sides and wasm-connect / Kafka Connect.
+eos_line() {
+    local kc="${R["$2|kc"]:--}" wc="${R["$2|wc"]:--}" ratio=""
+    local kcn="${kc%% *}" wcn="${wc%% *}"
+    if [[ "$kcn" =~ ^[0-9]+$ && "$wcn" =~ ^[0-9]+$ ]] && ((kcn > 0)); then
+        ratio="$(awk -v a="$wcn" -v b="$kcn" 'BEGIN {printf "%.2f×", a / b}')"
+    fi
+    printf '| %s | %s | %s | %s |\n' "$1" "$kc" "$wc" "$ratio"
+}
+
+# cost SIDE EOS_KEY BASE_KEY: EOS rate / baseline rate of a side, in %, or nothing.
+cost() {
+    local e="${R["$2|$1"]:-}" b="${R["$3|$1"]:-}"
+    e="${e%% *}" b="${b%% *}"
+    [[ "$e" =~ ^[0-9]+$ && "$b" =~ ^[0-9]+$ ]] && ((b > 0)) && awk -v e="$e" -v b="$b" 'BEGIN {printf "%.1f", 100 * e / b}'
+}
+
+# cost_line MEASURE EOS_KEY BASE_KEY [WC_EOS_KEY WC_BASE_KEY]: the relative cost of each side
+# (EOS rate / baseline rate) and wasm-connect's / Kafka Connect's (> 1: ours loses less).
+cost_line() {
+    local kc wc ratio=""
+    kc="$(cost kc "$2" "$3")" wc="$(cost wc "${4:-$2}" "${5:-$3}")"
+    [[ -n "$kc" && -n "$wc" ]] && ratio="$(awk -v a="$wc" -v b="$kc" 'BEGIN {if (b > 0) printf "%.2f×", a / b}')"
+    printf '| %s | %s | %s | %s |\n' "$1" "${kc:+$kc %}" "${wc:+$wc %}" "$ratio"
+}
+
+print_eos_table() {
+    local t
+    echo
+    echo "Exactly-once source, records/s counted by a read_committed consumer: first committed record until $EOS_N or ${EOS_TIMEOUT} s (* = the rate over ${EOS_TIMEOUT} s); transaction.boundary.interval.ms $EOS_INTERVAL_MS; VerifiableSource (one record per poll) vs Datagen (batch.size 1000 unless said)"
+    echo
+    echo "| measure | Kafka Connect | wasm-connect | ratio |"
+    echo "|---|---|---|---|"
+    for t in 1 4; do
+        eos_line "$t task(s): without exactly-once" "eos-base-$t"
+        eos_line "$t task(s): exactly-once, boundary poll" "eos-poll-$t"
+        eos_line "$t task(s): exactly-once, boundary interval" "eos-interval-$t"
+        cost_line "$t task(s): relative cost, poll (EOS / without)" "eos-poll-$t" "eos-base-$t"
+        cost_line "$t task(s): relative cost, interval (EOS / without)" "eos-interval-$t" "eos-base-$t"
+        if [[ "$EOS_MATCHED" == 1 ]]; then
+            printf '| %s | | %s | |\n' "$t task(s): without exactly-once, Datagen batch.size=1" "${R["eos-base-b1-$t|wc"]:--}"
+            printf '| %s | | %s | |\n' "$t task(s): exactly-once, boundary poll, Datagen batch.size=1" "${R["eos-poll-b1-$t|wc"]:--}"
+            cost_line "$t task(s): relative cost, poll, one record per poll on both sides" "eos-poll-$t" "eos-base-$t" \
+                "eos-poll-b1-$t" "eos-base-b1-$t"
+        fi
+    done
+    has_side wc || return 0
+    echo
+    echo "wasm-connect standalone, embedded store (records committed to it, from its metric)"
+    echo
+    echo "| tasks | without exactly-once | exactly-once, poll | exactly-once, interval | relative cost poll / interval |"
+    echo "|---|---|---|---|---|"
+    for t in 1 4; do
+        printf '| %s | %s | %s | %s | %s %% / %s %% |\n' "$t" "${R["eos-base-$t|sa"]:--}" "${R["eos-poll-$t|sa"]:--}" \
+            "${R["eos-interval-$t|sa"]:--}" "$(cost sa "eos-poll-$t" "eos-base-$t")" "$(cost sa "eos-interval-$t" "eos-base-$t")"
+    done
+}
+
 print_table() {
     echo
-    echo "wasm-connect $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?') vs Kafka Connect $CONNECT_VERSION, broker $BOOTSTRAP, $(nproc) cores, $(date -u '+%F %H:%M UTC'); N = $N, runs $RUNS"
+    echo "wasm-connect $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?') vs Kafka Connect $CONNECT_VERSION, broker $BOOTSTRAP, $(nproc) cores, $(date -u '+%F %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg); N = $N, runs $RUNS"
+    has_row eos && print_eos_table
+    [[ " $ROWS " =~ \ (source|sink|restart|idle|scale|languages)\  ]] || return 0
     echo
     echo "| measure | Kafka Connect | wasm-connect | native rdkafka | ratio | goal | met |"
     echo "|---|---|---|---|---|---|---|"
@@ -449,10 +636,17 @@ main() {
             has_row restart && row_restart
             has_row idle && row_idle
             has_row scale && row_scale
+            has_row eos && row_eos_base
             stop_side
+            if has_row eos; then
+                start_side eos
+                row_eos_txn
+                stop_side
+            fi
         fi
     done
     SIDE=""
+    has_row eos && has_side wc && row_eos_standalone
     has_row languages && row_languages
     print_table
 }

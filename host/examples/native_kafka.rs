@@ -1,15 +1,18 @@
 //! The native side of `scripts/bench-vs-kafka-connect.sh`: plain rdkafka clients doing the
 //! work the connectors do (an idempotent `acks=all` producer, a consumer appending lines to a
-//! file), and the probes the script measures every side with (a topic's end offsets, a
-//! file's line count, restarts through the REST API, REST latency).
+//! file), and the probes the script measures every side with (a topic's end offsets, the
+//! records a `read_committed` reader sees, a file's line count, a worker's Prometheus
+//! counter, restarts through the REST API, REST latency).
 //!
 //! It owns no worker code and starts no worker: it is a tool the script drives.
 //!
 //! ```text
-//! native_kafka produce         --bootstrap B --topic T --records N [--value-size 80] [--threads 1]
+//! native_kafka produce         --bootstrap B --topic T --records N [--value-size 80] [--threads 1] [--transaction-records K]
 //! native_kafka consume-to-file --bootstrap B --topic T --records N --file F [--threads 1]
 //! native_kafka watch-topic     --bootstrap B --topic T --records N [--timeout 300]
+//! native_kafka watch-committed --bootstrap B --topic T --records N [--timeout 300]
 //! native_kafka watch-file      --file F --records N [--timeout 300]
+//! native_kafka watch-metric    --url http://127.0.0.1:8083/metrics --name M [--connector C] --records N [--timeout 300]
 //! native_kafka restart         --url http://127.0.0.1:8083 --connector C --tasks 8 [--count 25] [--settle-ms 1000]
 //! native_kafka latency         --url http://127.0.0.1:8083/connectors?expand=status --seconds 30
 //! ```
@@ -48,6 +51,10 @@ enum Command {
         value_size: usize,
         #[arg(long, default_value_t = 1)]
         threads: u64,
+        /// Transactional producers (`transactional.id` per thread) committing every this
+        /// many records; the time spent in `commit_transaction` is reported on stderr.
+        #[arg(long)]
+        transaction_records: Option<u64>,
     },
     /// Read N records from the topic's start (T threads, partitions split between them) and
     /// append each value as a line to the file.
@@ -70,6 +77,34 @@ enum Command {
         bootstrap: String,
         #[arg(long)]
         topic: String,
+        #[arg(long)]
+        records: u64,
+        #[arg(long, default_value_t = 300)]
+        timeout: u64,
+    },
+    /// Count the records a `read_committed` consumer reads from the topic's start (every
+    /// partition) until N, measured as `watch-topic` does: transaction markers and the
+    /// records of aborted or open transactions are not counted, as end offsets would.
+    WatchCommitted {
+        #[arg(long)]
+        bootstrap: String,
+        #[arg(long)]
+        topic: String,
+        #[arg(long)]
+        records: u64,
+        #[arg(long, default_value_t = 300)]
+        timeout: u64,
+    },
+    /// Poll a Prometheus counter (summed over its label sets) until N, measured as
+    /// `watch-topic` does (e.g. a standalone worker's records written to its embedded store).
+    WatchMetric {
+        #[arg(long)]
+        url: String,
+        #[arg(long)]
+        name: String,
+        /// Only the label sets of this connector (`connector="C"`).
+        #[arg(long)]
+        connector: Option<String>,
         #[arg(long)]
         records: u64,
         #[arg(long, default_value_t = 300)]
@@ -113,14 +148,32 @@ enum Command {
 fn main() {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Produce { bootstrap, topic, records, value_size, threads } => {
-            produce(&bootstrap, &topic, records, value_size, threads)
-        }
+        Command::Produce {
+            bootstrap,
+            topic,
+            records,
+            value_size,
+            threads,
+            transaction_records,
+        } => produce(&bootstrap, &topic, records, value_size, threads, transaction_records),
         Command::ConsumeToFile { bootstrap, topic, records, file, threads } => {
             consume_to_file(&bootstrap, &topic, records, &file, threads)
         }
         Command::WatchTopic { bootstrap, topic, records, timeout } => {
             watch(records, timeout, || end_offsets(&consumer(&bootstrap, None)?, &topic))
+        }
+        Command::WatchCommitted { bootstrap, topic, records, timeout } => {
+            committed_counter(&bootstrap, &topic)
+                .and_then(|mut counter| watch(records, timeout, move || counter.count()))
+        }
+        Command::WatchMetric { url, name, connector, records, timeout } => {
+            let label = connector.map(|c| format!("connector=\"{c}\""));
+            runtime().and_then(|rt| {
+                let client = reqwest::Client::builder().timeout(Duration::from_secs(10)).build()?;
+                watch(records, timeout, move || {
+                    rt.block_on(metric(&client, &url, &name, label.as_deref()))
+                })
+            })
         }
         Command::WatchFile { file, records, timeout } => {
             let mut counter = LineCounter::new(file);
@@ -179,7 +232,14 @@ fn end_offsets(consumer: &BaseConsumer, topic: &str) -> Result<u64> {
     Ok(sum)
 }
 
-fn produce(bootstrap: &str, topic: &str, records: u64, size: usize, threads: u64) -> Result<()> {
+fn produce(
+    bootstrap: &str,
+    topic: &str,
+    records: u64,
+    size: usize,
+    threads: u64,
+    transaction_records: Option<u64>,
+) -> Result<()> {
     let value: Vec<u8> =
         (0..size).map(|i| b"abcdefghijklmnopqrstuvwxyz0123456789"[i % 36]).collect();
     let handles: Vec<_> = (0..threads)
@@ -188,12 +248,30 @@ fn produce(bootstrap: &str, topic: &str, records: u64, size: usize, threads: u64
                 (bootstrap.to_string(), topic.to_string(), value.clone());
             let share = records / threads + u64::from(t < records % threads);
             std::thread::spawn(move || -> Result<()> {
-                let producer: ThreadedProducer<DefaultProducerContext> = ClientConfig::new()
+                let mut config = ClientConfig::new();
+                config
                     .set("bootstrap.servers", &bootstrap)
                     .set("enable.idempotence", "true")
-                    .set("acks", "all")
-                    .create()?;
+                    .set("acks", "all");
+                if transaction_records.is_some() {
+                    let id = format!("native-kafka-{}-{t}", std::process::id());
+                    config.set("transactional.id", id);
+                }
+                let producer: ThreadedProducer<DefaultProducerContext> = config.create()?;
+                let every = transaction_records.unwrap_or(0);
+                let (mut commits, mut in_commit) = (0u32, Duration::ZERO);
+                if every > 0 {
+                    producer.init_transactions(Duration::from_secs(60))?;
+                    producer.begin_transaction()?;
+                }
                 for seq in 0..share {
+                    if every > 0 && seq > 0 && seq % every == 0 {
+                        let t0 = Instant::now();
+                        producer.commit_transaction(Duration::from_secs(60))?;
+                        in_commit += t0.elapsed();
+                        commits += 1;
+                        producer.begin_transaction()?;
+                    }
                     let key = format!("{t}-{seq:012}");
                     let mut record = BaseRecord::to(&topic).key(&key).payload(&value);
                     loop {
@@ -208,6 +286,13 @@ fn produce(bootstrap: &str, topic: &str, records: u64, size: usize, threads: u64
                             }
                             Err((e, _)) => return Err(e.into()),
                         }
+                    }
+                }
+                if every > 0 {
+                    producer.commit_transaction(Duration::from_secs(60))?;
+                    if commits > 0 {
+                        let each = in_commit.as_secs_f64() * 1000.0 / f64::from(commits);
+                        eprintln!("    thread {t}: {commits} commits, {each:.1} ms each");
                     }
                 }
                 producer.flush(Duration::from_secs(120))?;
@@ -279,6 +364,60 @@ fn consume_to_file(
     Ok(())
 }
 
+/// Counts what a `read_committed` consumer assigned to every partition of a topic reads.
+struct CommittedCounter {
+    consumer: BaseConsumer,
+    read: u64,
+}
+
+fn committed_counter(bootstrap: &str, topic: &str) -> Result<CommittedCounter> {
+    let mut config = ClientConfig::new();
+    config.set("bootstrap.servers", bootstrap).set("enable.auto.commit", "false");
+    config.set("group.id", format!("native-kafka-committed-{}", std::process::id()));
+    config.set("isolation.level", "read_committed").set("fetch.queue.backoff.ms", "10");
+    let consumer: BaseConsumer = config.create()?;
+    let mut tpl = TopicPartitionList::new();
+    for p in partitions(&consumer, topic)? {
+        tpl.add_partition_offset(topic, p, Offset::Beginning)?;
+    }
+    consumer.assign(&tpl)?;
+    Ok(CommittedCounter { consumer, read: 0 })
+}
+
+impl CommittedCounter {
+    /// Reads what is ready (for up to 5 ms) and returns the count so far.
+    fn count(&mut self) -> Result<u64> {
+        let until = Instant::now() + Duration::from_millis(5);
+        let mut next = self.consumer.poll(Duration::from_millis(5));
+        while let Some(message) = next {
+            message?;
+            self.read += 1;
+            if Instant::now() >= until {
+                break;
+            }
+            next = self.consumer.poll(Duration::ZERO);
+        }
+        Ok(self.read)
+    }
+}
+
+/// The sum of a Prometheus counter over its label sets (those with `label` when given).
+async fn metric(
+    client: &reqwest::Client,
+    url: &str,
+    name: &str,
+    label: Option<&str>,
+) -> Result<u64> {
+    let text = client.get(url).send().await?.error_for_status()?.text().await?;
+    let sum: f64 = text
+        .lines()
+        .filter(|l| l.strip_prefix(name).is_some_and(|rest| rest.starts_with(['{', ' '])))
+        .filter(|l| label.is_none_or(|label| l.contains(label)))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum();
+    Ok(sum as u64)
+}
+
 /// Counts the lines of a growing file, reading only what was appended since the last call.
 struct LineCounter {
     path: String,
@@ -334,7 +473,17 @@ fn watch(target: u64, timeout: u64, mut count: impl FnMut() -> Result<u64>) -> R
             return Ok(());
         }
         if now > deadline {
-            println!("{{\"records\":{n},\"timeout\":true}}");
+            // The rate so far, marked: a slow flow is still measured over the time given.
+            match first {
+                Some((t0, n0)) if n > n0 => {
+                    let secs = now.duration_since(t0).as_secs_f64().max(1e-6);
+                    let rate = (n - n0) as f64 / secs;
+                    println!(
+                        "{{\"records\":{n},\"secs\":{secs:.3},\"rate\":{rate:.0},\"timeout\":true}}"
+                    );
+                }
+                _ => println!("{{\"records\":{n},\"timeout\":true}}"),
+            }
             return Err(format!("{n} of {target} after {timeout}s").into());
         }
         if now.duration_since(last_progress) > Duration::from_secs(5) {

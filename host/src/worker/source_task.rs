@@ -19,7 +19,11 @@
 //! [`Transactions`] (`source_transactions.rs`): its batches go into a transaction of its
 //! own producer instead of the shared one, their offsets are committed with the records in
 //! that transaction at its boundary (never by the periodic flush), and records are
-//! acknowledged to the plugin only once committed. A failed commit fails the task.
+//! acknowledged to the plugin only once committed. A batch the broker has acknowledged
+//! leaves the task's flow and its writes in flight at once (its bookkeeping waits for the
+//! commit), so the boundary, not the buffer, ends a transaction while the broker keeps up;
+//! a transaction of [`MAX_TRANSACTION_BATCHES`] batches ends too. A failed commit fails the
+//! task.
 //!
 //! What the task may hand the worker is bounded by its [`Flow`] (`source_flow.rs`): it
 //! does not poll while its unacknowledged bytes fill `buffer.memory`, nor while a rate
@@ -60,6 +64,12 @@ use crate::telemetry::data as metrics;
 /// (issue 34). 64 small batches keep the producer busy while the next ones are polled
 /// (a batch waits for the producer's linger and the broker's `acks=all` round trip).
 pub const MAX_IN_FLIGHT: usize = 64;
+
+/// Under exactly-once, the most batches one transaction holds: their bookkeeping (sequence
+/// numbers and positions, acknowledged to the plugin after the commit) stays in memory
+/// until the commit, so a long `transaction.boundary.interval.ms` must not let it grow
+/// without bound.
+pub const MAX_TRANSACTION_BATCHES: usize = 1024;
 
 /// Wait after a poll that returned nothing, before polling again.
 const IDLE_WAIT: Duration = Duration::from_millis(50);
@@ -131,6 +141,9 @@ struct InFlight {
     started: Instant,
     /// Bytes of the batch as polled, counted in the task's flow until it is written.
     bytes: u64,
+    /// Under exactly-once: written (acknowledged by the broker) and out of the task's flow,
+    /// waiting for the transaction's commit.
+    released: bool,
 }
 
 impl SourceTask {
@@ -146,7 +159,10 @@ impl SourceTask {
             if self.transactions.is_some() {
                 // Records are acknowledged once committed, so a full buffer (or a pause)
                 // ends the transaction too.
-                let full = state.in_flight.len() >= MAX_IN_FLIGHT || !state.flow.has_room();
+                state.release_written();
+                let full = state.writing() >= MAX_IN_FLIGHT
+                    || state.in_flight.len() >= MAX_TRANSACTION_BATCHES
+                    || !state.flow.has_room();
                 let paused = self.target != TargetState::Started;
                 if let Err(trace) = self.commit_transaction(&mut state, full || paused).await {
                     break Exit::Failed(trace);
@@ -165,7 +181,7 @@ impl SourceTask {
                 next_flush = tokio::time::Instant::now() + self.flush_interval;
             }
             if self.target != TargetState::Started
-                || state.in_flight.len() >= MAX_IN_FLIGHT
+                || state.writing() >= MAX_IN_FLIGHT
                 || !state.flow.has_room()
             {
                 self.wait(commands, &mut state, next_flush, None).await;
@@ -346,7 +362,16 @@ impl SourceTask {
             }
             None => Write::Pending(self.producer.send(out)),
         };
-        state.in_flight.push_back(InFlight { write, sequences, skipped, offsets, started, bytes });
+        let released = false;
+        state.in_flight.push_back(InFlight {
+            write,
+            sequences,
+            skipped,
+            offsets,
+            started,
+            bytes,
+            released,
+        });
         Ok(None)
     }
 
@@ -379,7 +404,7 @@ impl SourceTask {
     /// are in flight; otherwise handles only those already done.
     async fn complete_writes(&mut self, state: &mut State, all: bool) -> Result<(), String> {
         loop {
-            let must_wait = all || state.in_flight.len() >= MAX_IN_FLIGHT;
+            let must_wait = all || state.writing() >= MAX_IN_FLIGHT;
             let Some(front) = state.in_flight.front_mut() else { break };
             if must_wait {
                 front.write.finish().await;
@@ -397,11 +422,16 @@ impl SourceTask {
                 offsets,
                 started,
                 bytes,
+                released,
             } = done
             else {
                 unreachable!("the front write is done: checked above")
             };
-            state.flow.written(bytes);
+            if released {
+                state.released -= 1;
+            } else {
+                state.flow.written(bytes);
+            }
             let delivered = result.map_err(|e| e.to_string())?;
             let mut acks: Vec<RecordAck> = sequences
                 .iter()
@@ -537,6 +567,9 @@ struct State {
     /// What the task may still hand the worker.
     flow: Flow,
     in_flight: VecDeque<InFlight>,
+    /// Under exactly-once: how many writes at the front of `in_flight` are released
+    /// (written, out of the flow, waiting for the commit).
+    released: usize,
     /// Sequence number of the next polled record.
     next_sequence: u64,
     /// Offsets written and not yet committed, by canonical partition JSON.
@@ -550,10 +583,31 @@ struct State {
 }
 
 impl State {
+    /// Writes not yet acknowledged by the broker.
+    fn writing(&self) -> usize {
+        self.in_flight.len() - self.released
+    }
+
+    /// Under exactly-once: releases the writes the broker has acknowledged, front to back,
+    /// from the task's flow; they stay in `in_flight` until the commit acknowledges them to
+    /// the plugin.
+    fn release_written(&mut self) {
+        while let Some(f) = self.in_flight.get_mut(self.released) {
+            f.write.try_finish();
+            if matches!(f.write, Write::Pending(_)) {
+                break;
+            }
+            self.flow.written(f.bytes);
+            f.released = true;
+            self.released += 1;
+        }
+    }
+
     fn new(flow: Flow) -> Self {
         Self {
             flow,
             in_flight: VecDeque::new(),
+            released: 0,
             next_sequence: 0,
             committable: BTreeMap::new(),
             known_topics: BTreeSet::new(),

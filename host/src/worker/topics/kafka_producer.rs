@@ -21,7 +21,7 @@
 //! anything to a plugin.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rdkafka::error::KafkaError;
 use rdkafka::message::{DeliveryResult, Header as KafkaHeader, Message, OwnedHeaders};
@@ -36,6 +36,9 @@ use crate::telemetry::client_log;
 /// Pause before enqueueing again when librdkafka's local queue is full. The task loops
 /// bound what they have in flight, and the queue is sized far above that, so this is rare.
 const QUEUE_FULL_BACKOFF: Duration = Duration::from_millis(2);
+
+/// How often [`KafkaProducer::wait_delivered`] looks at the records outstanding.
+const DELIVERED_POLL: Duration = Duration::from_millis(1);
 
 /// librdkafka's local queue bound, unless configured: the task loops bound what is in
 /// flight per task, so the client-wide queue must not be the limit when many tasks share
@@ -133,7 +136,10 @@ impl KafkaProducer {
 
     /// A transactional producer with `transactional_id` (Kafka Connect forces it over any
     /// the config sets). librdkafka bounds a record's delivery by the transaction timeout
-    /// (`transaction.timeout.ms`, 60 s by default) instead of waiting forever. Call
+    /// (`transaction.timeout.ms`, 60 s by default) instead of waiting forever. Unless
+    /// configured, `linger.ms` is 0: a commit waits for the transaction's last records
+    /// ([`wait_delivered`](Self::wait_delivered)), which would otherwise linger 5 ms first
+    /// (the Java client's `commitTransaction` sends them at once). Call
     /// [`init_transactions`](Self::init_transactions) before anything else.
     pub fn transactional(
         mut config: ClientConfig,
@@ -148,6 +154,9 @@ impl KafkaProducer {
         }
         let timeout = config.get("transaction.timeout.ms").unwrap_or("60000").to_owned();
         config.set("transactional.id", transactional_id).set("message.timeout.ms", timeout);
+        if config.get("linger.ms").is_none() && config.get("queue.buffering.max.ms").is_none() {
+            config.set("linger.ms", "0");
+        }
         Self::build(config)
     }
 
@@ -180,6 +189,18 @@ impl KafkaProducer {
     /// Begins a transaction. Blocks (briefly: it is local).
     pub fn begin_transaction(&self) -> Result<(), TopicError> {
         self.producer.begin_transaction().map_err(|e| transaction_error("begin", &e))
+    }
+
+    /// Waits until every record sent has been acknowledged and its delivery report served
+    /// (or `timeout` passed). Blocks. librdkafka's own flush, which `commit_transaction`
+    /// runs first, waits about 100 ms longer than the reports take when they are served by
+    /// the polling thread (measured: 100 ms against 10 ms per transaction of 1,000 records),
+    /// so a commit called after this one finds nothing left to flush.
+    pub fn wait_delivered(&self, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        while self.producer.in_flight_count() > 0 && Instant::now() < deadline {
+            std::thread::sleep(DELIVERED_POLL);
+        }
     }
 
     /// Flushes the records sent and commits the transaction. Blocks.
