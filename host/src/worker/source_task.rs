@@ -362,7 +362,6 @@ impl SourceTask {
             }
             None => Write::Pending(self.producer.send(out)),
         };
-        let released = false;
         state.in_flight.push_back(InFlight {
             write,
             sequences,
@@ -370,7 +369,7 @@ impl SourceTask {
             offsets,
             started,
             bytes,
-            released,
+            released: false,
         });
         Ok(None)
     }
