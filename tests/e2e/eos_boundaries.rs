@@ -183,3 +183,42 @@ fn kafka_values(topic: &str, isolation: &str) -> Vec<u64> {
 fn number(value: &[u8]) -> u64 {
     std::str::from_utf8(value).unwrap().parse().unwrap()
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn commit_and_abort_of_one_batch_or_record_fail_the_task() {
+    let dir = tempfile::tempdir().unwrap();
+    let app =
+        Backing::embedded(&dir).start_with(&[("exactly.once.source.support", "enabled")]).await;
+    let cases = [
+        (
+            "both-batch",
+            "commit,abort",
+            "Connector requested both commit and abort of same transaction",
+        ),
+        (
+            "both-record",
+            "commit@1,abort@1",
+            "Connector requested both commit and abort of same record",
+        ),
+    ];
+    for (name, requests, message) in cases {
+        let config = chaos_source(&[
+            ("tasks.max", "1"),
+            ("topic", name),
+            ("batch.size", "3"),
+            ("transaction.boundary", "connector"),
+            ("chaos.transaction.boundaries", "true"),
+            ("chaos.transaction.requests", requests),
+        ]);
+        app.herder.put_connector_config(name, config, None, false).await.unwrap();
+        let trace = eventually(60, &format!("{name}'s task to fail"), async || {
+            let status = app.herder.task_status(name, 0).ok()?;
+            (status.state == State::Failed).then(|| status.trace.unwrap_or_default())
+        })
+        .await;
+        assert!(trace.contains(message), "{name}: {trace}");
+        // Nothing of the failed batch was committed.
+        assert_eq!(offset(&app, name).await, None, "{name}");
+    }
+    app.shutdown().await;
+}
