@@ -21,6 +21,7 @@ mod damaged_store;
 mod data_path;
 mod delivery;
 mod distributed;
+mod eos_boundaries;
 mod eos_contract;
 mod eos_fencing;
 mod eos_validate;

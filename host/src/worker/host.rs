@@ -2,6 +2,9 @@
 //! errors become [`WorkerEvent`]s for the herder; offset reads come from the offsets store,
 //! whose cache [`WorkerHost::read_offsets_to_end`] brings up to date before a source
 //! instance starts (the import itself must answer at once, so it cannot read the topic).
+//! A source task whose transaction requests the worker honours (exactly-once with
+//! `transaction.boundary=connector`) gets the same host with its transaction context
+//! active ([`WorkerHost::with_transaction_context`]); every other instance sees none.
 
 use std::sync::Arc;
 
@@ -31,6 +34,35 @@ impl WorkerHost {
                  the start, so the committed offsets may be stale: {e}"
             )
         })
+    }
+}
+
+impl WorkerHost {
+    /// This host, with the `transaction-context` import active: for a source task whose
+    /// transaction boundaries its connector defines, under exactly-once delivery.
+    pub(crate) fn with_transaction_context(self: &Arc<Self>) -> Arc<dyn InstanceHost> {
+        Arc::new(TransactionContextHost(self.clone()))
+    }
+}
+
+/// The worker's host for a task that defines its transaction boundaries.
+struct TransactionContextHost(Arc<WorkerHost>);
+
+impl InstanceHost for TransactionContextHost {
+    fn request_task_reconfiguration(&self, ident: &Identity) {
+        self.0.request_task_reconfiguration(ident);
+    }
+
+    fn raise_error(&self, ident: &Identity, error: ConnectorError) {
+        self.0.raise_error(ident, error);
+    }
+
+    fn offsets(&self, ident: &Identity, partitions: &[String]) -> Vec<Option<String>> {
+        self.0.offsets(ident, partitions)
+    }
+
+    fn transaction_context_active(&self, _ident: &Identity) -> bool {
+        true
     }
 }
 

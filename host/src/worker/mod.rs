@@ -16,7 +16,8 @@
 //! path ends), `source_task` and `sink_task` (the data paths; `source_batch`, the source
 //! path's batch step as a pure function; `source_flow`, what a source task may hand the
 //! worker in flight and per second, with `token_bucket` for the rates;
-//! `source_transactions`, its exactly-once transactions), `host` (the
+//! `source_transactions`, its exactly-once transactions; `transaction_plan`, where a
+//! batch meets the transaction boundaries its task defined), `host` (the
 //! instances' host imports), `plugins` (the installed plugins by name), `connector_config/` (a
 //! connector's config, typed), `convert/` (converters), `transforms/` (transform chains),
 //! `errors/` (KIP-298 error handling), `topics/` (data topics), `topic_creation` (KIP-158),
@@ -39,6 +40,7 @@ mod task_control;
 mod token_bucket;
 pub mod topic_creation;
 pub mod topics;
+mod transaction_plan;
 pub mod transforms;
 
 use std::collections::BTreeMap;

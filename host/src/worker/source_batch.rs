@@ -125,7 +125,7 @@ fn is_json(bytes: &[u8]) -> bool {
 /// committed. Only the last offset of a run of records with the same partition is kept:
 /// the offsets store would keep only that one, and a batch's records usually share one
 /// partition, so the JSON is parsed once per run instead of once per record.
-fn note_offset(offsets: &mut Vec<(Bytes, Bytes)>, p: &Bytes, o: &Bytes) {
+pub(super) fn note_offset(offsets: &mut Vec<(Bytes, Bytes)>, p: &Bytes, o: &Bytes) {
     if !is_json(o) {
         return;
     }

@@ -25,6 +25,15 @@
 //! a transaction of [`MAX_TRANSACTION_BATCHES`] batches ends too. A failed commit fails the
 //! task.
 //!
+//! With `transaction.boundary=connector` the task's requests (`transaction-context`),
+//! taken after each poll, end its transactions where it asked (`transaction_plan.rs`
+//! places them in the batch): a batch is sent in parts, the transaction committed or
+//! aborted after each part that ends with a request. An abort discards the records (they
+//! are acknowledged with no position) and commits their offsets in a transaction of their
+//! own. Nothing else ends such a transaction: not a pause; at stop, an open one is aborted
+//! (its records are polled again by the next run); and a transaction that fills the task's
+//! buffer without a request fails the task ([`UNCOMMITTED_BUFFER_FULL`]).
+//!
 //! What the task may hand the worker is bounded by its [`Flow`] (`source_flow.rs`): it
 //! does not poll while its unacknowledged bytes fill `buffer.memory`, nor while a rate
 //! (`wasm.poll.bytes.per.second`, `wasm.poll.records.per.second`) is in debt; commands
@@ -45,14 +54,15 @@ use tokio::sync::mpsc;
 use super::WorkerEvent;
 use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage};
-use super::source_batch::{Prepared, prepare};
+use super::source_batch::{Prepared, note_offset, prepare};
 use super::source_flow::{Flow, FlowLimits, record_bytes};
 use super::source_transactions::{OWN_OFFSETS_TOPIC, Transactions};
 use super::task_control::{Cmd, Exit, apply, drain};
 use super::topic_creation::TopicCreation;
 use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
+use super::transaction_plan::{self, Segment, take_segment};
 use super::transforms::{self, Chain};
-use crate::model::{ConnectorError, RecordAck, TargetState};
+use crate::model::{ConnectorError, RecordAck, TargetState, TransactionAction};
 use crate::runtime::{InstanceError, SourceTaskInstance};
 use crate::store::{OffsetStore, StoreError, offset_records};
 use crate::telemetry::data as metrics;
@@ -70,6 +80,15 @@ pub const MAX_IN_FLIGHT: usize = 64;
 /// until the commit, so a long `transaction.boundary.interval.ms` must not let it grow
 /// without bound.
 pub const MAX_TRANSACTION_BATCHES: usize = 1024;
+
+/// Why a task with connector-defined transaction boundaries fails when its open
+/// transaction fills its buffer: its records are acknowledged only once committed, the
+/// worker does not commit behind the connector's back, and the connector can ask for a
+/// commit only while it polls, which a full buffer stops.
+pub const UNCOMMITTED_BUFFER_FULL: &str = "The task's open transaction filled its buffer \
+     (buffer.memory) without the connector requesting a commit: with \
+     transaction.boundary=connector, the task must commit (or abort) its transactions \
+     before they outgrow buffer.memory";
 
 /// Wait after a poll that returned nothing, before polling again.
 const IDLE_WAIT: Duration = Duration::from_millis(50);
@@ -146,7 +165,41 @@ struct InFlight {
     released: bool,
 }
 
+impl Write {
+    /// The outcome, waiting for it.
+    async fn outcome(self) -> Result<Vec<Delivered>, TopicError> {
+        match self {
+            Write::Pending(send) => send.await,
+            Write::Done(outcome) => outcome,
+        }
+    }
+}
+
+impl InFlight {
+    /// Takes in the batch (part) sent after this one, as one write: under exactly-once the
+    /// writes are awaited only at the commit, so the bookkeeping of a transaction that
+    /// spans many polls stays within [`MAX_IN_FLIGHT`] entries.
+    fn absorb(&mut self, later: InFlight) {
+        let earlier = std::mem::replace(&mut self.write, Write::Done(Ok(Vec::new())));
+        self.write = Write::Pending(Box::pin(async move {
+            let mut delivered = earlier.outcome().await?;
+            delivered.extend(later.write.outcome().await?);
+            Ok(delivered)
+        }));
+        self.sequences.extend(later.sequences);
+        self.skipped.extend(later.skipped);
+        self.offsets.extend(later.offsets);
+        self.bytes += later.bytes;
+    }
+}
+
 impl SourceTask {
+    /// Whether the task defines its transaction boundaries (exactly-once, with
+    /// `transaction.boundary=connector`).
+    fn connector_defined(&self) -> bool {
+        self.transactions.as_ref().is_some_and(Transactions::connector_defined)
+    }
+
     /// Runs until stopped or failed.
     pub(super) async fn run(mut self, commands: &mut mpsc::UnboundedReceiver<Cmd>) -> Exit {
         let mut state = State::new(Flow::new(self.flow, tokio::time::Instant::now()));
@@ -156,7 +209,14 @@ impl SourceTask {
             if let Some(exit) = self.take_stop(commands, &mut state) {
                 break exit;
             }
-            if self.transactions.is_some() {
+            if self.connector_defined() {
+                // Only the task ends its transactions; one that fills the buffer would
+                // wait for a request that cannot come.
+                let open = self.transactions.as_ref().is_some_and(Transactions::is_open);
+                if open && !state.flow.has_room() {
+                    break Exit::Failed(UNCOMMITTED_BUFFER_FULL.to_owned());
+                }
+            } else if self.transactions.is_some() {
                 // Records are acknowledged once committed, so a full buffer (or a pause)
                 // ends the transaction too.
                 state.release_written();
@@ -180,10 +240,9 @@ impl SourceTask {
                 }
                 next_flush = tokio::time::Instant::now() + self.flush_interval;
             }
-            if self.target != TargetState::Started
-                || state.writing() >= MAX_IN_FLIGHT
-                || !state.flow.has_room()
-            {
+            // A connector-defined transaction takes in its batches beyond MAX_IN_FLIGHT.
+            let batches_full = state.writing() >= MAX_IN_FLIGHT && !self.connector_defined();
+            if self.target != TargetState::Started || batches_full || !state.flow.has_room() {
                 self.wait(commands, &mut state, next_flush, None).await;
                 continue;
             }
@@ -204,6 +263,17 @@ impl SourceTask {
                 // `read_committed` readers the wait for its timeout.
                 if let Err(e) = producer.abort().await {
                     tracing::warn!(error = %e, "Could not abort the open transaction");
+                }
+            } else if self.connector_defined() {
+                // The task did not ask for this transaction to commit: as Kafka Connect, no
+                // final commit. Its records are polled again by the next run.
+                if self.transactions.as_ref().is_some_and(Transactions::is_open) {
+                    tracing::info!(
+                        "Aborting the open transaction at stop: the task did not request its commit"
+                    );
+                    if let Err(e) = producer.abort().await {
+                        tracing::warn!(error = %e, "Could not abort the open transaction");
+                    }
                 }
             } else {
                 let timeout = self.shutdown_timeout;
@@ -308,7 +378,17 @@ impl SourceTask {
             }
             Err(e) => return Err(e.trace()),
         };
+        // The task's transaction requests for this batch (a conflict fails the task).
+        let segments = if self.connector_defined() {
+            let requests = self.instance.take_transaction_requests(records.len()).await;
+            Some(transaction_plan::plan(records.len(), &requests.map_err(|e| e.trace())?))
+        } else {
+            None
+        };
         if records.is_empty() {
+            if let Some(segment) = segments.and_then(|s| s.into_iter().next()) {
+                self.end_transaction(state, segment.then).await?;
+            }
             return Ok(Some(IDLE_WAIT));
         }
         let bytes = records.iter().map(record_bytes).sum();
@@ -328,7 +408,21 @@ impl SourceTask {
         };
         let first = state.next_sequence;
         state.next_sequence += records.len() as u64;
-        let Prepared { out, sequences, skipped, offsets, refused } = prepare(
+        // Each part of a split batch carries its own records' offsets and bytes.
+        let parts = segments.map(|segments| {
+            let ends: Vec<usize> = segments.iter().map(|s| s.end).collect();
+            let offsets = transaction_plan::offsets_by_segment(
+                records.iter().map(|r| r.source_partition.as_ref().zip(r.source_offset.as_ref())),
+                &ends,
+                note_offset,
+            );
+            let mut bytes = vec![0; ends.len()];
+            for (segment, r) in bytes.iter_mut().zip(segment_records(&ends, &records)) {
+                *segment = r.iter().map(record_bytes).sum();
+            }
+            (segments, offsets, bytes)
+        });
+        let mut batch = prepare(
             records,
             outcomes,
             self.chain.header_converter(),
@@ -336,6 +430,7 @@ impl SourceTask {
             &*self.value_converter,
             first,
         );
+        let refused = std::mem::take(&mut batch.refused);
         if !refused.is_empty() {
             let failures = refused
                 .iter()
@@ -350,14 +445,19 @@ impl SourceTask {
             self.reporter.report(failures).await.map_err(|e| e.to_string())?;
         }
         if let Some(transactions) = &self.transactions
-            && out.iter().any(|r| *r.topic == *transactions.offsets_topic)
+            && batch.out.iter().any(|r| *r.topic == *transactions.offsets_topic)
         {
             return Err(OWN_OFFSETS_TOPIC.to_owned());
         }
-        self.ensure_topics(state, &out).await?;
+        self.ensure_topics(state, &batch.out).await?;
+        if let Some((segments, offsets, bytes)) = parts {
+            self.send_segments(state, batch, first, started, segments, offsets, bytes).await?;
+            return Ok(None);
+        }
+        let Prepared { out, sequences, skipped, offsets, .. } = batch;
         let write = match &mut self.transactions {
             Some(transactions) => {
-                transactions.sent(&offsets);
+                transactions.sent(&offsets, out.len());
                 Write::Pending(transactions.producer.send(out))
             }
             None => Write::Pending(self.producer.send(out)),
@@ -372,6 +472,114 @@ impl SourceTask {
             released: false,
         });
         Ok(None)
+    }
+
+    /// Under connector-defined boundaries: sends the batch segment by segment (records
+    /// numbered from `first`), each into the open transaction, which the segment's request
+    /// then commits or aborts. `offsets` and `bytes` are each segment's.
+    #[allow(clippy::too_many_arguments)]
+    async fn send_segments(
+        &mut self,
+        state: &mut State,
+        mut batch: Prepared,
+        first: u64,
+        started: Instant,
+        segments: Vec<Segment>,
+        offsets: Vec<Vec<(Bytes, Bytes)>>,
+        bytes: Vec<u64>,
+    ) -> Result<(), String> {
+        for ((segment, offsets), bytes) in segments.into_iter().zip(offsets).zip(bytes) {
+            let part = take_segment(&mut batch, first + segment.end as u64);
+            let transactions = self.transactions.as_mut().expect("connector-defined boundaries");
+            transactions.sent(&offsets, part.out.len());
+            let write = Write::Pending(transactions.producer.send(part.out));
+            let sent = InFlight {
+                write,
+                sequences: part.sequences,
+                skipped: part.skipped,
+                offsets,
+                started,
+                bytes,
+                released: false,
+            };
+            let full = state.in_flight.len() >= MAX_IN_FLIGHT;
+            match state.in_flight.back_mut() {
+                Some(last) if full => last.absorb(sent),
+                _ => state.in_flight.push_back(sent),
+            }
+            self.end_transaction(state, segment.then).await?;
+        }
+        Ok(())
+    }
+
+    /// Ends the open transaction as the task asked: commits it, aborts it, or (`None`)
+    /// leaves it open.
+    async fn end_transaction(
+        &mut self,
+        state: &mut State,
+        then: Option<TransactionAction>,
+    ) -> Result<(), String> {
+        match then {
+            Some(TransactionAction::Commit) => self.commit_transaction(state, true).await,
+            Some(TransactionAction::Abort) => self.abort_transaction(state).await,
+            None => Ok(()),
+        }
+    }
+
+    /// Aborts the open transaction at the task's request, as Kafka Connect does: its
+    /// records are discarded and acknowledged with no position, and the source offsets they
+    /// carried are still committed, in a transaction of their own, so the task does not
+    /// poll them again; then the plugin's `commit`. An abort of a transaction without
+    /// records is ignored with a warning (its offsets, if any, stay for the next commit).
+    async fn abort_transaction(&mut self, state: &mut State) -> Result<(), String> {
+        let Some(transactions) = self.transactions.as_mut() else { return Ok(()) };
+        if transactions.records() == 0 {
+            tracing::warn!(
+                "Ignoring request by task to abort transaction as the current transaction is empty"
+            );
+            return Ok(());
+        }
+        transactions.producer.abort().await.map_err(|e| e.to_string())?;
+        // Every write in flight is the aborted transaction's (a commit awaits them all).
+        let mut acks = Vec::new();
+        for aborted in state.in_flight.drain(..) {
+            if !aborted.released {
+                state.flow.written(aborted.bytes);
+            }
+            let sequences = aborted.sequences.iter().chain(&aborted.skipped);
+            acks.extend(sequences.map(|&sequence| RecordAck {
+                sequence,
+                partition: -1,
+                offset: -1,
+            }));
+        }
+        state.released = 0;
+        acks.sort_by_key(|a| a.sequence);
+        tracing::debug!(
+            records = transactions.records(),
+            "Aborted the transaction at the task's request"
+        );
+        let offsets = transactions.offsets();
+        let count = offsets.len();
+        let committed =
+            transactions.producer.commit(offset_records(&self.connector, &offsets)).await;
+        metrics::OffsetsCommitted {
+            connector: &self.connector,
+            task: self.task,
+            partitions: count,
+            ok: committed.is_ok(),
+        }
+        .emit();
+        committed.map_err(|e| e.to_string())?;
+        transactions.ended();
+        self.offsets.written(&self.connector, offsets);
+        if !acks.is_empty() {
+            match self.instance.commit_records(acks).await {
+                Ok(()) | Err(InstanceError::Connector(_)) => {}
+                Err(e) => return Err(e.trace()),
+            }
+        }
+        self.commit_plugin().await
     }
 
     /// Creates the destination topics seen for the first time, and reports them active.
@@ -555,6 +763,15 @@ impl SourceTask {
             }
         }
     }
+}
+
+/// The records of each segment ending at `ends` (ascending, the last at the batch's end).
+fn segment_records<'a>(
+    ends: &'a [usize],
+    records: &'a [crate::runtime::PolledRecord],
+) -> impl Iterator<Item = &'a [crate::runtime::PolledRecord]> {
+    let starts = std::iter::once(0).chain(ends.iter().copied());
+    starts.zip(ends).map(move |(start, &end)| &records[start.min(end)..end])
 }
 
 /// A source partition or offset from a batch: JSON, or `None` when not JSON.

@@ -9,7 +9,9 @@
 //! once `transaction.boundary.interval.ms` (default `offset.flush.interval.ms`) has passed
 //! since the last commit. Either also commits when the task stops or is paused, and when
 //! its buffer (`buffer.memory`, or its batches in flight) is full, since records are
-//! acknowledged only once committed.
+//! acknowledged only once committed. `connector` commits and aborts where the task asked
+//! (`transaction_plan.rs` places its requests in the batch); nothing else ends its
+//! transactions.
 //!
 //! It owns the open transaction's bookkeeping and the boundary rule; the task loop
 //! (`source_task.rs`) decides when to ask, and acknowledges the records after a commit.
@@ -53,11 +55,6 @@ pub(super) async fn start(
             )
         })?,
     };
-    if boundary == TransactionBoundary::Connector {
-        return Err("transaction.boundary=connector: this worker does not run \
-                    connector-defined transaction boundaries yet; use poll or interval"
-            .to_owned());
-    }
     let interval = match config.get("transaction.boundary.interval.ms") {
         None => data.offset_flush_interval,
         Some(v) => Duration::from_millis(v.trim().parse::<u64>().map_err(|_| {
@@ -92,6 +89,8 @@ pub(super) struct Transactions {
     last_commit: Instant,
     /// Whether records or offsets were sent since the last commit.
     open: bool,
+    /// Records sent since the last commit (or abort).
+    records: usize,
     /// Offsets of the records sent in the open transaction, by canonical partition JSON.
     offsets: BTreeMap<String, (Value, Value)>,
 }
@@ -111,15 +110,17 @@ impl Transactions {
             interval,
             last_commit: Instant::now(),
             open: false,
+            records: 0,
             offsets: BTreeMap::new(),
         }
     }
 
-    /// A polled batch was sent: its source offsets (JSON text, partition and offset; text
-    /// that is not JSON is skipped, as the at-least-once path skips it) join the
-    /// transaction.
-    pub fn sent(&mut self, offsets: &[(bytes::Bytes, bytes::Bytes)]) {
+    /// A polled batch (or part of one) was sent: its `records` and its source offsets
+    /// (JSON text, partition and offset; text that is not JSON is skipped, as the
+    /// at-least-once path skips it) join the transaction.
+    pub fn sent(&mut self, offsets: &[(bytes::Bytes, bytes::Bytes)], records: usize) {
         self.open = true;
+        self.records += records;
         for (p, o) in offsets {
             if let (Ok(p), Ok(o)) =
                 (serde_json::from_slice::<Value>(p), serde_json::from_slice::<Value>(o))
@@ -134,13 +135,23 @@ impl Transactions {
         self.open
     }
 
+    /// Records sent in the open transaction.
+    pub fn records(&self) -> usize {
+        self.records
+    }
+
+    /// Whether the task defines the boundaries (`transaction.boundary=connector`).
+    pub fn connector_defined(&self) -> bool {
+        self.boundary == TransactionBoundary::Connector
+    }
+
     /// Whether the open transaction has reached its boundary at `now`.
     pub fn due(&self, now: Instant) -> bool {
         self.open
             && match self.boundary {
                 TransactionBoundary::Poll => true,
                 TransactionBoundary::Interval => now >= self.last_commit + self.interval,
-                // Not reached: a task with connector-defined boundaries does not start yet.
+                // Only the task's requests end its transactions.
                 TransactionBoundary::Connector => false,
             }
     }
@@ -156,9 +167,11 @@ impl Transactions {
         self.offsets.values().map(|(p, o)| (p.clone(), Some(o.clone()))).collect()
     }
 
-    /// The transaction committed (or was aborted): the next one starts empty.
+    /// The transaction committed: the next one starts empty. (An abort is followed by the
+    /// commit of its offsets, which ends it.)
     pub fn ended(&mut self) {
         self.open = false;
+        self.records = 0;
         self.offsets.clear();
         self.last_commit = Instant::now();
     }
@@ -197,12 +210,12 @@ mod tests {
         let mut poll =
             Transactions::new(Arc::new(Nothing), "o".into(), TransactionBoundary::Poll, second);
         assert!(!poll.due(Instant::now()), "nothing sent, nothing to commit");
-        poll.sent(&offsets(&[(r#"{"f":"a"}"#, r#"{"p":1}"#)]));
+        poll.sent(&offsets(&[(r#"{"f":"a"}"#, r#"{"p":1}"#)]), 1);
         assert!(poll.due(Instant::now()));
 
         let mut interval =
             Transactions::new(Arc::new(Nothing), "o".into(), TransactionBoundary::Interval, second);
-        interval.sent(&offsets(&[(r#"{"f":"a"}"#, r#"{"p":1}"#)]));
+        interval.sent(&offsets(&[(r#"{"f":"a"}"#, r#"{"p":1}"#)]), 1);
         assert!(!interval.due(Instant::now()));
         assert_eq!(interval.next_due(), Some(Instant::now() + second));
         tokio::time::advance(second).await;
@@ -219,8 +232,9 @@ mod tests {
             TransactionBoundary::Poll,
             Duration::ZERO,
         );
-        t.sent(&offsets(&[(r#"{"f":"a"}"#, r#"{"p":1}"#), (r#"{"f":"b"}"#, r#"{"p":7}"#)]));
-        t.sent(&offsets(&[(r#"{"f":"a"}"#, r#"{"p":2}"#), ("not json", "1")]));
+        t.sent(&offsets(&[(r#"{"f":"a"}"#, r#"{"p":1}"#), (r#"{"f":"b"}"#, r#"{"p":7}"#)]), 2);
+        t.sent(&offsets(&[(r#"{"f":"a"}"#, r#"{"p":2}"#), ("not json", "1")]), 2);
+        assert_eq!(t.records(), 4);
         let got = t.offsets();
         assert_eq!(got.len(), 2, "{got:?}");
         assert!(got.contains(&(serde_json::json!({"f":"a"}), Some(serde_json::json!({"p":2})))));

@@ -194,7 +194,15 @@ async fn create(
             // Before the first poll (and `start`, where tasks read their offsets), the
             // offsets other workers committed: a task moved here resumes where it stopped.
             host.read_offsets_to_end().await?;
-            let instance = plugin.source_task(ident, &config, host).await.map_err(|e| e.trace())?;
+            // Its transaction context is active when it defines its transaction boundaries.
+            let task_host: Arc<dyn crate::runtime::InstanceHost> =
+                if transactions.as_ref().is_some_and(|t| t.connector_defined()) {
+                    shared.host.with_transaction_context()
+                } else {
+                    host
+                };
+            let instance =
+                plugin.source_task(ident, &config, task_host).await.map_err(|e| e.trace())?;
             instance.start(config).await.map_err(created)?;
             Running::Source(Box::new(SourceTask {
                 connector: connector.to_owned(),

@@ -12,7 +12,7 @@ export { ConfigDef, ConfigKey } from './config-def.js';
 export { range, oneOf, nonEmpty } from './validators.js';
 export { ConnectError, RetriableError, ConfigError, FatalError, toWitError } from './errors.js';
 export { encodeBatch, decodeBatch, BatchError, KINDS, VERSION } from './batch.js';
-export { bindHost, log, requestTaskReconfiguration, raiseError, offsets } from './host.js';
+export { bindHost, log, requestTaskReconfiguration, raiseError, offsets, transactionContext, TransactionContext } from './host.js';
 export { FileAppender } from './files.js';
 export { exportSource, exportSink, exportTransform, connectorExports, sourceTaskExports, sinkTaskExports, transformationExports } from './exports.js';
 export { Transform, Fail, fail } from './transform.js';

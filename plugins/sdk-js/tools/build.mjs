@@ -90,7 +90,11 @@ function generatedEntry(entry, kind) {
   lines.push(`import { getDirectories } from 'wasi:filesystem/preopens@${WASI}';`);
   if (kind === 'source') {
     lines.push(`import { offsets } from 'wasm-connect:connector/offset-reader@0.1.2';`);
-    lines.push(`bindHost({ log, requestTaskReconfiguration, raiseError, offsets, preopens: getDirectories });`);
+    lines.push(
+      `import { isActive, commitTransaction, commitTransactionAfter, abortTransaction, abortTransactionAfter } from 'wasm-connect:connector/transaction-context@0.1.2';`,
+    );
+    lines.push(`const transactionContext = { isActive, commitTransaction, commitTransactionAfter, abortTransaction, abortTransactionAfter };`);
+    lines.push(`bindHost({ log, requestTaskReconfiguration, raiseError, offsets, transactionContext, preopens: getDirectories });`);
     lines.push(`export { connector, sourceTask } from ${JSON.stringify(resolve(entry))};`);
     // 0.1.2's exactly-once export: the module's own (from exportSource), else the defaults.
     lines.push(`import * as plugin from ${JSON.stringify(resolve(entry))};`);

@@ -208,6 +208,13 @@ impl KafkaProducer {
         self.producer.commit_transaction(timeout).map_err(|e| transaction_error("commit", &e))
     }
 
+    /// Waits, at most `timeout`, for the records sent to be acknowledged. Blocks.
+    pub fn flush(&self, timeout: Duration) -> Result<(), TopicError> {
+        self.producer
+            .flush(timeout)
+            .map_err(|e| TopicError::Transaction(format!("cannot flush the records sent: {e}")))
+    }
+
     /// Aborts the transaction. Blocks.
     pub fn abort_transaction(&self, timeout: Duration) -> Result<(), TopicError> {
         self.producer.abort_transaction(timeout).map_err(|e| transaction_error("abort", &e))

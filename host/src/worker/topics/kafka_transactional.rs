@@ -5,6 +5,10 @@
 //! producer's murmur2 partitioner puts them where Kafka Connect would), then
 //! `commitTransaction`. A `read_committed` reader sees both or neither.
 //!
+//! An abort first waits (briefly) for the records sent to be written, so that they are in
+//! the log, aborted, rather than dropped from the producer's queue: what the transaction
+//! held is the same for every abort, and a `read_uncommitted` reader sees it.
+//!
 //! It owns the transaction's open/closed state; the blocking transaction calls run on
 //! tokio's blocking pool. A commit first waits for the transaction's records to be
 //! acknowledged ([`KafkaProducer::wait_delivered`]), which librdkafka's own flush inside
@@ -24,6 +28,10 @@ use crate::store::LogRecord;
 /// How long a commit or an abort may block: the broker bounds a transaction by
 /// `transaction.timeout.ms` anyway, and Kafka Connect waits without bound.
 const END_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// How long an abort waits for the records sent to be written first; past it, what is
+/// still queued is dropped by the abort.
+const FLUSH_BEFORE_ABORT: Duration = Duration::from_secs(10);
 
 /// How long registering the `transactional.id` may take (its coordinator may first have
 /// to abort what a fenced producer left open).
@@ -100,7 +108,13 @@ impl TransactionalProducer for KafkaTransactional {
             return Ok(());
         }
         let p = self.producer.clone();
-        blocking(move || p.abort_transaction(END_TIMEOUT)).await
+        blocking(move || {
+            if let Err(e) = p.flush(FLUSH_BEFORE_ABORT) {
+                tracing::debug!(error = %e, "Aborting with records still queued");
+            }
+            p.abort_transaction(END_TIMEOUT)
+        })
+        .await
     }
 }
 
