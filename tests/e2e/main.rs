@@ -33,6 +33,7 @@ mod https;
 mod js_plugins;
 mod loggers;
 mod offsets;
+mod offsets_topic;
 mod plugin_path;
 mod postgres;
 mod providers;

@@ -34,7 +34,7 @@ use super::zombie_fencing::Fencing;
 use super::{HerderError, HerderHandle, Membership, PutOutcome, SinkOffsets};
 use crate::model::InstanceId;
 use crate::store::{
-    ConfigRecord, ConfigState, LogEntry, LogTopic, OffsetStore, StatusStore, StoreError,
+    ConfigRecord, ConfigState, LogEntry, LogTopic, OffsetStores, StatusStore, StoreError,
 };
 use crate::worker::{PluginRegistry, Worker, WorkerEvent};
 
@@ -71,7 +71,7 @@ pub(super) struct Herder {
     /// The installed plugins.
     registry: PluginRegistry,
     /// Source connectors' offsets.
-    pub offsets: Arc<OffsetStore>,
+    pub offsets: Arc<OffsetStores>,
     /// Sink connectors' consumer-group offsets.
     pub sink_offsets: Arc<dyn SinkOffsets>,
     /// What the instances report.
@@ -116,7 +116,7 @@ pub(super) enum Internal {
 pub(super) struct Parts {
     pub runner: Box<dyn Runner>,
     pub registry: PluginRegistry,
-    pub offsets: Arc<OffsetStore>,
+    pub offsets: Arc<OffsetStores>,
 }
 
 /// Reads the config topic to its end, starts the loop and returns its handle. Source
