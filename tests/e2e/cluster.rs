@@ -337,6 +337,11 @@ impl Cluster {
         })
     }
 
+    /// The cluster's `group.id`.
+    pub fn group_id(&self) -> &str {
+        &self.prefix
+    }
+
     /// The name of the cluster's internal topic `what` (`configs`, `offsets`, `status`).
     pub fn internal_topic(&self, what: &str) -> String {
         format!("{}-{what}", self.prefix)

@@ -47,5 +47,6 @@ mod spawned;
 mod standalone;
 mod storm;
 mod support;
+mod transactional_leader;
 mod transforms;
 mod trap_traces;

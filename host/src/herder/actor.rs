@@ -159,7 +159,20 @@ pub(super) async fn spawn_with(
         connectors = config.connectors().count(),
         "Read the config topic"
     );
+    // The leader's config-topic writes go in transactions (KIP-618) in a group.
+    let leader = match &member {
+        MemberSpec::Group { settings: group, .. }
+            if settings.exactly_once_source_support.transactional_leader() =>
+        {
+            Some((group.group_id.clone(), group.client_id.clone()))
+        }
+        _ => None,
+    };
     let (config_log, follower) = ConfigLog::start(config_topic, reader);
+    let config_log = match leader {
+        Some((group_id, client_id)) => config_log.with_leader(&group_id, &client_id),
+        None => config_log,
+    };
     let registry = parts.registry.clone();
     let mut typed = Typed::default();
     typed.sync(&config, &registry, &settings.reconfiguration);

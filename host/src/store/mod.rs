@@ -47,7 +47,9 @@ pub use embedded::{
 };
 pub use error::StoreError;
 pub use kafka::KafkaBackend;
-pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec};
+pub use log::{
+    LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec, TransactionalLog,
+};
 pub use memory::MemoryBackend;
 pub use offset_stores::OffsetStores;
 pub use offsets::{OffsetStore, records as offset_records};

@@ -15,7 +15,14 @@
 //! Layout: `settings.rs` (client properties), `context.rs` (the clients' callbacks:
 //! authentication failures end requests at once, repeated logs are dropped), `admin.rs` (create and check topics),
 //! `producer.rs`, `topic.rs` (the [`LogTopic`] handle), `reader.rs` (the
-//! [`LogReader`](super::LogReader)), `watermarks.rs` (where a reader must read to).
+//! [`LogReader`](super::LogReader)), `watermarks.rs` (where a reader must read to),
+//! `transactional.rs` (a topic written in transactions: the leader's config-topic writes
+//! under exactly-once source support).
+//!
+//! Readers' consumers read `read_committed` (librdkafka's default, never overridden here):
+//! what an aborted or open transaction wrote to the config or offsets topic is never read,
+//! and a read to the end waits for an open transaction to end, as Kafka Connect's
+//! `read_committed` consumers do when `exactly.once.source.support=enabled`.
 
 mod admin;
 mod context;
@@ -23,6 +30,7 @@ mod producer;
 mod reader;
 mod settings;
 mod topic;
+mod transactional;
 mod watermarks;
 
 #[cfg(test)]
