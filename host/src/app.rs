@@ -20,7 +20,8 @@ use crate::herder::{
 use crate::rest::{self, RestState};
 use crate::runtime::{PoolSize, Runtime, RuntimeOptions};
 use crate::store::{
-    EmbeddedBackend, KafkaBackend, LogBackend, OffsetStore, StatusStore, TopicOrigin, TopicSpec,
+    EmbeddedBackend, KafkaBackend, LogBackend, OffsetStore, OffsetStores, StatusStore, TopicOrigin,
+    TopicSpec,
 };
 use crate::worker::source_flow::FlowLimits;
 use crate::worker::topics::{DataTopics, EmbeddedTopics, KafkaClientSettings, KafkaTopics};
@@ -90,8 +91,12 @@ impl App {
             tracing::warn!(error = %e, "The cluster id is unknown; GET / reports none");
             None
         });
-        let offsets =
-            Arc::new(OffsetStore::open(offsets_topic).await.context("reading the offsets topic")?);
+        let offsets = Arc::new(offset_stores(
+            config,
+            OffsetStore::open(offsets_topic).await.context("reading the offsets topic")?,
+            &backend,
+            offsets_spec,
+        ));
 
         let listener = config.advertised_listener().context("no listener to advertise")?;
         let host =
@@ -430,6 +435,23 @@ fn data_plane(
         exactly_once: exactly_once(config)?,
     };
     Ok((plane, embedded))
+}
+
+/// The worker's offsets store and, in distributed mode, the connectors' own offsets topics
+/// (`offsets.storage.topic`), created in the worker's cluster after the worker's offsets
+/// topic's spec. Standalone mode ignores the key, as Kafka Connect does: its offsets are
+/// one table of the embedded file.
+fn offset_stores(
+    config: &WorkerConfig,
+    worker: OffsetStore,
+    backend: &Arc<dyn LogBackend>,
+    worker_spec: TopicSpec,
+) -> OffsetStores {
+    let stores = OffsetStores::new(Arc::new(worker));
+    match &config.mode {
+        ModeConfig::Distributed(_) => stores.with_connector_topics(backend.clone(), worker_spec),
+        ModeConfig::Standalone(_) => stores,
+    }
 }
 
 /// The prefix of source tasks' `transactional.id`s when they run exactly-once: the group

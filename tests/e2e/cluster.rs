@@ -342,6 +342,11 @@ impl Cluster {
         &self.prefix
     }
 
+    /// The name of the cluster's internal topic `what` (`configs`, `offsets`, `status`).
+    pub fn internal_topic(&self, what: &str) -> String {
+        format!("{}-{what}", self.prefix)
+    }
+
     /// One worker's whole log.
     pub fn log(&self, i: usize) -> String {
         std::fs::read_to_string(&self.workers[i].log).unwrap_or_default()

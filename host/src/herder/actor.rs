@@ -35,7 +35,7 @@ use super::zombie_fencing::Fencing;
 use super::{HerderError, HerderHandle, Membership, PutOutcome, SinkOffsets};
 use crate::model::InstanceId;
 use crate::store::{
-    ConfigRecord, ConfigState, LogEntry, LogTopic, OffsetStore, StatusStore, StoreError,
+    ConfigRecord, ConfigState, LogEntry, LogTopic, OffsetStores, StatusStore, StoreError,
 };
 use crate::worker::{PluginRegistry, Worker, WorkerEvent};
 
@@ -74,7 +74,7 @@ pub(super) struct Herder {
     /// The installed plugins.
     registry: PluginRegistry,
     /// Source connectors' offsets.
-    pub offsets: Arc<OffsetStore>,
+    pub offsets: Arc<OffsetStores>,
     /// Sink connectors' consumer-group offsets.
     pub sink_offsets: Arc<dyn SinkOffsets>,
     /// What the instances report.
@@ -126,7 +126,7 @@ pub(super) enum Internal {
 pub(super) struct Parts {
     pub runner: Box<dyn Runner>,
     pub registry: PluginRegistry,
-    pub offsets: Arc<OffsetStore>,
+    pub offsets: Arc<OffsetStores>,
 }
 
 /// Reads the config topic to its end, starts the loop and returns its handle. Source
@@ -169,7 +169,20 @@ pub(super) async fn spawn_with(
         connectors = config.connectors().count(),
         "Read the config topic"
     );
+    // The leader's config-topic writes go in transactions (KIP-618) in a group.
+    let leader = match &member {
+        MemberSpec::Group { settings: group, .. }
+            if settings.exactly_once_source_support.transactional_leader() =>
+        {
+            Some((group.group_id.clone(), group.client_id.clone()))
+        }
+        _ => None,
+    };
     let (config_log, follower) = ConfigLog::start(config_topic, reader);
+    let config_log = match leader {
+        Some((group_id, client_id)) => config_log.with_leader(&group_id, &client_id),
+        None => config_log,
+    };
     let registry = parts.registry.clone();
     let mut typed = Typed::default();
     typed.sync(&config, &registry, &settings.reconfiguration);

@@ -2,6 +2,10 @@
 //! the write pipeline runs off the loop), and a follower task that reads every record, in
 //! order, into a channel the herder drains.
 //!
+//! Under exactly-once source support (`preparing`, `enabled`) in a group, the leader's
+//! privileged writes go through its [`LeaderWriter`] (transactions of its own producer);
+//! every other write goes through the topic as before.
+//!
 //! The follower owns the reader, so no record is ever lost to a cancelled read. A sync
 //! request makes it read to the end and then send a marker: once the herder has seen the
 //! marker it has applied everything written before the request, its own writes included.
@@ -11,6 +15,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 
+use super::leader_writer::LeaderWriter;
 use crate::store::{
     ConfigRecord, LogEntry, LogReader, LogRecord, LogTopic, StoreError, oversized_config_record,
 };
@@ -31,6 +36,8 @@ const POLL: Duration = Duration::from_millis(100);
 /// Writes to the config topic and requests syncs from its follower.
 pub struct ConfigLog {
     topic: Arc<dyn LogTopic>,
+    /// The leader's privileged writer, when the worker runs a transactional leader.
+    leader: Option<LeaderWriter>,
     sync_tx: mpsc::UnboundedSender<u64>,
     next_sync: u64,
 }
@@ -77,7 +84,21 @@ impl ConfigLog {
                 }
             }
         });
-        (Self { topic, sync_tx, next_sync: 0 }, rx)
+        (Self { topic, leader: None, sync_tx, next_sync: 0 }, rx)
+    }
+
+    /// Privileged writes go in transactions of the leader's producer while this worker
+    /// leads the group `group_id` (its client id `client_id`).
+    pub fn with_leader(mut self, group_id: &str, client_id: &str) -> Self {
+        self.leader = Some(LeaderWriter::new(self.topic.clone(), group_id, client_id));
+        self
+    }
+
+    /// This worker leads, or no longer does (see [`LeaderWriter::set_leading`]).
+    pub fn set_leading(&self, leading: bool) {
+        if let Some(leader) = &self.leader {
+            leader.set_leading(leading);
+        }
     }
 
     /// Appends records; the future, which borrows nothing, completes once they are
@@ -89,12 +110,14 @@ impl ConfigLog {
         records: Vec<ConfigRecord>,
     ) -> impl std::future::Future<Output = Result<(), StoreError>> + Send + 'static {
         let topic = self.topic.clone();
+        let leader = self.leader.clone().filter(|l| l.takes(&records));
         let records: Vec<LogRecord> = records.iter().map(ConfigRecord::to_log_record).collect();
         let refused = records.iter().find_map(oversized_config_record);
         async move {
-            match refused {
-                Some(e) => Err(e),
-                None => topic.send(records).await,
+            match (refused, leader) {
+                (Some(e), _) => Err(e),
+                (None, Some(leader)) => leader.send(records).await,
+                (None, None) => topic.send(records).await,
             }
         }
     }

@@ -23,7 +23,7 @@ pub(super) const TRANSACTION_BOUNDARY: &str = "transaction.boundary";
 /// `transaction.boundary.interval.ms`.
 pub(super) const TRANSACTION_BOUNDARY_INTERVAL: &str = "transaction.boundary.interval.ms";
 /// `offsets.storage.topic`.
-pub(super) const OFFSETS_STORAGE_TOPIC: &str = "offsets.storage.topic";
+pub(super) const OFFSETS_STORAGE_TOPIC: &str = crate::model::OFFSETS_STORAGE_TOPIC;
 
 /// Kafka Connect's message for a worker that is not `enabled`.
 pub const NOT_ENABLED: &str = "This worker does not have exactly-once source support enabled.";

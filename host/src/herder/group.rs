@@ -115,6 +115,8 @@ impl Herder {
             "Rebalance completed"
         );
         self.member.assigned(&a);
+        // The leader claims its write privileges on the config topic (KIP-618).
+        self.writes.set_leading(self.member.is_leader());
         // A revoked instance that failed here starts afresh wherever it goes next, here too.
         let gone = &a.revoked;
         self.forget_failures(|id| allocates(gone, id));

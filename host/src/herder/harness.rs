@@ -19,8 +19,8 @@ use super::{
 };
 use crate::model::{InstanceId, Properties, State, TargetState, TopicPartition};
 use crate::store::{
-    LogBackend, LogEntry, LogReader, LogRecord, LogTopic, MemoryBackend, OffsetStore, Status,
-    StatusStore, StoreError, TopicSpec,
+    LogBackend, LogEntry, LogReader, LogRecord, LogTopic, MemoryBackend, OffsetStore, OffsetStores,
+    Status, StatusStore, StoreError, TopicSpec,
 };
 use crate::worker::{PluginRegistry, WorkerEvent};
 
@@ -135,7 +135,8 @@ impl Harness {
         let inner = topic(&backend, "config").await;
         let config: Arc<dyn LogTopic> = Arc::new(Faulty { inner, stalled, damaged });
         let status = Arc::new(StatusStore::open(topic(&backend, "status").await).await.unwrap());
-        let offsets = Arc::new(OffsetStore::open(topic(&backend, "offsets").await).await.unwrap());
+        let offsets = OffsetStore::open(topic(&backend, "offsets").await).await.unwrap();
+        let offsets = Arc::new(OffsetStores::new(Arc::new(offsets)));
         let (events, events_rx) = mpsc::unbounded_channel();
         let runner = FakeRunner::new(events.clone());
         let script = runner.script.clone();

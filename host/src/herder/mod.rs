@@ -24,6 +24,7 @@
 //! The nouns the actor holds, none of which uses it: `command` (the requests and their
 //! per-kind tables), `writes` (the write pipeline: config-topic writes, one in flight,
 //! returned as completions), `config_log` (the config topic's writer and follower),
+//! `leader_writer` (the leader's transactional config-topic writes, KIP-618),
 //! `group_link` (the member loop's handle), `member_spec` (how this worker joins, and
 //! `Peers`), `settings`, `shutdown` (a shutdown's deadlines and last steps, each bounded), `membership` (this worker's place in the group), `instances` (the
 //! registry of runs), `snapshot` (what reads see), `typed` (each connector's parsed
@@ -65,6 +66,7 @@ mod harness;
 #[cfg(test)]
 mod herder_tests;
 mod instances;
+mod leader_writer;
 mod member_spec;
 mod membership;
 mod offsets;

@@ -1,7 +1,11 @@
 //! The offsets API (KIP-875): a connector's committed offsets, read, altered and reset.
 //!
-//! A source connector's offsets are the [`OffsetStore`](crate::store::OffsetStore)'s
-//! entries `["<name>", {partition}]`; a sink connector's are the committed offsets of its
+//! A source connector's offsets are the entries `["<name>", {partition}]` of its offsets
+//! store ([`ConnectorOffsetStore`]): its own topic's when its config names one
+//! (`offsets.storage.topic`, distributed mode), before the worker's offsets topic. A read
+//! lists the partitions of both, each with its own topic's offset when it has one; a
+//! change writes deletions to the worker's topic first, then everything to the
+//! connector's, then copies the rest to the worker's, as Kafka Connect writes them. A sink connector's are the committed offsets of its
 //! consumer group (`connect-<name>`, or `consumer.override.group.id`), behind
 //! [`SinkOffsets`](super::SinkOffsets). Which one comes from the plugin that
 //! `connector.class` names; a plugin not installed here is a 500 naming the class.
@@ -30,7 +34,6 @@
 //! still members.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -39,7 +42,7 @@ use super::command::Command;
 use super::connector_offsets::{ConnectorOffset, ConnectorOffsets};
 use super::{HerderError, SinkOffsetsError};
 use crate::model::{TargetState, TopicPartition};
-use crate::store::OffsetStore;
+use crate::store::{ConnectorOffsetStore, OffsetStores, StoreError};
 
 /// The answer to a successful alter.
 pub const ALTERED: &str = "The offsets for this connector have been altered successfully";
@@ -53,8 +56,13 @@ const SINK_OFFSET: &str = "kafka_offset";
 /// Where a connector's offsets live.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Kept {
-    Source,
-    Sink { group: String },
+    /// In the offsets store, and the connector's own topic if it names one.
+    Source {
+        topic: Option<String>,
+    },
+    Sink {
+        group: String,
+    },
 }
 
 /// Which request a consumer-group failure answers.
@@ -73,12 +81,15 @@ impl Herder {
             Err(e) => {
                 let _ = reply.send(Err(e));
             }
-            Ok(Kept::Source) => {
+            Ok(Kept::Source { topic }) => {
                 // The offsets topic read to its end, off the loop: tasks on other workers
                 // commit offsets this worker's cache has not seen.
-                let store = self.offsets.clone();
+                let stores = self.offsets.clone();
                 tokio::spawn(async move {
-                    let r = store.read_connector_offsets(&name).await;
+                    let r = match stores.for_connector(topic.as_deref()).await {
+                        Ok(store) => store.read_connector_offsets(&name).await,
+                        Err(e) => Err(e),
+                    };
                     let _ =
                         reply.send(r.map(source_entries).map_err(|source| HerderError::Store {
                             context: format!("reading the offsets of connector {name}"),
@@ -112,14 +123,18 @@ impl Herder {
                 });
                 match checked {
                     Err(e) => drop(reply.send(Err(e))),
-                    Ok(Kept::Source) => match check_source_offsets(offsets) {
+                    Ok(Kept::Source { topic }) => match check_source_offsets(offsets) {
                         Err(e) => drop(reply.send(Err(e))),
                         Ok(offsets) => {
-                            let store = self.offsets.clone();
+                            let stores = self.offsets.clone();
                             let fenced = self.fence_before_offsets(&name);
                             tokio::spawn(async move {
-                                let r = match fenced.await {
-                                    Ok(()) => write_source(&store, &name, offsets).await,
+                                let opened = match fenced.await {
+                                    Ok(()) => open(&stores, &name, topic.as_deref()).await,
+                                    Err(e) => Err(e),
+                                };
+                                let r = match opened {
+                                    Ok(store) => write_source(&store, &name, offsets).await,
                                     Err(e) => Err(e),
                                 };
                                 let _ = reply.send(r.map(|()| ALTERED.into()));
@@ -144,20 +159,23 @@ impl Herder {
             Command::ResetOffsets(name, reply) => {
                 match self.check_modifiable(&name).and_then(|()| self.kept(&name)) {
                     Err(e) => drop(reply.send(Err(e))),
-                    Ok(Kept::Source) => {
+                    Ok(Kept::Source { topic }) => {
                         // Every partition any worker committed: read to the end first.
-                        let store = self.offsets.clone();
+                        let stores = self.offsets.clone();
                         let fenced = self.fence_before_offsets(&name);
                         tokio::spawn(async move {
-                            let read = match fenced.await {
-                                Ok(()) => store.read_connector_offsets(&name).await,
-                                Err(e) => {
-                                    let _ = reply.send(Err(e));
-                                    return;
+                            if let Err(e) = fenced.await {
+                                let _ = reply.send(Err(e));
+                                return;
+                            }
+                            let read = match stores.for_connector(topic.as_deref()).await {
+                                Ok(store) => {
+                                    store.read_connector_offsets(&name).await.map(|a| (store, a))
                                 }
+                                Err(e) => Err(e),
                             };
                             let r = match read {
-                                Ok(all) => {
+                                Ok((store, all)) => {
                                     let tombstones =
                                         all.into_iter().map(|(p, _)| (p, None)).collect();
                                     write_source(&store, &name, tombstones).await
@@ -240,7 +258,9 @@ impl Herder {
             .as_ref()
             .map_err(|rejected| HerderError::Failed(rejected.trace.clone()))?;
         Ok(match config.kind() {
-            crate::model::PluginKind::Source => Kept::Source,
+            crate::model::PluginKind::Source => Kept::Source {
+                topic: crate::model::offsets_storage_topic(config.raw()).map(str::to_owned),
+            },
             crate::model::PluginKind::Sink => {
                 Kept::Sink { group: config.settings.sink_group.clone() }
             }
@@ -251,9 +271,22 @@ impl Herder {
     }
 }
 
-/// Writes source offsets; returns once they are durable.
+/// The offsets store of source connector `name`, whose config names `topic`; a topic
+/// that cannot be opened fails the change.
+async fn open(
+    stores: &OffsetStores,
+    name: &str,
+    topic: Option<&str>,
+) -> Result<ConnectorOffsetStore, HerderError> {
+    stores.for_connector(topic).await.map_err(|source: StoreError| HerderError::Store {
+        context: format!("Failed to modify offsets for source connector {name}"),
+        source,
+    })
+}
+
+/// Writes source offsets; returns once they are durable in the connector's primary store.
 async fn write_source(
-    store: &Arc<OffsetStore>,
+    store: &ConnectorOffsetStore,
     name: &str,
     offsets: Vec<(Value, Option<Value>)>,
 ) -> Result<(), HerderError> {

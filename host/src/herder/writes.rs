@@ -9,7 +9,8 @@
 //! and is examined (does the connector exist? is it stopped?) only when its turn comes, so
 //! it sees every earlier write applied. A request waiting on a write is answered when the
 //! write and its read-back complete, or fails on its own: the store's own timeout, or
-//! [`SYNC_TIMEOUT`] for the read-back.
+//! [`SYNC_TIMEOUT`] for the read-back. A failed privileged write of the leader (see
+//! `leader_writer.rs`) is answered with Kafka Connect's [`PRIVILEGED_WRITE_FAILED`].
 //!
 //! Requests that only need the config topic read to its end (offset changes, an
 //! assignment computed from newer configs) wait for a sync without a write and do not
@@ -27,6 +28,7 @@ use tokio::time::Instant;
 
 use super::command::{Command, Reply};
 use super::config_log::ConfigLog;
+use super::leader_writer::PRIVILEGED_WRITE_FAILED;
 use super::{HerderError, PutOutcome, RestartOutcome, RestartRequest};
 use crate::store::{ConfigRecord, StoreError};
 
@@ -134,6 +136,11 @@ impl Writes {
         }
     }
 
+    /// This worker leads, or no longer does: the config log's write privileges follow.
+    pub fn set_leading(&self, leading: bool) {
+        self.log.set_leading(leading);
+    }
+
     /// Whether a write is in flight (the next one must queue).
     pub fn busy(&self) -> bool {
         self.in_flight.is_some()
@@ -189,6 +196,10 @@ impl Writes {
                 None
             }
             Ok(()) => self.finish(Ok(())),
+            Err(StoreError::PrivilegedWrite(cause)) => {
+                tracing::error!(error = %cause, context = %f.context, "Failed to write to the config topic");
+                self.finish(Err(HerderError::Failed(PRIVILEGED_WRITE_FAILED.to_owned())))
+            }
             Err(source) => {
                 let context = f.context.clone();
                 self.finish(Err(HerderError::Store { context, source }))

@@ -1,13 +1,25 @@
 //! The settings of exactly-once source delivery (KIP-618), with Kafka Connect's names and
 //! values: the worker's [`ExactlyOnceSourceSupport`] (`exactly.once.source.support`), a
 //! connector's [`ExactlyOnceSupport`] request (`exactly.once.support`) and its
-//! [`TransactionBoundary`] (`transaction.boundary`), and what a connector answers about
-//! itself ([`ConnectorSupport`]).
+//! [`TransactionBoundary`] (`transaction.boundary`), its own offsets topic
+//! ([`offsets_storage_topic`]), and what a connector answers about itself
+//! ([`ConnectorSupport`]).
 //!
 //! Plain values and their parsing (case-insensitive, as Kafka Connect's validators); this
 //! module decides nothing about transactions.
 
 use std::str::FromStr;
+
+use super::Properties;
+
+/// `offsets.storage.topic`: a source connector's own offsets topic.
+pub const OFFSETS_STORAGE_TOPIC: &str = "offsets.storage.topic";
+
+/// The offsets topic a source connector's config names (`offsets.storage.topic`, trimmed as
+/// Kafka's `STRING` parsing trims it); `None` when unset or empty.
+pub fn offsets_storage_topic(config: &Properties) -> Option<&str> {
+    config.get(OFFSETS_STORAGE_TOPIC).map(|t| t.trim()).filter(|t| !t.is_empty())
+}
 
 /// `exactly.once.source.support`: whether this worker's source tasks run in transactions.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -39,7 +39,8 @@ pub use backoff::{
 pub use config_def::{ConfigDef, ConfigKey, ConfigProblem, ConfigType, Grant, Importance};
 pub use error::ConnectorError;
 pub use exactly_once::{
-    ConnectorSupport, ExactlyOnceSourceSupport, ExactlyOnceSupport, TransactionBoundary,
+    ConnectorSupport, ExactlyOnceSourceSupport, ExactlyOnceSupport, OFFSETS_STORAGE_TOPIC,
+    TransactionBoundary, offsets_storage_topic,
 };
 pub use override_policy::OverridePolicy;
 pub use plugin::{Language, PluginInfo, PluginKind};

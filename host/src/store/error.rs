@@ -41,6 +41,11 @@ pub enum StoreError {
         /// The bound.
         max: usize,
     },
+    /// A privileged write of the leader to the config topic failed (Kafka Connect's
+    /// `PrivilegedWriteException`): its transactional producer was fenced by a newer
+    /// leader, or the cluster did not commit the transaction. Nothing of it was committed.
+    #[error("Failed to perform fencable send to config topic: {0}")]
+    PrivilegedWrite(String),
     /// The store is shutting down.
     #[error("the store is closed")]
     Closed,

@@ -125,6 +125,28 @@ pub trait LogTopic: Send + Sync + 'static {
 
     /// A new reader, positioned at the start of every partition.
     async fn reader(&self) -> Result<Box<dyn LogReader>, StoreError>;
+
+    /// A writer of this topic in transactions of a producer of its own, with
+    /// `transactional_id` and `client_id`, registered before this returns: an older
+    /// producer with the id is fenced, and what it left open is aborted. `None`: the
+    /// backend has no transactions (embedded, in memory), and [`send`](Self::send) is
+    /// already atomic.
+    async fn transactional(
+        &self,
+        _transactional_id: &str,
+        _client_id: &str,
+    ) -> Result<Option<Arc<dyn TransactionalLog>>, StoreError> {
+        Ok(None)
+    }
+}
+
+/// Writes one topic in transactions (Kafka Connect's fencible config-topic producer).
+#[async_trait]
+pub trait TransactionalLog: Send + Sync + 'static {
+    /// Appends `records` in one transaction and returns once it is committed. An `Err`
+    /// (fenced by a newer producer with the id, the cluster away) leaves the writer
+    /// unusable: the caller drops it and registers a new one.
+    async fn send(&self, records: Vec<LogRecord>) -> Result<(), StoreError>;
 }
 
 /// Reads a topic in order, from where it last stopped.

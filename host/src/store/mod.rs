@@ -14,16 +14,20 @@
 //! Layout: `log` (the [`LogTopic`] abstraction), `memory`, `embedded/` and `kafka/` (its
 //! backends), `partitioner` (murmur2 for the local backends), `requirements` (what a topic
 //! must satisfy to back a store), `config_record` and `config_state` (the config topic),
-//! `status` (the status store), `offsets` (the offsets store), `error`;
+//! `status` (the status store), `offsets` (the offsets store), `connector_offset_store` (a
+//! source connector's offsets: its own topic's store before the worker's), `offset_stores`
+//! (the worker's offsets store and the connectors' own topics), `error`;
 //! `conformance_tests` is the suite every backend passes in tests.
 
 mod config_record;
 mod config_state;
+mod connector_offset_store;
 mod embedded;
 mod error;
 mod kafka;
 mod log;
 mod memory;
+mod offset_stores;
 mod offsets;
 mod partitioner;
 mod requirements;
@@ -36,13 +40,17 @@ pub use config_record::{
     ConfigRecord, MAX_CONFIG_RECORD_BYTES, RecordError, oversized_config_record,
 };
 pub use config_state::{ConfigEvent, ConfigState};
+pub use connector_offset_store::ConnectorOffsetStore;
 pub use embedded::{
     CleanReport, DataChanges, DataEntry, DataRead, DataReader, DataRecord, EmbeddedBackend,
     OutOfRange, Position, ReadLimits, TopicInfo,
 };
 pub use error::StoreError;
 pub use kafka::KafkaBackend;
-pub use log::{LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec};
+pub use log::{
+    LogBackend, LogEntry, LogReader, LogRecord, LogTopic, TopicOrigin, TopicSpec, TransactionalLog,
+};
 pub use memory::MemoryBackend;
+pub use offset_stores::OffsetStores;
 pub use offsets::{OffsetStore, records as offset_records};
 pub use status::{ConnectorStatuses, RetryInfo, Status, StatusStore, Unwritten};

@@ -2,7 +2,8 @@
 //! requests and stops it, reporting each outcome as a [`WorkerEvent`]. The instance gets
 //! its config with the config provider references resolved; the traces reported and the
 //! config logged at start show the references, never the values. A source connector's
-//! start first reads the offsets topic to its end (`host.rs`), as a task's does.
+//! start first reads its offsets topics to their end (`host.rs`; its
+//! `offsets.storage.topic`, created if missing, and the worker's), as a task's does.
 
 use std::sync::Arc;
 
@@ -11,7 +12,7 @@ use tokio::sync::mpsc;
 use super::connector_config::ConnectorConfig;
 use super::{Parsed, Shared, TaskConfigsError, WorkerEvent};
 use crate::config::providers::{Resolved, Secrets, has_variables};
-use crate::model::PluginKind;
+use crate::model::{PluginKind, offsets_storage_topic};
 use crate::runtime::{ConnectorInstance, Identity, InstanceError};
 
 enum Cmd {
@@ -132,7 +133,9 @@ async fn create(
     let full = def.with_defaults(&sandbox.config);
     if plugin.info().kind == PluginKind::Source {
         // A source connector may read its offsets too (KIP-875's context reader).
-        shared.host.read_offsets_to_end().await?;
+        let topic = offsets_storage_topic(config.raw());
+        let offsets = shared.host.connector_offsets(name, topic).await?;
+        shared.host.read_offsets_to_end(&offsets).await?;
     }
     let instance = plugin
         .connector_in(Identity::connector(name), &sandbox, shared.host.clone())

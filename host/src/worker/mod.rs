@@ -60,7 +60,7 @@ use topics::DataTopics;
 
 use crate::config::providers::ConfigProviders;
 use crate::model::{Config, ConnectorError, TargetState};
-use crate::store::OffsetStore;
+use crate::store::OffsetStores;
 
 /// What a supervisor reports to the herder.
 #[derive(Debug)]
@@ -234,7 +234,7 @@ impl Worker {
     /// A worker over `registry`. Events go to `events`.
     pub fn new(
         registry: PluginRegistry,
-        offsets: Arc<OffsetStore>,
+        offsets: Arc<OffsetStores>,
         settings: WorkerSettings,
         data: DataPlane,
         events: mpsc::UnboundedSender<WorkerEvent>,
@@ -248,8 +248,9 @@ impl Worker {
         &self.shared.registry
     }
 
-    /// The source offsets store the instances read from.
-    pub fn offsets(&self) -> &Arc<OffsetStore> {
+    /// The source offsets stores the instances read from: the worker's and the
+    /// connectors' own topics.
+    pub fn offsets(&self) -> &Arc<OffsetStores> {
         &self.shared.host.offsets
     }
 

@@ -8,7 +8,8 @@
 //! a batch is written every record polled before it is written too: the source offsets of
 //! its records become committable (those of records a transform dropped too), the plugin
 //! gets `commit-records` for them, and every `offset.flush.interval.ms` the committable
-//! offsets go to the offsets store followed by the plugin's `commit`. A crash loses at
+//! offsets go to the offsets store (the connector's `offsets.storage.topic`, then a copy
+//! to the worker's offsets topic) followed by the plugin's `commit`. A crash loses at
 //! most the records after the last flushed offsets, which the plugin polls again after
 //! the restart. An offsets write waits at most `offset.flush.timeout.ms` (the offsets stay
 //! committable for the next flush). On stop, in-flight writes are awaited (within
@@ -18,7 +19,8 @@
 //! Under exactly-once delivery (`exactly.once.source.support=enabled`) the task has
 //! [`Transactions`] (`source_transactions.rs`): its batches go into a transaction of its
 //! own producer instead of the shared one, their offsets are committed with the records in
-//! that transaction at its boundary (never by the periodic flush), and records are
+//! that transaction at its boundary (never by the periodic flush; to the connector's own
+//! offsets topic when it names one, then copied to the worker's), and records are
 //! acknowledged to the plugin only once committed. A batch the broker has acknowledged
 //! leaves the task's flow and its writes in flight at once (its bookkeeping waits for the
 //! commit), so the boundary, not the buffer, ends a transaction while the broker keeps up;
@@ -64,7 +66,7 @@ use super::transaction_plan::{self, Segment, take_segment};
 use super::transforms::{self, Chain};
 use crate::model::{ConnectorError, RecordAck, TargetState, TransactionAction};
 use crate::runtime::{InstanceError, SourceTaskInstance};
-use crate::store::{OffsetStore, StoreError, offset_records};
+use crate::store::{ConnectorOffsetStore, StoreError, offset_records};
 use crate::telemetry::data as metrics;
 
 /// Polled batches being written at once, at most. Their bytes are bounded by the task's
@@ -105,7 +107,8 @@ pub(super) struct SourceTask {
     pub value_converter: Arc<dyn Converter>,
     pub chain: Chain,
     pub reporter: ErrorReporter,
-    pub offsets: Arc<OffsetStore>,
+    /// The connector's offsets: its own topic's (when it names one) before the worker's.
+    pub offsets: ConnectorOffsetStore,
     pub events: mpsc::UnboundedSender<WorkerEvent>,
     pub flush_interval: Duration,
     /// `offset.flush.timeout.ms`: the longest an offsets write may take.

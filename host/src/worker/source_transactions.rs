@@ -26,7 +26,7 @@ use tokio::time::Instant;
 use super::DataPlane;
 use super::topics::TransactionalProducer;
 use crate::model::{Properties, TransactionBoundary};
-use crate::store::OffsetStore;
+use crate::store::ConnectorOffsetStore;
 
 /// Kafka Connect's message for a record bound for the task's own offsets topic: reading
 /// the offsets to their end would wait for the task's own open transaction.
@@ -35,11 +35,12 @@ pub const OWN_OFFSETS_TOPIC: &str =
 
 /// The transactions of task `task` of `connector`, as its config asks: its producer, with
 /// `transactional.id` `<prefix>-<connector>-<task>` (created here, so an older producer
-/// with the id is fenced now), writing offsets to the worker's offsets topic. A key with a
-/// bad value fails the task's start naming the key.
+/// with the id is fenced now), writing offsets to the primary topic of `offsets` (the
+/// connector's `offsets.storage.topic`, else the worker's offsets topic). A key with a bad
+/// value fails the task's start naming the key.
 pub(super) async fn start(
     data: &DataPlane,
-    offsets: &OffsetStore,
+    offsets: &ConnectorOffsetStore,
     prefix: &str,
     connector: &str,
     task: u32,
@@ -64,11 +65,6 @@ pub(super) async fn start(
             )
         })?),
     };
-    if config.get("offsets.storage.topic").is_some() {
-        return Err("offsets.storage.topic: this worker does not run connector-specific \
-                    offsets topics yet; remove the key to use the worker's offsets topic"
-            .to_owned());
-    }
     let offsets_topic = offsets.topic_name().to_owned();
     let id = format!("{prefix}-{connector}-{task}");
     let producer = data

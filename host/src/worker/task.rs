@@ -3,7 +3,8 @@
 //! `sink_task.rs`) until it is stopped or fails, and reports each outcome as a
 //! [`WorkerEvent`]. The task's config and its connector's settings have their config
 //! provider references resolved at each start; the traces reported show the references.
-//! A source task's start first reads the offsets topic to its end (`host.rs`), so a task
+//! A source task's start first reads its offsets topics to their end (`host.rs`: its
+//! connector's `offsets.storage.topic`, created if missing, then the worker's), so a task
 //! moved from another worker resumes from the offsets committed there; a read that cannot
 //! complete fails the task.
 
@@ -24,7 +25,7 @@ use super::topics::Subscription;
 use super::transforms::Chain;
 use super::{DataPlane, Shared, TaskSpec, WorkerEvent};
 use crate::config::providers::Secrets;
-use crate::model::{PluginKind, TargetState};
+use crate::model::{PluginKind, TargetState, offsets_storage_topic};
 use crate::runtime::Identity;
 use crate::telemetry::data::TaskLifecycle;
 
@@ -172,13 +173,15 @@ async fn create(
                 .producer(&client_id, &settings.producer_overrides)
                 .map_err(|e| e.to_string())?;
             let producer = ReleasedProducer::wrap(producer);
+            let offsets =
+                host.connector_offsets(connector, offsets_storage_topic(typed.raw())).await?;
             // Before the task's offsets are read: creating the producer fences an older
             // instance of the task, whose open transaction is then aborted.
             let transactions = match &data.exactly_once {
                 Some(prefix) => Some(
                     source_transactions::start(
                         data,
-                        &shared.host.offsets,
+                        &offsets,
                         prefix,
                         connector,
                         task,
@@ -193,7 +196,7 @@ async fn create(
             let reporter = ErrorReporter::new(policy, connector, task, &plugin.info().name, None);
             // Before the first poll (and `start`, where tasks read their offsets), the
             // offsets other workers committed: a task moved here resumes where it stopped.
-            host.read_offsets_to_end().await?;
+            host.read_offsets_to_end(&offsets).await?;
             // Its transaction context is active when it defines its transaction boundaries.
             let task_host: Arc<dyn crate::runtime::InstanceHost> =
                 if transactions.as_ref().is_some_and(|t| t.connector_defined()) {
@@ -215,7 +218,7 @@ async fn create(
                 value_converter,
                 chain,
                 reporter,
-                offsets: shared.host.offsets.clone(),
+                offsets,
                 events: shared.events.clone(),
                 flush_interval: data.offset_flush_interval,
                 flush_timeout: data.offset_flush_timeout,

@@ -1,6 +1,6 @@
 //! [`KafkaBackend`]: log topics in a Kafka cluster, as Kafka Connect keeps its config,
 //! status and offsets topics (rdkafka over librdkafka). It owns the backend's clients: one
-//! admin client, one idempotent producer shared by every topic, one client listing offsets,
+//! admin client, one idempotent producer shared by every topic, two clients listing offsets,
 //! and a consumer per reader.
 //!
 //! Guarantees: a `send` returns `Ok` only once every record is acknowledged with `acks=all`;
@@ -15,7 +15,16 @@
 //! Layout: `settings.rs` (client properties), `context.rs` (the clients' callbacks:
 //! authentication failures end requests at once, repeated logs are dropped), `admin.rs` (create and check topics),
 //! `producer.rs`, `topic.rs` (the [`LogTopic`] handle), `reader.rs` (the
-//! [`LogReader`](super::LogReader)), `watermarks.rs` (where a reader must read to).
+//! [`LogReader`](super::LogReader)), `watermarks.rs` (where a reader must read to),
+//! `transactional.rs` (a topic written in transactions: the leader's config-topic writes
+//! under exactly-once source support).
+//!
+//! Readers' consumers read `read_committed` (librdkafka's default, never overridden here):
+//! what an aborted or open transaction wrote to the config or offsets topic is never read.
+//! A read of the config topic to its end goes to the high watermark, so it waits for an
+//! open transaction to end, as Kafka Connect's `read_committed` consumers do when
+//! `exactly.once.source.support=enabled`; other topics are read to their last stable
+//! offset (`watermarks.rs`, and why in `KafkaBackend::topic`).
 
 mod admin;
 mod context;
@@ -23,6 +32,7 @@ mod producer;
 mod reader;
 mod settings;
 mod topic;
+mod transactional;
 mod watermarks;
 
 #[cfg(test)]
@@ -38,7 +48,7 @@ use self::context::BackendContext;
 use self::producer::Producer;
 use self::settings::ClientSettings;
 use self::topic::KafkaTopic;
-use self::watermarks::Watermarks;
+use self::watermarks::{End, Watermarks};
 use super::{LogBackend, LogTopic, StoreError, TopicSpec};
 use crate::config::security::librdkafka_props;
 
@@ -48,7 +58,10 @@ pub struct KafkaBackend {
     settings: Arc<ClientSettings>,
     admin: TopicAdmin,
     producer: Arc<Producer>,
+    /// End offsets at the last stable offset: the offsets and status topics.
     watermarks: Watermarks,
+    /// End offsets at the high watermark: the config topic.
+    high_watermarks: Watermarks,
 }
 
 impl KafkaBackend {
@@ -77,7 +90,8 @@ impl KafkaBackend {
         Ok(Self {
             admin: TopicAdmin::new(&settings)?,
             producer: Arc::new(Producer::new(settings.clone())?),
-            watermarks: Watermarks::new(&settings)?,
+            watermarks: Watermarks::new(&settings, End::Stable)?,
+            high_watermarks: Watermarks::new(&settings, End::High)?,
             settings,
         })
     }
@@ -92,7 +106,18 @@ impl LogBackend for KafkaBackend {
             partitions,
             settings: self.settings.clone(),
             producer: self.producer.clone(),
-            watermarks: self.watermarks.clone(),
+            // The config topic (the one topic of a single partition) is read to its high
+            // watermark, as Kafka Connect reads it: a read-back right after the leader's
+            // transactional write must see it even before its commit markers are written.
+            // Offsets topics read to their last stable offset, so that a killed worker's
+            // open transaction does not hold up the start of every other task; a task's
+            // own predecessors' transactions are complete before it reads (its producer's
+            // `InitProducerId` and the fencing round wait for them).
+            watermarks: if spec.single_partition {
+                self.high_watermarks.clone()
+            } else {
+                self.watermarks.clone()
+            },
         }))
     }
 

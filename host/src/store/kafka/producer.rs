@@ -79,7 +79,7 @@ fn create(settings: &ClientSettings) -> Result<FutureProducer<BackendContext>, S
 }
 
 /// Enqueues every record, then awaits every delivery report, all within `timeout`.
-async fn send_all(
+pub(super) async fn send_all(
     producer: &FutureProducer<BackendContext>,
     topic: &str,
     records: &[LogRecord],

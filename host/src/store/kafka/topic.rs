@@ -1,5 +1,6 @@
 //! [`KafkaTopic`]: the handle on one Kafka topic; sends through the backend's shared
-//! [`Producer`] and gives every reader a consumer of its own.
+//! [`Producer`], gives every reader a consumer of its own, and a transactional writer a
+//! producer of its own.
 //!
 //! It holds no connection itself.
 
@@ -10,8 +11,9 @@ use async_trait::async_trait;
 use super::producer::Producer;
 use super::reader::KafkaReader;
 use super::settings::ClientSettings;
+use super::transactional::KafkaTransactionalLog;
 use super::watermarks::Watermarks;
-use crate::store::{LogReader, LogRecord, LogTopic, StoreError};
+use crate::store::{LogReader, LogRecord, LogTopic, StoreError, TransactionalLog};
 
 /// A handle on one Kafka topic.
 pub(super) struct KafkaTopic {
@@ -41,5 +43,15 @@ impl LogTopic for KafkaTopic {
             KafkaReader::open(&self.settings, self.watermarks.clone(), &self.name, self.partitions)
                 .await?,
         ))
+    }
+
+    async fn transactional(
+        &self,
+        transactional_id: &str,
+        client_id: &str,
+    ) -> Result<Option<Arc<dyn TransactionalLog>>, StoreError> {
+        let log =
+            KafkaTransactionalLog::start(&self.settings, &self.name, transactional_id, client_id);
+        Ok(Some(Arc::new(self.settings.context.guard(log).await?)))
     }
 }

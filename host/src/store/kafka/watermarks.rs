@@ -5,7 +5,9 @@
 //! connection's requests in order.
 //!
 //! The client is a consumer that never consumes: no group, no assignment. Its calls block,
-//! so they run on the blocking pool.
+//! so they run on the blocking pool. Its end offsets are either the last stable offsets
+//! (`read_committed`, librdkafka's default) or the high watermarks (`read_uncommitted`,
+//! what Kafka Connect's `TopicAdmin.endOffsets` lists): [`End`].
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -30,13 +32,28 @@ pub(super) struct Watermarks {
     timeout: Duration,
 }
 
+/// Which end offset a read to the end reads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum End {
+    /// The last stable offset: the end of what is committed now. A reader gets there
+    /// without waiting for an open transaction, but a transaction whose commit returned
+    /// may still lie beyond it until its markers are written.
+    Stable,
+    /// The high watermark: every record written, committed or not. A `read_committed`
+    /// reader gets there once the transactions before it have ended.
+    High,
+}
+
 impl Watermarks {
-    /// A client for `settings`.
-    pub(super) fn new(settings: &ClientSettings) -> Result<Self, StoreError> {
-        let client =
-            settings.offsets().create_with_context(settings.context.clone()).map_err(|e| {
-                StoreError::Config(format!("cannot create the Kafka offsets client: {e}"))
-            })?;
+    /// A client for `settings`, listing `end` offsets.
+    pub(super) fn new(settings: &ClientSettings, end: End) -> Result<Self, StoreError> {
+        let mut config = settings.offsets();
+        if end == End::High {
+            config.set("isolation.level", "read_uncommitted");
+        }
+        let client = config.create_with_context(settings.context.clone()).map_err(|e| {
+            StoreError::Config(format!("cannot create the Kafka offsets client: {e}"))
+        })?;
         Ok(Self {
             client: Arc::new(client),
             context: settings.context.clone(),
