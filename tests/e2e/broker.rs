@@ -103,8 +103,10 @@ async fn the_worker_survives_a_broker_restart() {
     }
 
     broker.kafka(&["start"]);
+    // Recovery, not its speed, is what this asserts: the broker's start and the worker's
+    // return to its group take longer on a loaded machine.
     let mut created = false;
-    for _ in 0..30 {
+    for _ in 0..120 {
         if app.herder.put_connector_config("after", config.clone(), None, true).await.is_ok() {
             created = true;
             break;
