@@ -23,6 +23,7 @@ use crate::store::{
     EmbeddedBackend, KafkaBackend, LogBackend, OffsetStore, OffsetStores, StatusStore, TopicOrigin,
     TopicSpec,
 };
+use crate::worker::convert::{Side, worker_default};
 use crate::worker::source_flow::FlowLimits;
 use crate::worker::topics::{DataTopics, EmbeddedTopics, KafkaClientSettings, KafkaTopics};
 use crate::worker::{DataPlane, PluginRegistry, Worker, WorkerSettings};
@@ -416,6 +417,14 @@ fn data_plane(
         .transpose()
         .context("consumer.max.poll.records: not a positive integer")?
         .unwrap_or(SINK_MAX_RECORDS);
+    // Kafka Connect refuses a worker config naming a converter it does not have (or with
+    // settings it cannot take) at start-up; here every task would fail with it instead.
+    for (side, class, props) in [
+        (Side::Key, &config.key_converter, &config.key_converter_props),
+        (Side::Value, &config.value_converter, &config.value_converter_props),
+    ] {
+        worker_default(side, class, props).map_err(|e| anyhow::anyhow!("{e}"))?;
+    }
     let plane = DataPlane {
         topics,
         key_converter: config.key_converter.clone(),

@@ -106,6 +106,47 @@ fn a_bad_worker_config_is_one_clear_error_per_key() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+#[test]
+fn a_worker_converter_it_does_not_have_stops_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let worker = dir.path().join("worker.properties");
+    let class = "io.confluent.connect.avro.AvroConverter";
+    std::fs::write(
+        &worker,
+        format!(
+            "plugin.path={}\nlisteners=http://127.0.0.1:0\noffset.storage.file.filename={}\n\
+             value.converter={class}\n",
+            root().join("build/plugins").display(),
+            dir.path().join("worker.db").display()
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
+        .arg("standalone")
+        .arg(&worker)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A worker that starts anyway would run until killed: the test fails instead of hanging.
+    let deadline = std::time::Instant::now() + Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("the worker started with a converter it does not have");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let expected = format!(
+        "Invalid value {class} for configuration value.converter: Class {class} could not be found."
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 /// The worker binary, started in `dir` with a worker config whose `plugin.path` is
 /// `build/plugins`; `Worker::base` reads the REST address from its log. Killed when
 /// dropped.
