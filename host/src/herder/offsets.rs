@@ -3,12 +3,13 @@
 //! A source connector's offsets are the entries `["<name>", {partition}]` of its offsets
 //! store ([`ConnectorOffsetStore`]): its own topic's when its config names one
 //! (`offsets.storage.topic`, distributed mode), before the worker's offsets topic. A read
-//! lists the partitions of both, each with its own topic's offset when it has one; a
-//! change writes deletions to the worker's topic first, then everything to the
-//! connector's, then copies the rest to the worker's, as Kafka Connect writes them. A sink connector's are the committed offsets of its
-//! consumer group (`connect-<name>`, or `consumer.override.group.id`), behind
-//! [`SinkOffsets`](super::SinkOffsets). Which one comes from the plugin that
-//! `connector.class` names; a plugin not installed here is a 500 naming the class.
+//! lists the partitions of both, each with its own topic's offset when it has one; a change
+//! writes deletions to the worker's topic first, then everything to the connector's, then
+//! copies the rest to the worker's, as Kafka Connect writes them. A sink connector's are
+//! the committed offsets of its consumer group (`connect-<name>`, or
+//! `consumer.override.group.id`), behind [`SinkOffsets`](super::SinkOffsets). Which one
+//! comes from the plugin that `connector.class` names; a plugin not installed here is a 500
+//! naming the class.
 //!
 //! Alter and reset check, in Kafka Connect's order: the config topic is read to its end,
 //! the connector exists (404), it is STOPPED with no committed tasks (400), and an alter

@@ -33,6 +33,10 @@ pub enum ConvertError {
         /// What the key takes.
         expected: &'static str,
     },
+    /// Topic bytes that a Schema Registry converter cannot read as the Confluent wire
+    /// format (`wire.rs`): why.
+    #[error("The bytes are not in the schema registry's wire format: {0}")]
+    NotFramed(String),
     /// Topic bytes that `JsonConverter` cannot parse as JSON.
     #[error("Converting byte[] to Kafka Connect data failed due to serialization error: {0}")]
     NotJson(String),

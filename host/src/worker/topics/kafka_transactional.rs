@@ -12,7 +12,8 @@
 //! It owns the transaction's open/closed state; the blocking transaction calls run on
 //! tokio's blocking pool. A commit first waits for the transaction's records to be
 //! acknowledged ([`KafkaProducer::wait_delivered`]), which librdkafka's own flush inside
-//! `commitTransaction` does about 100 ms slower. It must not decide when transactions end: the task does.
+//! `commitTransaction` does about 100 ms slower. It must not decide when transactions end:
+//! the task does.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
