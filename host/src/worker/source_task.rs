@@ -562,20 +562,7 @@ impl SourceTask {
             records = transactions.records(),
             "Aborted the transaction at the task's request"
         );
-        let offsets = transactions.offsets();
-        let count = offsets.len();
-        let committed =
-            transactions.producer.commit(offset_records(&self.connector, &offsets)).await;
-        metrics::OffsetsCommitted {
-            connector: &self.connector,
-            task: self.task,
-            partitions: count,
-            ok: committed.is_ok(),
-        }
-        .emit();
-        committed.map_err(|e| e.to_string())?;
-        transactions.ended();
-        self.offsets.written(&self.connector, offsets);
+        self.commit_offsets().await?;
         if !acks.is_empty() {
             match self.instance.commit_records(acks).await {
                 Ok(()) | Err(InstanceError::Connector(_)) => {}
@@ -693,6 +680,15 @@ impl SourceTask {
         if !transactions.is_open() || !(now || transactions.due(tokio::time::Instant::now())) {
             return Ok(());
         }
+        self.commit_offsets().await?;
+        self.complete_writes(state, true).await?;
+        self.commit_plugin().await
+    }
+
+    /// Under exactly-once: writes the open transaction's offsets into it and commits it,
+    /// which ends it. A failed commit fails the task.
+    async fn commit_offsets(&mut self) -> Result<(), String> {
+        let Some(transactions) = self.transactions.as_mut() else { return Ok(()) };
         let offsets = transactions.offsets();
         let count = offsets.len();
         let committed =
@@ -707,8 +703,7 @@ impl SourceTask {
         committed.map_err(|e| e.to_string())?;
         transactions.ended();
         self.offsets.written(&self.connector, offsets);
-        self.complete_writes(state, true).await?;
-        self.commit_plugin().await
+        Ok(())
     }
 
     /// The plugin's `commit`, after offsets are committed: a connector error is its own
