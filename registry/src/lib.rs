@@ -1,0 +1,1 @@
+//! A client of Confluent's Schema Registry REST API (being built).
