@@ -68,6 +68,13 @@ pub fn read_schema(bytes: &[u8]) -> Result<Option<Schema>, TransformError> {
     }
 }
 
+/// Reads an envelope's payload, JSON text, as a value of `schema` (`convertToConnect`): for
+/// a caller that has split the envelope and read its schema once for many payloads.
+pub fn payload_from_json(schema: &Arc<Schema>, payload: &[u8]) -> Result<Value, TransformError> {
+    let node = json::read(payload)?;
+    to_connect(schema, node.as_ref())
+}
+
 /// How many schemas' JSON text a thread keeps: a task's records share a handful.
 const SCHEMA_TEXTS: usize = 8;
 

@@ -42,6 +42,9 @@ const SECRET_ENDINGS: &[&str] = &[
     "secret",
     "passphrase",
     "private.key.pem",
+    // The Schema Registry converters' credentials (`value.converter.basic.auth.user.info`).
+    "basic.auth.user.info",
+    "bearer.auth.token",
 ];
 
 /// Whether the value of `key` is a secret that must not be printed.

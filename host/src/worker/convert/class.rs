@@ -8,13 +8,19 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use wasm_connect_formats::SchemaType;
+
 use super::byte_array::ByteArrayConverter;
 use super::json::JsonConverter;
+use super::registry::RegistryConverter;
 use super::string::StringConverter;
 use super::{ConvertError, Converter};
 
 /// The converter classes the worker knows, full Kafka Connect names, sorted.
 pub const CLASSES: &[&str] = &[
+    "io.confluent.connect.avro.AvroConverter",
+    "io.confluent.connect.json.JsonSchemaConverter",
+    "io.confluent.connect.protobuf.ProtobufConverter",
     "org.apache.kafka.connect.converters.ByteArrayConverter",
     "org.apache.kafka.connect.json.JsonConverter",
     "org.apache.kafka.connect.storage.StringConverter",
@@ -23,6 +29,12 @@ pub const CLASSES: &[&str] = &[
 /// One of the converters of [`CLASSES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ConverterClass {
+    /// `io.confluent.connect.avro.AvroConverter`.
+    Avro,
+    /// `io.confluent.connect.json.JsonSchemaConverter`.
+    JsonSchema,
+    /// `io.confluent.connect.protobuf.ProtobufConverter`.
+    Protobuf,
     /// `org.apache.kafka.connect.converters.ByteArrayConverter`.
     ByteArray,
     /// `org.apache.kafka.connect.json.JsonConverter`.
@@ -32,15 +44,24 @@ pub enum ConverterClass {
 }
 
 impl ConverterClass {
-    const ALL: [ConverterClass; 3] =
-        [ConverterClass::ByteArray, ConverterClass::Json, ConverterClass::String];
+    const ALL: [ConverterClass; 6] = [
+        ConverterClass::Avro,
+        ConverterClass::JsonSchema,
+        ConverterClass::Protobuf,
+        ConverterClass::ByteArray,
+        ConverterClass::Json,
+        ConverterClass::String,
+    ];
 
     /// The full Kafka Connect class name.
     pub fn class_name(self) -> &'static str {
         match self {
-            Self::ByteArray => CLASSES[0],
-            Self::Json => CLASSES[1],
-            Self::String => CLASSES[2],
+            Self::Avro => CLASSES[0],
+            Self::JsonSchema => CLASSES[1],
+            Self::Protobuf => CLASSES[2],
+            Self::ByteArray => CLASSES[3],
+            Self::Json => CLASSES[4],
+            Self::String => CLASSES[5],
         }
     }
 
@@ -59,15 +80,23 @@ impl ConverterClass {
     }
 
     /// A converter of this class with `settings`, its `<side>.converter.*` keys with the
-    /// prefix stripped; `prefix` (`value.converter`) names keys in errors. Keys a
-    /// converter does not know are ignored, as Kafka Connect does.
+    /// prefix stripped; `prefix` (`value.converter`) names keys in errors. Keys Kafka's own
+    /// converters do not know are ignored, as Kafka Connect does; a Schema Registry
+    /// converter refuses them.
     pub fn build(
         self,
         prefix: &str,
         settings: &BTreeMap<&str, &str>,
     ) -> Result<Arc<dyn Converter>, ConvertError> {
         let settings = Settings { prefix, values: settings };
+        let registry = |schema_type| {
+            RegistryConverter::new(schema_type, prefix, settings.values)
+                .map(|c| Arc::new(c) as Arc<dyn Converter>)
+        };
         Ok(match self {
+            Self::Avro => registry(SchemaType::Avro)?,
+            Self::JsonSchema => registry(SchemaType::Json)?,
+            Self::Protobuf => registry(SchemaType::Protobuf)?,
             Self::ByteArray => Arc::new(ByteArrayConverter),
             Self::Json => Arc::new(JsonConverter::new(settings.boolean("schemas.enable", true)?)),
             Self::String => {
@@ -85,11 +114,11 @@ struct Settings<'a> {
 }
 
 impl Settings<'_> {
-    fn invalid(&self, name: &str, value: &str, expected: &'static str) -> ConvertError {
+    fn invalid(&self, name: &str, value: &str, expected: &str) -> ConvertError {
         ConvertError::InvalidSetting {
             key: format!("{}.{name}", self.prefix),
             value: value.to_owned(),
-            expected,
+            expected: expected.to_owned(),
         }
     }
 
@@ -134,7 +163,17 @@ mod tests {
         ] {
             assert_eq!(ConverterClass::resolve(name), Some(class), "{name}");
         }
-        for name in ["com.example.JsonConverter", "jsonconverter", "Converter", "", "Avro"] {
+        for (name, class) in [
+            ("io.confluent.connect.avro.AvroConverter", ConverterClass::Avro),
+            ("AvroConverter", ConverterClass::Avro),
+            ("Avro", ConverterClass::Avro),
+            ("io.confluent.connect.protobuf.ProtobufConverter", ConverterClass::Protobuf),
+            ("io.confluent.connect.json.JsonSchemaConverter", ConverterClass::JsonSchema),
+            ("JsonSchema", ConverterClass::JsonSchema),
+        ] {
+            assert_eq!(ConverterClass::resolve(name), Some(class), "{name}");
+        }
+        for name in ["com.example.JsonConverter", "jsonconverter", "Converter", "", "avro"] {
             assert_eq!(ConverterClass::resolve(name), None, "{name}");
         }
         let names: Vec<_> = ConverterClass::ALL.iter().map(|c| c.class_name()).collect();

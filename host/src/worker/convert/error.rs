@@ -5,8 +5,37 @@
 //! one for the same failure, so that users can search for them. This module owns the
 //! wording only; the converters decide when each error applies.
 
+use std::any::Any;
+use std::fmt;
+use std::sync::Arc;
+
 use super::Kind;
 use super::class::CLASSES;
+
+/// What a Schema Registry converter must ask its registry before it can convert some data
+/// (an id for a new schema, the schema of an id it has not seen): opaque to everyone but
+/// that converter, which [`resolve`](super::Converter::resolve)s it.
+#[derive(Clone)]
+pub struct Unresolved {
+    /// The converter's own description of the lookup.
+    pub(super) need: Arc<dyn Any + Send + Sync>,
+    /// The lookup in words.
+    pub(super) what: String,
+}
+
+impl fmt::Debug for Unresolved {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+impl PartialEq for Unresolved {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.need, &other.need)
+    }
+}
+
+impl Eq for Unresolved {}
 
 /// A converter config problem, or a key or value a converter cannot convert.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,7 +60,21 @@ pub enum ConvertError {
         /// The value given.
         value: String,
         /// What the key takes.
-        expected: &'static str,
+        expected: String,
+    },
+    /// Data a Schema Registry converter can convert once it has asked its registry: the
+    /// caller [`resolve`](super::Converter::resolve)s it and converts again.
+    #[error("the schema registry must be asked for {0:?} first")]
+    Unresolved(Unresolved),
+    /// A Schema Registry converter could not get what it needs from its registry, or the
+    /// registry refused it (an incompatible schema, an unknown id). `retriable`: the
+    /// registry could not be reached, so trying again later may succeed.
+    #[error("{message}")]
+    Registry {
+        /// Confluent's wording, with the registry's answer.
+        message: String,
+        /// Whether the registry was unavailable.
+        retriable: bool,
     },
     /// Topic bytes that a Schema Registry converter cannot read as the Confluent wire
     /// format (`wire.rs`): why.
@@ -88,6 +131,11 @@ impl ConvertError {
             Self::UnknownClass { key, .. } | Self::InvalidSetting { key, .. } => Some(key),
             _ => None,
         }
+    }
+
+    /// Whether converting again later may succeed (a registry that could not be reached).
+    pub fn is_retriable(&self) -> bool {
+        matches!(self, Self::Registry { retriable: true, .. })
     }
 
     /// A data error with Kafka Connect's message.

@@ -7,14 +7,21 @@
 //! bytes back to plugin data on the sink side ([`Converter::to_plugin`]), as Kafka
 //! Connect's `StringConverter`, `JsonConverter` and `ByteArrayConverter` do.
 //!
+//! The Schema Registry converters (`registry/`: Avro, Protobuf, JSON Schema) also need
+//! their registry: a conversion that needs an answer from it returns
+//! [`ConvertError::Unresolved`], and the caller awaits [`Converter::resolve`] before
+//! converting that data again.
+//!
 //! This module owns converter selection ([`connector_own`], [`worker_default`]) and the
-//! conversions. It must not do I/O or know about tasks, topics' clients or error
-//! tolerance: the task loops call converters and decide what a [`ConvertError`] costs.
+//! conversions. It must not do I/O, but for `registry/lookup.rs`, which asks a schema
+//! registry, or know about tasks, topics' clients or error tolerance: the task loops call
+//! converters and decide what a [`ConvertError`] costs.
 //!
 //! Layout: `select` (which converter a connector uses), `class` (names and settings),
-//! `string`, `json`, `byte_array` (one converter each), `json_text` (JSON text helpers),
-//! `schema` (envelope schema checks), `wire` (the Confluent wire format the Schema Registry
-//! converters frame their payloads in), `error`.
+//! `string`, `json`, `byte_array` (one converter each), `registry/` (the Schema Registry
+//! converters), `json_text` (JSON text helpers), `schema` (envelope schema checks), `wire`
+//! (the Confluent wire format the Schema Registry converters frame their payloads in),
+//! `error`.
 
 use std::borrow::Cow;
 
@@ -25,19 +32,14 @@ mod class;
 mod error;
 mod json;
 mod json_text;
+mod registry;
 mod schema;
 mod select;
 mod string;
-// The Schema Registry converters are its callers, built next; until then only its tests
-// use it.
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "the Schema Registry converters, not yet built, will call it")
-)]
 mod wire;
 
 pub use class::CLASSES;
-pub use error::ConvertError;
+pub use error::{ConvertError, Unresolved};
 pub use select::{Side, connector_own, worker_default};
 pub use wasm_connect_batch::Kind;
 
@@ -46,7 +48,9 @@ pub use wasm_connect_batch::Kind;
 pub type PluginData<'a> = (Kind, Option<Cow<'a, [u8]>>);
 
 /// Converts one side (key or value) of records between plugin data and topic bytes.
-/// Converters are stateless and shared by a connector's tasks.
+/// Converters are shared by a connector's tasks; only the registry converters keep state
+/// (their caches).
+#[async_trait::async_trait]
 pub trait Converter: Send + Sync + 'static {
     /// Source side: plugin data of `kind` to the bytes written to `topic`. `None` (a
     /// null) stays `None`; some data converts to `None` too (JSON `null`).
@@ -98,6 +102,19 @@ pub trait Converter: Send + Sync + 'static {
     ) -> Result<PluginData<'a>, ConvertError> {
         let (kind, data) = self.to_plugin(topic, data)?;
         Ok((kind, data.map(Cow::Owned)))
+    }
+
+    /// Asks the registry what a conversion returned as [`ConvertError::Unresolved`]
+    /// needs, so that converting the same data again goes further. Converters without a
+    /// registry never return `Unresolved`.
+    async fn resolve(&self, unresolved: &Unresolved) -> Result<(), ConvertError> {
+        let _ = unresolved;
+        Ok(())
+    }
+
+    /// The registry subjects this converter has used (registry converters only).
+    fn subjects(&self) -> Vec<String> {
+        Vec::new()
     }
 }
 

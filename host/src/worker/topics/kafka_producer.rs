@@ -183,12 +183,14 @@ impl KafkaProducer {
     /// Registers the `transactional.id` with its coordinator: aborts what an older producer
     /// with the id left open and fences it (its next commit fails). Blocks.
     pub fn init_transactions(&self, timeout: Duration) -> Result<(), TopicError> {
-        self.producer.init_transactions(timeout).map_err(|e| transaction_error("initialize", &e))
+        self.producer
+            .init_transactions(timeout)
+            .map_err(|e| transaction_error("initialize", &e, is_fenced(&e)))
     }
 
     /// Begins a transaction. Blocks (briefly: it is local).
     pub fn begin_transaction(&self) -> Result<(), TopicError> {
-        self.producer.begin_transaction().map_err(|e| transaction_error("begin", &e))
+        self.producer.begin_transaction().map_err(|e| transaction_error("begin", &e, is_fenced(&e)))
     }
 
     /// Waits until every record sent has been acknowledged and its delivery report served
@@ -204,8 +206,23 @@ impl KafkaProducer {
     }
 
     /// Flushes the records sent and commits the transaction. Blocks.
+    ///
+    /// A commit that races with a newer producer's `InitProducerId` for the same
+    /// `transactional.id` can fail with an unknown server error instead of a fencing one
+    /// (the broker's transaction is then in `PREPARE_EPOCH_FENCE`). After any failure but
+    /// a fenced one, the transaction is aborted, which tells whether the producer was
+    /// fenced, so that the error says so either way.
     pub fn commit_transaction(&self, timeout: Duration) -> Result<(), TopicError> {
-        self.producer.commit_transaction(timeout).map_err(|e| transaction_error("commit", &e))
+        let Err(e) = self.producer.commit_transaction(timeout) else { return Ok(()) };
+        if is_fenced(&e) {
+            return Err(transaction_error("commit", &e, true));
+        }
+        let abort = self.producer.abort_transaction(timeout);
+        let fenced = abort.as_ref().is_err_and(is_fenced)
+            || self.producer.client().fatal_error().is_some_and(|(code, _)| {
+                code == RDKafkaErrorCode::Fenced || code == RDKafkaErrorCode::ProducerFenced
+            });
+        Err(transaction_error("commit", &e, fenced))
     }
 
     /// Waits, at most `timeout`, for the records sent to be acknowledged. Blocks.
@@ -217,14 +234,23 @@ impl KafkaProducer {
 
     /// Aborts the transaction. Blocks.
     pub fn abort_transaction(&self, timeout: Duration) -> Result<(), TopicError> {
-        self.producer.abort_transaction(timeout).map_err(|e| transaction_error("abort", &e))
+        self.producer
+            .abort_transaction(timeout)
+            .map_err(|e| transaction_error("abort", &e, is_fenced(&e)))
     }
 }
 
-/// A failed transaction call, in words: a fenced producer says so (librdkafka reports a
+/// Whether a transaction call failed because a newer producer fenced this one.
+fn is_fenced(e: &KafkaError) -> bool {
+    matches!(
+        e.rdkafka_error_code(),
+        Some(RDKafkaErrorCode::Fenced | RDKafkaErrorCode::ProducerFenced)
+    )
+}
+
+/// A failed transaction call, in words: a `fenced` producer says so (librdkafka reports a
 /// transaction that outlived `transaction.timeout.ms` the same way).
-fn transaction_error(doing: &str, e: &KafkaError) -> TopicError {
-    let fenced = e.rdkafka_error_code() == Some(RDKafkaErrorCode::Fenced);
+fn transaction_error(doing: &str, e: &KafkaError, fenced: bool) -> TopicError {
     TopicError::Transaction(if fenced {
         format!(
             "cannot {doing} the transaction: the producer was fenced by a newer one with its \
