@@ -1,0 +1,187 @@
+//! Avro → Connect schemas: hand-written schemas as other producers write them, and round
+//! trips of the schemas this format writes.
+
+use wasm_connect_transforms::data::{DATE, DECIMAL, Schema, TIMESTAMP, Type, Value};
+
+use super::super::AVRO_TYPE_UNION;
+use super::*;
+
+const HAND_WRITTEN: &str = r#"{
+  "type": "record", "name": "Payment", "namespace": "com.example", "doc": "A payment",
+  "fields": [
+    {"name": "id", "type": "long"},
+    {"name": "amount", "type": {"type": "bytes", "logicalType": "decimal", "precision": 9, "scale": 2}},
+    {"name": "currency", "type": {"type": "enum", "name": "Currency", "symbols": ["EUR", "USD"]}, "doc": "ISO code"},
+    {"name": "note", "type": ["null", "string"], "default": null},
+    {"name": "retries", "type": "int", "default": 3},
+    {"name": "day", "type": {"type": "int", "logicalType": "date"}},
+    {"name": "at", "type": {"type": "long", "logicalType": "timestamp-millis"}},
+    {"name": "at_micros", "type": {"type": "long", "logicalType": "timestamp-micros"}},
+    {"name": "hash", "type": {"type": "fixed", "name": "Hash", "size": 2}},
+    {"name": "tags", "type": {"type": "array", "items": "string"}},
+    {"name": "attrs", "type": {"type": "map", "values": "int"}},
+    {"name": "either", "type": ["int", "string", "null"]}
+  ]
+}"#;
+
+#[test]
+fn hand_written_schema_reads_as_avro_data_reads_it() {
+    let r = reader(HAND_WRITTEN);
+    let s = r.connect_schema();
+    assert_eq!(s.ty, Type::Struct);
+    assert_eq!(s.name.as_deref(), Some("com.example.Payment"));
+    assert_eq!(
+        s.parameters,
+        vec![
+            ("io.confluent.connect.avro.record.doc".to_owned(), "A payment".to_owned()),
+            ("io.confluent.connect.avro.field.doc.currency".to_owned(), "ISO code".to_owned()),
+        ]
+    );
+    let field = |name: &str| s.field(name).unwrap().schema.clone();
+    assert_eq!(*field("id"), Schema::new(Type::Int64));
+    let amount = field("amount");
+    assert_eq!((amount.name.as_deref(), amount.version), (Some(DECIMAL), Some(1)));
+    assert_eq!(
+        amount.parameters,
+        vec![
+            ("scale".to_owned(), "2".to_owned()),
+            ("connect.decimal.precision".to_owned(), "9".to_owned())
+        ]
+    );
+    let currency = field("currency");
+    assert_eq!(
+        (currency.ty, currency.name.as_deref()),
+        (Type::String, Some("com.example.Currency"))
+    );
+    assert_eq!(
+        currency.parameters,
+        vec![
+            ("io.confluent.connect.avro.Enum".to_owned(), "com.example.Currency".to_owned()),
+            ("io.confluent.connect.avro.Enum.EUR".to_owned(), "EUR".to_owned()),
+            ("io.confluent.connect.avro.Enum.USD".to_owned(), "USD".to_owned()),
+        ]
+    );
+    assert_eq!(*field("note"), Schema::new(Type::String).optional());
+    let retries = field("retries");
+    assert_eq!(retries.default, Some(Value::Int32(3)));
+    assert_eq!(
+        retries.parameters,
+        vec![("io.confluent.connect.avro.field.default".to_owned(), "true".to_owned())]
+    );
+    assert_eq!((field("day").name.as_deref(), field("day").ty), (Some(DATE), Type::Int32));
+    assert_eq!(field("at").name.as_deref(), Some(TIMESTAMP));
+    assert_eq!(*field("at_micros"), Schema::new(Type::Int64));
+    let hash = field("hash");
+    assert_eq!((hash.ty, hash.name.as_deref()), (Type::Bytes, Some("com.example.Hash")));
+    assert_eq!(hash.parameters, vec![("connect.fixed.size".to_owned(), "2".to_owned())]);
+    assert_eq!(*field("tags"), Schema::array(prim(Type::String)));
+    assert_eq!(*field("attrs"), Schema::map(prim(Type::String), prim(Type::Int32)));
+    let either = field("either");
+    assert_eq!((either.name.as_deref(), either.optional), (Some(AVRO_TYPE_UNION), true));
+    let names: Vec<&str> = either.fields.iter().map(|f| f.name.as_str()).collect();
+    assert_eq!(names, ["int", "string"]);
+    assert!(either.fields.iter().all(|f| f.schema.optional));
+}
+
+#[test]
+fn hand_written_payload_decodes() {
+    let r = reader(HAND_WRITTEN);
+    // id 1; amount 0x04d2 (12.34); currency USD; note null; retries 3; day 1; at 2; micros 3;
+    // hash "hi"; tags ["a"]; attrs {"k": 1}; either "x" (branch 1).
+    let payload = unhex(concat!(
+        "02",
+        "0404d2",
+        "02",
+        "00",
+        "06",
+        "02",
+        "04",
+        "06",
+        "6869",
+        "02026100",
+        "02026b0200",
+        "020278"
+    ));
+    let got = r.decode(&[], &payload).unwrap();
+    let Value::Struct(st) = got.value else { panic!("a struct") };
+    assert_eq!(st.values[0], Value::Int64(1));
+    assert_eq!(st.values[1], Value::Bytes(vec![0x04, 0xd2]));
+    assert_eq!(st.values[2], s("USD"));
+    assert_eq!(st.values[3], Value::Null);
+    assert_eq!(st.values[4], Value::Int32(3));
+    assert_eq!(st.values[8], Value::Bytes(b"hi".to_vec()));
+    assert_eq!(st.values[9], Value::Array(vec![s("a")]));
+    assert_eq!(st.values[10], Value::Map(vec![(s("k"), Value::Int32(1))]));
+    let Value::Struct(either) = &st.values[11] else { panic!("a union struct") };
+    assert_eq!(either.values, vec![Value::Null, s("x")]);
+}
+
+#[test]
+fn written_schemas_read_back_equal() {
+    let mut decimal = Schema::new(Type::Bytes).named(DECIMAL);
+    decimal.version = Some(1);
+    decimal.parameters = vec![("scale".into(), "3".into())];
+    let mut int16 = Schema::new(Type::Int16).optional();
+    int16.default = Some(Value::Int16(7));
+    int16.doc = Some("small".into());
+    let inner =
+        a(Schema::structure().named("x.Inner").with_field("n", prim(Type::Int8)).optional());
+    let mut outer = Schema::structure()
+        .named("x.Outer")
+        .with_field("d", a(decimal))
+        .with_field("i16", a(int16))
+        .with_field("inner", inner.clone())
+        .with_field("list", a(Schema::array(inner)))
+        .with_field("m", a(Schema::map(prim(Type::Int64), opt(Type::Float64))))
+        .with_field("sm", a(Schema::map(prim(Type::String), prim(Type::Bytes))));
+    outer.version = Some(4);
+    outer.doc = Some("outer doc".into());
+    outer.parameters = vec![("k1".into(), "v1".into()), ("a2".into(), "v2".into())];
+    let outer = a(outer);
+    assert_eq!(read_back(&outer), outer);
+    for ty in Type::ALL.into_iter().filter(|t| t.is_primitive()) {
+        assert_eq!(read_back(&prim(ty)), prim(ty), "{ty:?}");
+        assert_eq!(read_back(&opt(ty)), opt(ty), "{ty:?}");
+    }
+}
+
+#[test]
+fn the_registry_version_applies_without_connect_version() {
+    let r = format()
+        .reader_at_version(&avro(r#"{"type":"record","name":"R","fields":[]}"#), Some(5))
+        .unwrap();
+    assert_eq!(r.connect_schema().version, Some(5));
+    let r = format()
+        .reader_at_version(
+            &avro(r#"{"type":"record","name":"R","fields":[],"connect.version":2}"#),
+            Some(5),
+        )
+        .unwrap();
+    assert_eq!(r.connect_schema().version, Some(2));
+}
+
+#[test]
+fn unreadable_schemas_are_registered_schema_errors() {
+    for text in [
+        "not json",
+        r#""null""#,
+        r#"{"type":"record","name":"L","fields":[{"name":"next","type":["null","L"]}]}"#,
+        r#"{"type":"int","connect.type":"int128"}"#,
+        r#"["int","int"]"#,
+    ] {
+        match format().reader(&avro(text)) {
+            Err(FormatError::RegisteredSchema(_)) => {}
+            other => {
+                panic!("{text}: expected a registered-schema error, got {:?}", other.map(|_| ()))
+            }
+        }
+    }
+}
+
+#[test]
+fn singleton_unions_flatten_unless_told_not_to() {
+    assert_eq!(*reader(r#"["string"]"#).connect_schema(), prim(Type::String));
+    let f = format_with(&[("flatten.singleton.unions", "false")]);
+    let r = f.reader(&avro(r#"["string"]"#)).unwrap();
+    assert_eq!(r.connect_schema().name.as_deref(), Some(AVRO_TYPE_UNION));
+}
