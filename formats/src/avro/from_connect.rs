@@ -3,7 +3,7 @@
 //! and the `connect.*` annotations. The result is an [`AvroSchema`] model; its text is
 //! `model`'s to write. This module must not encode values.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use wasm_connect_transforms::data::{
     DATE, DECIMAL, DECIMAL_SCALE, Schema, TIME, TIMESTAMP, Type, Value,
@@ -28,6 +28,7 @@ pub fn from_connect(schema: &Schema, options: &Options) -> Result<AvroSchema, Fo
         cache: Vec::new(),
         by_connect_name: HashMap::new(),
         name_index: 0,
+        seen_named: HashSet::new(),
     };
     let root = ctx.convert(schema, false)?;
     ctx.out.root = root;
@@ -45,6 +46,8 @@ struct Ctx<'a> {
     /// Records by Connect name (`cycleReferences`).
     by_connect_name: HashMap<String, usize>,
     name_index: u32,
+    /// Full names of field schemas seen so far (`seenNamedTypes`).
+    seen_named: HashSet<String>,
 }
 
 fn err(message: impl Into<String>) -> FormatError {
@@ -95,6 +98,15 @@ impl Ctx<'_> {
         let index = self.out.named.len();
         self.out.named.push(Named { name, namespace, doc, props: Vec::new(), body });
         Ok(Node { kind: Kind::Named(index), props: Vec::new() })
+    }
+
+    /// Whether `node` is a named type, or a union with one (`AvroData.isNamedAvroType`).
+    fn is_named(&self, node: &Node) -> bool {
+        match &node.kind {
+            Kind::Named(_) => true,
+            Kind::Union(b) => b.iter().any(|b| matches!(b.kind, Kind::Named(_))),
+            _ => false,
+        }
     }
 
     fn with_cycle(&mut self, schema: &Schema, ignore_optional: bool) -> Result<Node, FormatError> {
@@ -273,14 +285,24 @@ impl Ctx<'_> {
             None if schema.optional => Some(Json::Null),
             None => None,
         };
+        let seen_before = schema.name.as_ref().is_some_and(|n| {
+            !self.seen_named.insert(names::scrub_full(n, self.options.scrub_invalid_names))
+        });
         let node = self.convert(schema, false)?;
+        let mut props = Vec::new();
+        if self.options.connect_meta_data && seen_before && self.is_named(&node) {
+            let params = connect_parameters(schema);
+            if !params.is_empty() {
+                props.push(("connect.parameters".to_owned(), Json::Object(params)));
+            }
+        }
         // Avro refuses a default that does not match the field's schema; AvroData then
         // writes the field without one.
         let default = default.filter(|d| valid_default(&self.out, &node, d));
         if fields.iter().any(|f| f.name == name) {
             return Err(err(format!("Duplicate field {name}")));
         }
-        fields.push(FieldDef { name, doc, default, node, props: Vec::new() });
+        fields.push(FieldDef { name, doc, default, node, props });
         Ok(())
     }
 
@@ -309,12 +331,7 @@ impl Ctx<'_> {
             if let Some(v) = schema.version {
                 set_prop(props, "connect.version", Json::Int(v.into()));
             }
-            let params: Vec<(String, Json)> = schema
-                .parameters
-                .iter()
-                .filter(|(k, _)| k != AVRO_FIELD_DEFAULT_FLAG)
-                .map(|(k, v)| (k.clone(), Json::Str(v.clone())))
-                .collect();
+            let params = connect_parameters(schema);
             if !params.is_empty() {
                 set_prop(props, "connect.parameters", Json::Object(params));
             }
@@ -434,6 +451,16 @@ impl Ctx<'_> {
             _ => return Err(bad()),
         })
     }
+}
+
+/// The `connect.parameters` object: every parameter but the field-default flag.
+fn connect_parameters(schema: &Schema) -> Vec<(String, Json)> {
+    schema
+        .parameters
+        .iter()
+        .filter(|(k, _)| k != AVRO_FIELD_DEFAULT_FLAG)
+        .map(|(k, v)| (k.clone(), Json::Str(v.clone())))
+        .collect()
 }
 
 fn make_optional(schema: &Schema, base: Node) -> Node {

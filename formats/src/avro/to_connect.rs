@@ -217,7 +217,14 @@ impl Ctx<'_> {
                                     doc,
                                 );
                             }
-                            let field = self.convert(&f.node, false, f.default.as_ref(), None)?;
+                            let mut field =
+                                self.convert(&f.node, false, f.default.as_ref(), None)?;
+                            if meta
+                                && let Some(Json::Object(over)) =
+                                    prop(&f.props, "connect.parameters")
+                            {
+                                apply_field_parameters(&mut field, over);
+                            }
                             if s.field(&f.name).is_some() {
                                 return Err(err(format!("Duplicate field {}", f.name)));
                             }
@@ -253,14 +260,24 @@ impl Ctx<'_> {
             match prop(props, "connect.parameters") {
                 None => {}
                 Some(Json::Object(params)) => {
+                    // The annotated parameters come first, in their order, so that a schema
+                    // this format wrote reads back equal (Connect compares parameters as
+                    // maps; this crate compares them in order).
+                    let mut ordered = Vec::with_capacity(params.len() + s.parameters.len());
                     for (k, v) in params {
                         let Json::Str(v) = v else {
                             return Err(err(format!(
                                 "Expected schema parameter values to be strings but found: {v}"
                             )));
                         };
-                        put(&mut s.parameters, k, v);
+                        put(&mut ordered, k, v);
                     }
+                    for (k, v) in std::mem::take(&mut s.parameters) {
+                        if !ordered.iter().any(|(o, _)| *o == k) {
+                            ordered.push((k, v));
+                        }
+                    }
+                    s.parameters = ordered;
                 }
                 Some(other) => {
                     return Err(err(format!(
@@ -358,6 +375,14 @@ impl Ctx<'_> {
             s.parameters.push((FIXED_SIZE.to_owned(), size.to_string()));
         }
         Ok(s)
+    }
+}
+
+/// `AvroData.applyFieldLevelParams`: a field's own `connect.parameters` (written for a
+/// named type seen before) override its type's.
+fn apply_field_parameters(field: &mut Schema, over: &[(String, Json)]) {
+    for (k, v) in over {
+        put(&mut field.parameters, k, &v.to_plain_string());
     }
 }
 

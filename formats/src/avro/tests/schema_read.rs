@@ -185,3 +185,36 @@ fn singleton_unions_flatten_unless_told_not_to() {
     let r = f.reader(&avro(r#"["string"]"#)).unwrap();
     assert_eq!(r.connect_schema().name.as_deref(), Some(AVRO_TYPE_UNION));
 }
+
+#[test]
+fn record_and_field_docs_travel_as_avro_docs_and_read_back() {
+    let mut schema = Schema::structure().named("d.R").with_field("x", prim(Type::Int32));
+    schema.parameters = vec![
+        ("k".into(), "v".into()),
+        ("io.confluent.connect.avro.record.doc".into(), "rd".into()),
+        ("io.confluent.connect.avro.field.doc.x".into(), "fd".into()),
+    ];
+    let schema = a(schema);
+    let text = writer(&schema).registry_schema().text.clone();
+    assert_eq!(
+        text,
+        r#"{"type":"record","name":"R","namespace":"d","doc":"rd","fields":[{"name":"x","type":"int","doc":"fd"}],"connect.parameters":{"k":"v","io.confluent.connect.avro.record.doc":"rd","io.confluent.connect.avro.field.doc.x":"fd"},"connect.name":"d.R"}"#
+    );
+    assert_eq!(*reader(&text).connect_schema(), schema);
+}
+
+#[test]
+fn a_shared_named_type_keeps_each_fields_parameters() {
+    let s1 = Schema {
+        parameters: vec![("p".into(), "1".into())],
+        ..Schema::structure().named("p.S").with_field("a", prim(Type::Int32))
+    };
+    let s2 = Schema { parameters: vec![("p".into(), "2".into())], ..s1.clone() }.optional();
+    let outer = a(Schema::structure().named("p.O").with_field("x", a(s1)).with_field("y", a(s2)));
+    let text = writer(&outer).registry_schema().text.clone();
+    assert_eq!(
+        text,
+        r#"{"type":"record","name":"O","namespace":"p","fields":[{"name":"x","type":{"type":"record","name":"S","fields":[{"name":"a","type":"int"}],"connect.parameters":{"p":"1"},"connect.name":"p.S"}},{"name":"y","type":["null","S"],"default":null,"connect.parameters":{"p":"2"}}],"connect.name":"p.O"}"#
+    );
+    assert_eq!(*reader(&text).connect_schema(), outer);
+}

@@ -2,7 +2,7 @@
 //! (zig-zag varints, little-endian floats, length-prefixed bytes, blocks ending in 0,
 //! union index then value) and from the reference run (`t3.Order`).
 
-use wasm_connect_transforms::data::{DATE, DECIMAL, Schema, Type, Value};
+use wasm_connect_transforms::data::{DATE, DECIMAL, Schema, TIME, TIMESTAMP, Type, Value};
 
 use super::*;
 
@@ -44,6 +44,10 @@ fn primitives_use_the_specification_encodings() {
 fn logical_types_are_their_underlying_values() {
     let date = a(Schema { version: Some(1), ..Schema::new(Type::Int32).named(DATE) });
     both_ways(&date, Value::Int32(10_000), "a09c01");
+    let time = a(Schema { version: Some(1), ..Schema::new(Type::Int32).named(TIME) });
+    both_ways(&time, Value::Int32(1), "02");
+    let ts = a(Schema { version: Some(1), ..Schema::new(Type::Int64).named(TIMESTAMP) });
+    both_ways(&ts, Value::Int64(-2), "03");
     let mut dec = Schema::new(Type::Bytes).named(DECIMAL);
     dec.version = Some(1);
     dec.parameters = vec![("scale".into(), "2".into())];
@@ -128,6 +132,13 @@ fn general_unions_write_the_first_set_field() {
     assert_eq!(r.decode(&[], &unhex("040271")).unwrap().value, value);
     assert_eq!(encode(&w, &structure(&union, vec![Value::Int32(3), Value::Null])), "0206");
     assert_eq!(encode(&w, &Value::Null), "00");
+    // Written from the Connect side, the union struct is an Avro union again.
+    let ours = writer(&union);
+    assert_eq!(
+        ours.registry_schema().text,
+        r#"["null","int",{"type":"record","name":"P","fields":[{"name":"x","type":"string"}],"connect.name":"P"}]"#
+    );
+    assert_eq!(encode(&ours, &value), "040271");
 }
 
 #[test]
