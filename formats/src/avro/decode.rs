@@ -9,9 +9,8 @@ use std::sync::Arc;
 use wasm_connect_transforms::data::{DECIMAL, Schema, Struct, Type, Value};
 
 use super::binary::Cursor;
-use super::model::{AvroSchema, Body, Kind, Node};
+use super::model::{AvroSchema, Body, Kind, Node, is_map_entry};
 use super::normalize_decimal;
-use super::to_connect::is_map_entry;
 use crate::FormatError;
 
 /// A compiled reader of one Avro schema's payloads.

@@ -5,18 +5,19 @@
 
 use std::collections::{HashMap, HashSet};
 
-use wasm_connect_transforms::data::{
-    DATE, DECIMAL, DECIMAL_SCALE, Schema, TIME, TIMESTAMP, Type, Value,
-};
+use wasm_connect_transforms::data::{DECIMAL, Schema, Type};
 
+use super::annotations::{
+    annotate, connect_parameters, decimal_precision, decimal_scale, strip_java_properties,
+};
+use super::defaults::{default_json, valid_default};
 use super::json::Json;
 use super::model::{AvroSchema, Body, FieldDef, Kind, Named, Node, set_prop};
 use super::names;
 use super::options::Options;
 use super::{
-    AVRO_ENUM_DEFAULT_PREFIX, AVRO_ENUM_DOC_PREFIX, AVRO_FIELD_DEFAULT_FLAG, AVRO_FIELD_DOC_PREFIX,
-    AVRO_RECORD_DOC, AVRO_TYPE_ENUM, DECIMAL_PRECISION, DECIMAL_PRECISION_DEFAULT, FIXED_SIZE,
-    MAP_ENTRY, NAMESPACE, is_fixed, is_union,
+    AVRO_ENUM_DEFAULT_PREFIX, AVRO_ENUM_DOC_PREFIX, AVRO_FIELD_DOC_PREFIX, AVRO_RECORD_DOC,
+    AVRO_TYPE_ENUM, FIXED_SIZE, MAP_ENTRY, NAMESPACE, is_fixed, is_union,
 };
 use crate::FormatError;
 
@@ -191,7 +192,9 @@ impl Ctx<'_> {
             Type::Struct => self.record(schema)?,
         };
         let optional_schema = schema;
-        self.annotate(schema, &mut base, connect_type)?;
+        if !matches!(base.kind, Kind::Union(_)) {
+            annotate(self.options, schema, self.props_of(&mut base), connect_type)?;
+        }
         let result = if ignore_optional { base } else { make_optional(optional_schema, base) };
         if !schema.optional && matches!(result.kind, Kind::Named(_) | Kind::Array(_)) {
             self.cache.push((schema.clone(), result.clone()));
@@ -281,7 +284,7 @@ impl Ctx<'_> {
         doc: Option<String>,
     ) -> Result<(), FormatError> {
         let default = match &schema.default {
-            Some(d) => Some(self.default_json(schema, d)?),
+            Some(d) => Some(default_json(self.options, schema, d)?),
             None if schema.optional => Some(Json::Null),
             None => None,
         };
@@ -305,162 +308,6 @@ impl Ctx<'_> {
         fields.push(FieldDef { name, doc, default, node, props });
         Ok(())
     }
-
-    /// The `connect.*` annotations, logical types and `avro*` parameters on `base`.
-    fn annotate(
-        &mut self,
-        schema: &Schema,
-        base: &mut Node,
-        connect_type: Option<&str>,
-    ) -> Result<(), FormatError> {
-        if matches!(base.kind, Kind::Union(_)) {
-            return Ok(());
-        }
-        let connect_default = match (&schema.default, self.options.connect_meta_data) {
-            (Some(d), true) if schema.parameter(AVRO_FIELD_DEFAULT_FLAG).is_none() => {
-                Some(self.default_json(schema, d)?)
-            }
-            _ => None,
-        };
-        let meta = self.options.connect_meta_data;
-        let props = self.props_of(base);
-        if meta {
-            if let Some(doc) = &schema.doc {
-                set_prop(props, "connect.doc", Json::Str(doc.clone()));
-            }
-            if let Some(v) = schema.version {
-                set_prop(props, "connect.version", Json::Int(v.into()));
-            }
-            let params = connect_parameters(schema);
-            if !params.is_empty() {
-                set_prop(props, "connect.parameters", Json::Object(params));
-            }
-            if let Some(d) = connect_default {
-                set_prop(props, "connect.default", d);
-            }
-            if let Some(name) = &schema.name {
-                set_prop(props, "connect.name", Json::Str(name.clone()));
-            }
-            if let Some(t) = connect_type {
-                set_prop(props, "connect.type", Json::Str(t.into()));
-            }
-        }
-        let logical = match schema.name.as_deref() {
-            Some(n) if n.eq_ignore_ascii_case(DECIMAL) => {
-                let precision = decimal_precision(schema)?;
-                let scale = decimal_scale(schema)?;
-                set_prop(props, "logicalType", Json::Str("decimal".into()));
-                if scale >= 0 && scale <= precision {
-                    set_prop(props, "precision", Json::Int(precision.into()));
-                    set_prop(props, "scale", Json::Int(scale.into()));
-                }
-                None
-            }
-            Some(n) if n.eq_ignore_ascii_case(TIME) => Some("time-millis"),
-            Some(n) if n.eq_ignore_ascii_case(TIMESTAMP) => Some("timestamp-millis"),
-            Some(n) if n.eq_ignore_ascii_case(DATE) => Some("date"),
-            _ => None,
-        };
-        if let Some(l) = logical {
-            set_prop(props, "logicalType", Json::Str(l.into()));
-        }
-        for (k, v) in &schema.parameters {
-            if k.starts_with("avro") {
-                set_prop(props, k, Json::Str(v.clone()));
-            }
-        }
-        Ok(())
-    }
-
-    /// `AvroData.defaultValueFromConnect`: a Connect default as Avro default JSON.
-    fn default_json(&self, schema: &Schema, value: &Value) -> Result<Json, FormatError> {
-        let bad = || {
-            err(format!(
-                "Invalid type used for default value of {} field: {}",
-                schema.ty.upper(),
-                wasm_connect_transforms::data::java_class(value)
-            ))
-        };
-        Ok(match (schema.ty, value) {
-            (_, Value::Null) => Json::Null,
-            (Type::Int8, Value::Int8(v)) => Json::Int((*v).into()),
-            (Type::Int16, Value::Int16(v)) => Json::Int((*v).into()),
-            (Type::Int32, Value::Int32(v)) => Json::Int((*v).into()),
-            (Type::Int64, Value::Int64(v)) => Json::Int(*v),
-            // Jackson prints a float node with the float's own shortest digits.
-            (Type::Float32, Value::Float32(v)) => {
-                Json::Float(v.to_string().parse::<f64>().unwrap_or(f64::from(*v)))
-            }
-            (Type::Float64, Value::Float64(v)) => Json::Float(*v),
-            (Type::Boolean, Value::Boolean(v)) => Json::Bool(*v),
-            (Type::String, Value::String(v)) => Json::Str(v.clone()),
-            (Type::Bytes, Value::Bytes(v)) => Json::Str(v.iter().map(|&b| char::from(b)).collect()),
-            (Type::Array, Value::Array(items)) => {
-                let items_schema = schema.value_schema.as_deref().ok_or_else(bad)?;
-                Json::Array(
-                    items
-                        .iter()
-                        .map(|v| self.default_json(items_schema, v))
-                        .collect::<Result<_, _>>()?,
-                )
-            }
-            (Type::Map, Value::Map(entries)) => {
-                let keys = schema.key_schema.as_deref().ok_or_else(bad)?;
-                let values = schema.value_schema.as_deref().ok_or_else(bad)?;
-                if keys.ty == Type::String
-                    && (!keys.optional || self.options.allow_optional_map_keys)
-                {
-                    let mut members = Vec::new();
-                    for (k, v) in entries {
-                        let Value::String(k) = k else { return Err(bad()) };
-                        members.push((k.clone(), self.default_json(values, v)?));
-                    }
-                    Json::Object(members)
-                } else {
-                    Json::Array(
-                        entries
-                            .iter()
-                            .map(|(k, v)| {
-                                Ok(Json::Array(vec![
-                                    self.default_json(keys, k)?,
-                                    self.default_json(values, v)?,
-                                ]))
-                            })
-                            .collect::<Result<_, FormatError>>()?,
-                    )
-                }
-            }
-            (Type::Struct, Value::Struct(s)) => {
-                let mut members = Vec::new();
-                for (field, v) in schema.fields.iter().zip(&s.values) {
-                    let v = match (v, &field.schema.default) {
-                        (Value::Null, Some(d)) => d,
-                        _ => v,
-                    };
-                    let json = self.default_json(&field.schema, v)?;
-                    if is_union(schema) {
-                        return Ok(json);
-                    }
-                    members.push((
-                        names::maybe_scrub(&field.name, self.options.scrub_invalid_names),
-                        json,
-                    ));
-                }
-                Json::Object(members)
-            }
-            _ => return Err(bad()),
-        })
-    }
-}
-
-/// The `connect.parameters` object: every parameter but the field-default flag.
-fn connect_parameters(schema: &Schema) -> Vec<(String, Json)> {
-    schema
-        .parameters
-        .iter()
-        .filter(|(k, _)| k != AVRO_FIELD_DEFAULT_FLAG)
-        .map(|(k, v)| (k.clone(), Json::Str(v.clone())))
-        .collect()
 }
 
 fn make_optional(schema: &Schema, base: Node) -> Node {
@@ -470,87 +317,4 @@ fn make_optional(schema: &Schema, base: Node) -> Node {
     let null = Node { kind: Kind::Null, props: Vec::new() };
     let branches = if schema.default.is_some() { vec![base, null] } else { vec![null, base] };
     Node { kind: Kind::Union(branches), props: Vec::new() }
-}
-
-fn decimal_scale(schema: &Schema) -> Result<i32, FormatError> {
-    match schema.parameter(DECIMAL_SCALE) {
-        None => Ok(0),
-        Some(s) => s.parse().map_err(|_| err(format!("Invalid Decimal scale: {s}"))),
-    }
-}
-
-fn decimal_precision(schema: &Schema) -> Result<i32, FormatError> {
-    match schema.parameter(DECIMAL_PRECISION) {
-        None => Ok(DECIMAL_PRECISION_DEFAULT),
-        Some(s) => s.parse().map_err(|_| err(format!("Invalid {DECIMAL_PRECISION}: {s}"))),
-    }
-}
-
-/// Avro's check of a field default against the field's schema (a union's default matches
-/// its first branch).
-pub fn valid_default(schema: &AvroSchema, node: &Node, default: &Json) -> bool {
-    match (&node.kind, default) {
-        (Kind::Null, Json::Null) => true,
-        (Kind::Boolean, Json::Bool(_)) => true,
-        (Kind::Int, Json::Int(i)) => i32::try_from(*i).is_ok(),
-        (Kind::Long, Json::Int(_)) => true,
-        (Kind::Float | Kind::Double, Json::Int(_) | Json::Float(_)) => true,
-        (Kind::Bytes | Kind::String, Json::Str(_)) => true,
-        (Kind::Array(items), Json::Array(values)) => {
-            values.iter().all(|v| valid_default(schema, items, v))
-        }
-        (Kind::Map(values), Json::Object(members)) => {
-            members.iter().all(|(_, v)| valid_default(schema, values, v))
-        }
-        (Kind::Union(branches), d) => branches.first().is_some_and(|b| valid_default(schema, b, d)),
-        (Kind::Named(i), d) => match (&schema.named[*i].body, d) {
-            (Body::Enum { .. } | Body::Fixed(_), Json::Str(_)) => true,
-            (Body::Record(fields), Json::Object(_)) => {
-                fields.iter().all(|f| match d.get(&f.name) {
-                    Some(v) => valid_default(schema, &f.node, v),
-                    None => f.default.is_some(),
-                })
-            }
-            _ => false,
-        },
-        _ => false,
-    }
-}
-
-fn strip_java_properties(schema: &mut AvroSchema) {
-    fn strip_json(json: &mut Json) {
-        match json {
-            Json::Object(members) => {
-                members.retain(|(k, _)| k != "avro.java.string");
-                members.iter_mut().for_each(|(_, v)| strip_json(v));
-            }
-            Json::Array(items) => items.iter_mut().for_each(strip_json),
-            _ => {}
-        }
-    }
-    fn strip_props(props: &mut Vec<(String, Json)>) {
-        props.retain(|(k, _)| k != "avro.java.string");
-        props.iter_mut().for_each(|(_, v)| strip_json(v));
-    }
-    fn strip_node(node: &mut Node) {
-        strip_props(&mut node.props);
-        match &mut node.kind {
-            Kind::Array(n) | Kind::Map(n) => strip_node(n),
-            Kind::Union(b) => b.iter_mut().for_each(strip_node),
-            _ => {}
-        }
-    }
-    strip_node(&mut schema.root);
-    for named in &mut schema.named {
-        strip_props(&mut named.props);
-        if let Body::Record(fields) = &mut named.body {
-            for f in fields {
-                strip_props(&mut f.props);
-                strip_node(&mut f.node);
-                if let Some(d) = &mut f.default {
-                    strip_json(d);
-                }
-            }
-        }
-    }
 }

@@ -7,18 +7,24 @@
 //! plans) happens once in [`Format::writer`], [`Format::writer_for`] and [`Format::reader`];
 //! `encode` and `decode` only walk the compiled plans. The wire framing is the caller's.
 //!
-//! Layout: `options` (settings), `json` (ordered JSON), `model` (the Avro schema tree and
-//! its text), `names` (scrubbing, splitting), `from_connect` and `to_connect` (schema
-//! mapping), `encode` and `decode` (value plans), `binary` (Avro's binary primitives).
+//! Layout: `options` (settings), `json` (ordered JSON), `model` (the Avro schema tree),
+//! `parse` and `text` (its JSON form), `names` (scrubbing, splitting), `from_connect`,
+//! `to_connect` and `defaults` (schema mapping), `encode_plan`, `encode` and `decode` (value plans),
+//! `binary` (Avro's binary primitives).
 
+mod annotations;
 mod binary;
 mod decode;
+mod defaults;
 mod encode;
+mod encode_plan;
 mod from_connect;
 mod json;
 mod model;
 mod names;
 mod options;
+mod parse;
+mod text;
 mod to_connect;
 
 #[cfg(test)]
@@ -113,7 +119,7 @@ impl AvroFormat {
         text: String,
         schema: &Arc<Schema>,
     ) -> Result<Arc<dyn Writer>, FormatError> {
-        let plan = encode::compile(avro, schema, &self.options)?;
+        let plan = encode_plan::compile(avro, schema, &self.options)?;
         Ok(Arc::new(AvroWriter {
             registry: RegistrySchema { schema_type: SchemaType::Avro, text },
             record_name: record_name(avro),

@@ -3,12 +3,11 @@
 //! schema JSON (names resolved against namespaces as the Avro specification says) and
 //! written back as the compact text Avro's Java `Schema.toString()` prints.
 //!
-//! This module owns the schema's shape and its JSON form; what the shapes mean to Kafka
-//! Connect is `to_connect`'s and `from_connect`'s.
+//! This module owns the schema's shape (reading text is `parse`'s, writing it `text`'s);
+//! what the shapes mean to Kafka Connect is `to_connect`'s and `from_connect`'s.
 
-use std::collections::HashMap;
-
-use super::json::{Json, write_json, write_str};
+use super::json::Json;
+use super::{MAP_ENTRY, NAMESPACE};
 
 /// An Avro schema: the root node and the named types it defines.
 #[derive(Clone, Debug, Default)]
@@ -137,316 +136,43 @@ impl AvroSchema {
             _ => &node.props,
         }
     }
+}
 
-    /// Parses schema JSON text.
-    pub fn parse(text: &str) -> Result<AvroSchema, String> {
-        let json = Json::parse(text)?;
-        let mut parser = Parser { schema: AvroSchema::default(), by_name: HashMap::new() };
-        let root = parser.node(&json, None)?;
-        parser.schema.root = root;
-        Ok(parser.schema)
-    }
-
-    /// The schema as compact JSON text, in the layout of Java's `Schema.toString()`.
-    pub fn to_text(&self) -> String {
-        let mut out = String::new();
-        let mut written = vec![false; self.named.len()];
-        self.write_node(&mut out, &self.root, None, &mut written);
-        out
-    }
-
-    fn write_node(&self, out: &mut String, node: &Node, space: Option<&str>, done: &mut [bool]) {
-        let simple = |out: &mut String, name: &str, props: &[(String, Json)]| {
-            if props.is_empty() {
-                write_str(out, name);
-            } else {
-                out.push_str("{\"type\":");
-                write_str(out, name);
-                write_props(out, props);
-                out.push('}');
-            }
-        };
-        match &node.kind {
-            Kind::Null => simple(out, "null", &node.props),
-            Kind::Boolean => simple(out, "boolean", &node.props),
-            Kind::Int => simple(out, "int", &node.props),
-            Kind::Long => simple(out, "long", &node.props),
-            Kind::Float => simple(out, "float", &node.props),
-            Kind::Double => simple(out, "double", &node.props),
-            Kind::Bytes => simple(out, "bytes", &node.props),
-            Kind::String => simple(out, "string", &node.props),
-            Kind::Array(items) => {
-                out.push_str("{\"type\":\"array\",\"items\":");
-                self.write_node(out, items, space, done);
-                write_props(out, &node.props);
-                out.push('}');
-            }
-            Kind::Map(values) => {
-                out.push_str("{\"type\":\"map\",\"values\":");
-                self.write_node(out, values, space, done);
-                write_props(out, &node.props);
-                out.push('}');
-            }
-            Kind::Union(branches) => {
-                out.push('[');
-                for (i, b) in branches.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    self.write_node(out, b, space, done);
-                }
-                out.push(']');
-            }
-            Kind::Named(i) => self.write_named(out, *i, space, done),
+/// The name `AvroData.unionMemberFieldName` gives a union branch.
+pub fn union_field_name(schema: &AvroSchema, node: &Node, enhanced: bool) -> String {
+    match &node.kind {
+        Kind::Named(i) => {
+            let named = &schema.named[*i];
+            if enhanced { named.full_name() } else { named.name.clone() }
         }
-    }
-
-    fn write_named(&self, out: &mut String, index: usize, space: Option<&str>, done: &mut [bool]) {
-        let named = &self.named[index];
-        if done[index] {
-            let short = named.namespace.as_deref() == space;
-            write_str(out, &if short { named.name.clone() } else { named.full_name() });
-            return;
-        }
-        done[index] = true;
-        let ty = match named.body {
-            Body::Record(_) => "record",
-            Body::Enum { .. } => "enum",
-            Body::Fixed(_) => "fixed",
-        };
-        out.push_str("{\"type\":\"");
-        out.push_str(ty);
-        out.push_str("\",\"name\":");
-        write_str(out, &named.name);
-        match (&named.namespace, space) {
-            (Some(ns), s) if Some(ns.as_str()) != s => {
-                out.push_str(",\"namespace\":");
-                write_str(out, ns);
-            }
-            (None, Some(_)) => out.push_str(",\"namespace\":\"\""),
-            _ => {}
-        }
-        if let Some(doc) = &named.doc {
-            out.push_str(",\"doc\":");
-            write_str(out, doc);
-        }
-        match &named.body {
-            Body::Record(fields) => {
-                out.push_str(",\"fields\":[");
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str("{\"name\":");
-                    write_str(out, &f.name);
-                    out.push_str(",\"type\":");
-                    self.write_node(out, &f.node, named.namespace.as_deref(), done);
-                    if let Some(doc) = &f.doc {
-                        out.push_str(",\"doc\":");
-                        write_str(out, doc);
-                    }
-                    if let Some(default) = &f.default {
-                        out.push_str(",\"default\":");
-                        write_json(out, default);
-                    }
-                    write_props(out, &f.props);
-                    out.push('}');
-                }
-                out.push(']');
-            }
-            Body::Enum { symbols, default } => {
-                out.push_str(",\"symbols\":[");
-                for (i, s) in symbols.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    write_str(out, s);
-                }
-                out.push(']');
-                if let Some(d) = default {
-                    out.push_str(",\"default\":");
-                    write_str(out, d);
-                }
-            }
-            Body::Fixed(size) => {
-                out.push_str(",\"size\":");
-                out.push_str(&size.to_string());
-            }
-        }
-        write_props(out, &named.props);
-        out.push('}');
+        kind => kind_name(kind).to_owned(),
     }
 }
 
-fn write_props(out: &mut String, props: &[(String, Json)]) {
-    for (k, v) in props {
-        out.push(',');
-        write_str(out, k);
-        out.push(':');
-        write_json(out, v);
+/// The Avro type name of an unnamed kind.
+pub fn kind_name(kind: &Kind) -> &'static str {
+    match kind {
+        Kind::Null => "null",
+        Kind::Boolean => "boolean",
+        Kind::Int => "int",
+        Kind::Long => "long",
+        Kind::Float => "float",
+        Kind::Double => "double",
+        Kind::Bytes => "bytes",
+        Kind::String => "string",
+        Kind::Array(_) => "array",
+        Kind::Map(_) => "map",
+        Kind::Union(_) => "union",
+        Kind::Named(_) => "named",
     }
 }
 
-/// Keys that are a schema's own attributes, not properties (Java's `SCHEMA_RESERVED`).
-const SCHEMA_RESERVED: &[&str] = &[
-    "doc",
-    "fields",
-    "items",
-    "name",
-    "namespace",
-    "size",
-    "symbols",
-    "values",
-    "type",
-    "aliases",
-    "default",
-];
-/// Keys that are a field's own attributes (Java's `FIELD_RESERVED`).
-const FIELD_RESERVED: &[&str] = &["default", "doc", "name", "order", "type", "aliases"];
-
-struct Parser {
-    schema: AvroSchema,
-    by_name: HashMap<String, usize>,
-}
-
-fn props_except(json: &Json, reserved: &[&str]) -> Vec<(String, Json)> {
-    match json {
-        Json::Object(members) => {
-            members.iter().filter(|(k, _)| !reserved.contains(&k.as_str())).cloned().collect()
-        }
-        _ => Vec::new(),
-    }
-}
-
-impl Parser {
-    fn node(&mut self, json: &Json, space: Option<&str>) -> Result<Node, String> {
-        match json {
-            Json::Str(name) => self.named_or_primitive(name, space, Vec::new()),
-            Json::Array(branches) => {
-                let branches =
-                    branches.iter().map(|b| self.node(b, space)).collect::<Result<_, _>>()?;
-                Ok(Node { kind: Kind::Union(branches), props: Vec::new() })
-            }
-            Json::Object(_) => {
-                let props = props_except(json, SCHEMA_RESERVED);
-                match json.get("type") {
-                    Some(Json::Str(ty)) => match ty.as_str() {
-                        "record" | "error" | "enum" | "fixed" => self.define(json, ty, space),
-                        "array" => {
-                            let items = json.get("items").ok_or("array has no items")?;
-                            let items = self.node(items, space)?;
-                            Ok(Node { kind: Kind::Array(Box::new(items)), props })
-                        }
-                        "map" => {
-                            let values = json.get("values").ok_or("map has no values")?;
-                            let values = self.node(values, space)?;
-                            Ok(Node { kind: Kind::Map(Box::new(values)), props })
-                        }
-                        name => self.named_or_primitive(name, space, props),
-                    },
-                    Some(nested @ (Json::Object(_) | Json::Array(_))) => self.node(nested, space),
-                    _ => Err(format!("No type: {json}")),
-                }
-            }
-            other => Err(format!("Schema not yet supported: {other}")),
-        }
-    }
-
-    fn named_or_primitive(
-        &mut self,
-        name: &str,
-        space: Option<&str>,
-        props: Vec<(String, Json)>,
-    ) -> Result<Node, String> {
-        let kind = match name {
-            "null" => Kind::Null,
-            "boolean" => Kind::Boolean,
-            "int" => Kind::Int,
-            "long" => Kind::Long,
-            "float" => Kind::Float,
-            "double" => Kind::Double,
-            "bytes" => Kind::Bytes,
-            "string" => Kind::String,
-            _ => {
-                let qualified = match space {
-                    Some(ns) if !name.contains('.') => format!("{ns}.{name}"),
-                    _ => name.to_owned(),
-                };
-                let index = self
-                    .by_name
-                    .get(&qualified)
-                    .or_else(|| self.by_name.get(name))
-                    .ok_or_else(|| format!("Undefined name: \"{name}\""))?;
-                return Ok(Node { kind: Kind::Named(*index), props: Vec::new() });
-            }
-        };
-        Ok(Node { kind, props })
-    }
-
-    fn define(&mut self, json: &Json, ty: &str, space: Option<&str>) -> Result<Node, String> {
-        let full = json.get("name").and_then(Json::as_str).ok_or("No name in schema")?;
-        let (namespace, name) = match full.rfind('.') {
-            Some(dot) => (Some(full[..dot].to_owned()), full[dot + 1..].to_owned()),
-            None => {
-                let ns = match json.get("namespace") {
-                    Some(Json::Str(ns)) => Some(ns.clone()).filter(|s| !s.is_empty()),
-                    _ => space.map(str::to_owned),
-                };
-                (ns, full.to_owned())
-            }
-        };
-        let named = Named {
-            name,
-            namespace,
-            doc: json.get("doc").and_then(Json::as_str).map(str::to_owned),
-            props: props_except(json, SCHEMA_RESERVED),
-            body: Body::Fixed(0),
-        };
-        let full_name = named.full_name();
-        if self.by_name.contains_key(&full_name) {
-            return Err(format!("Can't redefine: {full_name}"));
-        }
-        let index = self.schema.named.len();
-        let inner_space = named.namespace.clone();
-        self.schema.named.push(named);
-        self.by_name.insert(full_name, index);
-        let body = match ty {
-            "enum" => Body::Enum {
-                symbols: match json.get("symbols") {
-                    Some(Json::Array(s)) => {
-                        s.iter().map(|s| s.as_str().map(str::to_owned)).collect::<Option<_>>()
-                    }
-                    _ => None,
-                }
-                .ok_or("Enum symbols must be an array of strings")?,
-                default: json.get("default").and_then(Json::as_str).map(str::to_owned),
-            },
-            "fixed" => Body::Fixed(
-                json.get("size")
-                    .and_then(Json::as_i64)
-                    .and_then(|s| usize::try_from(s).ok())
-                    .ok_or("Invalid or no size: fixed")?,
-            ),
-            _ => {
-                let Some(Json::Array(fields)) = json.get("fields") else {
-                    return Err("Record has no fields".into());
-                };
-                let mut defs = Vec::with_capacity(fields.len());
-                for f in fields {
-                    let name = f.get("name").and_then(Json::as_str).ok_or("No field name")?;
-                    let ty = f.get("type").ok_or_else(|| format!("No field type: {name}"))?;
-                    defs.push(FieldDef {
-                        name: name.to_owned(),
-                        doc: f.get("doc").and_then(Json::as_str).map(str::to_owned),
-                        default: f.get("default").cloned(),
-                        node: self.node(ty, inner_space.as_deref())?,
-                        props: props_except(f, FIELD_RESERVED),
-                    });
-                }
-                Body::Record(defs)
-            }
-        };
-        self.schema.named[index].body = body;
-        Ok(Node { kind: Kind::Named(index), props: Vec::new() })
-    }
+/// Whether `node` is an array item that encodes a Connect map entry.
+pub fn is_map_entry(schema: &AvroSchema, node: &Node) -> bool {
+    let Kind::Named(i) = node.kind else { return false };
+    let named = &schema.named[i];
+    matches!(named.body, Body::Record(_))
+        && ((named.namespace.as_deref() == Some(NAMESPACE) && named.name == MAP_ENTRY)
+            || prop(&named.props, "connect.internal.type").and_then(Json::as_str)
+                == Some(MAP_ENTRY))
 }

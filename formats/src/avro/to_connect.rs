@@ -6,17 +6,16 @@
 
 use std::sync::Arc;
 
-use wasm_connect_transforms::data::{
-    DATE, DECIMAL, DECIMAL_SCALE, Schema, Struct, TIME, TIMESTAMP, Type, Value,
-};
+use wasm_connect_transforms::data::{DATE, DECIMAL, DECIMAL_SCALE, Schema, TIME, TIMESTAMP, Type};
 
+use super::defaults::default_value;
 use super::json::Json;
-use super::model::{AvroSchema, Body, Kind, Node, prop};
+use super::model::{AvroSchema, Body, Kind, Node, is_map_entry, prop, union_field_name};
 use super::options::Options;
 use super::{
     AVRO_ENUM_DEFAULT_PREFIX, AVRO_ENUM_DOC_PREFIX, AVRO_FIELD_DEFAULT_FLAG, AVRO_FIELD_DOC_PREFIX,
     AVRO_RECORD_DOC, AVRO_TYPE_ENUM, AVRO_TYPE_UNION, DECIMAL_PRECISION, DECIMAL_PRECISION_DEFAULT,
-    FIXED_SIZE, MAP_ENTRY, NAMESPACE, normalize_decimal,
+    FIXED_SIZE, NAMESPACE,
 };
 use crate::FormatError;
 
@@ -40,45 +39,6 @@ struct Ctx<'a> {
     options: &'a Options,
     /// Named types being converted, to refuse recursion.
     stack: Vec<usize>,
-}
-
-/// The name `AvroData.unionMemberFieldName` gives a union branch.
-pub fn union_field_name(schema: &AvroSchema, node: &Node, enhanced: bool) -> String {
-    match &node.kind {
-        Kind::Named(i) => {
-            let named = &schema.named[*i];
-            if enhanced { named.full_name() } else { named.name.clone() }
-        }
-        kind => kind_name(kind).to_owned(),
-    }
-}
-
-/// The Avro type name of an unnamed kind.
-pub fn kind_name(kind: &Kind) -> &'static str {
-    match kind {
-        Kind::Null => "null",
-        Kind::Boolean => "boolean",
-        Kind::Int => "int",
-        Kind::Long => "long",
-        Kind::Float => "float",
-        Kind::Double => "double",
-        Kind::Bytes => "bytes",
-        Kind::String => "string",
-        Kind::Array(_) => "array",
-        Kind::Map(_) => "map",
-        Kind::Union(_) => "union",
-        Kind::Named(_) => "named",
-    }
-}
-
-/// Whether `node` is an array item that encodes a Connect map entry.
-pub fn is_map_entry(schema: &AvroSchema, node: &Node) -> bool {
-    let Kind::Named(i) = node.kind else { return false };
-    let named = &schema.named[i];
-    matches!(named.body, Body::Record(_))
-        && ((named.namespace.as_deref() == Some(NAMESPACE) && named.name == MAP_ENTRY)
-            || prop(&named.props, "connect.internal.type").and_then(Json::as_str)
-                == Some(MAP_ENTRY))
 }
 
 fn logical(schema: Schema, name: &str) -> Schema {
@@ -392,89 +352,6 @@ fn put(params: &mut Vec<(String, String)>, key: &str, value: &str) {
         Some(slot) => slot.1 = value.to_owned(),
         None => params.push((key.to_owned(), value.to_owned())),
     }
-}
-
-/// `AvroData.defaultValueFromAvro`: an Avro default (JSON) as a value of the Connect schema
-/// `connect` read from `node`; `None` when it does not fit (AvroData then ignores it).
-pub fn default_value(
-    avro: &AvroSchema,
-    connect: &Schema,
-    node: &Node,
-    json: &Json,
-) -> Option<Value> {
-    if matches!(json, Json::Null) {
-        return Some(Value::Null);
-    }
-    let latin1 = |s: &str| -> Option<Vec<u8>> {
-        s.chars().map(|c| u8::try_from(u32::from(c)).ok()).collect()
-    };
-    Some(match (&node.kind, connect.ty) {
-        (Kind::Int, Type::Int8) => Value::Int8(json.as_i64()? as i8),
-        (Kind::Int, Type::Int16) => Value::Int16(json.as_i64()? as i16),
-        (Kind::Int, Type::Int32) => Value::Int32(json.as_i64()? as i32),
-        (Kind::Long, Type::Int64) => Value::Int64(json.as_i64()?),
-        (Kind::Float, Type::Float32) => Value::Float32(json.as_f64()? as f32),
-        (Kind::Double, Type::Float64) => Value::Float64(json.as_f64()?),
-        (Kind::Boolean, Type::Boolean) => match json {
-            Json::Bool(b) => Value::Boolean(*b),
-            _ => return None,
-        },
-        (Kind::String, Type::String) => Value::String(json.as_str()?.to_owned()),
-        (Kind::Bytes, Type::Bytes) => bytes_default(connect, latin1(json.as_str()?)?)?,
-        (Kind::Array(items), Type::Array) => {
-            let Json::Array(values) = json else { return None };
-            let item_schema = connect.value_schema.as_deref()?;
-            Value::Array(
-                values
-                    .iter()
-                    .map(|v| default_value(avro, item_schema, items, v))
-                    .collect::<Option<_>>()?,
-            )
-        }
-        (Kind::Map(values), Type::Map) => {
-            let Json::Object(members) = json else { return None };
-            let value_schema = connect.value_schema.as_deref()?;
-            Value::Map(
-                members
-                    .iter()
-                    .map(|(k, v)| {
-                        Some((
-                            Value::String(k.clone()),
-                            default_value(avro, value_schema, values, v)?,
-                        ))
-                    })
-                    .collect::<Option<_>>()?,
-            )
-        }
-        (Kind::Named(i), _) => match (&avro.named[*i].body, connect.ty) {
-            (Body::Enum { .. }, Type::String) => Value::String(json.as_str()?.to_owned()),
-            (Body::Fixed(_), Type::Bytes) => bytes_default(connect, latin1(json.as_str()?)?)?,
-            (Body::Record(fields), Type::Struct) => {
-                let Json::Object(_) = json else { return None };
-                // The struct's schema is the field's schema without this default (a schema
-                // cannot hold a value that holds the schema).
-                let mut value = Struct::new(Arc::new(Schema { default: None, ..connect.clone() }));
-                for f in fields {
-                    let cf = connect.field(&f.name)?;
-                    let v = match json.get(&f.name) {
-                        Some(j) => default_value(avro, &cf.schema, &f.node, j)?,
-                        None => cf.schema.default.clone().unwrap_or(Value::Null),
-                    };
-                    value.values[cf.index] = v;
-                }
-                Value::Struct(value)
-            }
-            _ => return None,
-        },
-        _ => return None,
-    })
-}
-
-fn bytes_default(connect: &Schema, bytes: Vec<u8>) -> Option<Value> {
-    if connect.is_logical(DECIMAL) {
-        return normalize_decimal(&bytes).map(Value::Bytes);
-    }
-    Some(Value::Bytes(bytes))
 }
 
 /// The Connect schema of one node of `avro` (not the root), as a field of that type reads.
