@@ -50,14 +50,21 @@ impl Compiler<'_> {
             let null = branches.iter().position(|b| matches!(b.kind, Kind::Null)).map(|i| i as i64);
             if s.ty == Type::Struct && s.name.as_deref() == Some(AVRO_TYPE_UNION) {
                 let mut out = Vec::new();
-                for f in &s.fields {
-                    let (i, b) = branches
+                let non_null: Vec<(usize, &Node)> = branches
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| !matches!(b.kind, Kind::Null))
+                    .collect();
+                for (position, f) in s.fields.iter().enumerate() {
+                    // By AvroData's branch name, else by position (this format writes the
+                    // branches in field order).
+                    let (i, b) = non_null
                         .iter()
-                        .enumerate()
                         .find(|(_, b)| {
-                            !matches!(b.kind, Kind::Null)
-                                && union_field_name(self.avro, b, self.options.enhanced) == f.name
+                            union_field_name(self.avro, b, self.options.enhanced) == f.name
                         })
+                        .or_else(|| non_null.get(position))
+                        .copied()
                         .ok_or_else(|| {
                             field_err(path, format!("no union branch for {}", f.name))
                         })?;

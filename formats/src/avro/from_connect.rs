@@ -1,7 +1,7 @@
 //! Connect schema → Avro schema, as `AvroData.fromConnectSchema` builds it: types,
 //! logical types, optional unions, defaults, names (`ConnectDefault` numbering, `MapEntry`)
-//! and the `connect.*` annotations. The result is an [`AvroSchema`] model; its text is
-//! `model`'s to write. This module must not encode values.
+//! and docs; the annotations on each type are `annotations`'. The result is an
+//! [`AvroSchema`] model; its text is `text`'s to write. This module must not encode values.
 
 use std::collections::{HashMap, HashSet};
 

@@ -218,3 +218,31 @@ fn a_shared_named_type_keeps_each_fields_parameters() {
     );
     assert_eq!(*reader(&text).connect_schema(), outer);
 }
+
+#[test]
+fn names_resolve_against_namespaces_and_references_reuse_the_type() {
+    let text = r#"{"type":"record","name":"A","namespace":"n1","fields":[
+      {"name":"b","type":{"type":"record","name":"B","namespace":"n2","fields":[{"name":"x","type":"int"}]}},
+      {"name":"b2","type":"n2.B"},
+      {"name":"c","type":{"type":"record","name":"C","fields":[{"name":"y","type":"n2.B"}]}},
+      {"name":"e","type":{"type":"enum","name":"E","symbols":["P"]}},
+      {"name":"e2","type":["null","E"]}
+    ]}"#;
+    let s = reader(text).connect_schema().clone();
+    let field = |name: &str| s.field(name).unwrap().schema.clone();
+    assert_eq!(field("b").name.as_deref(), Some("n2.B"));
+    assert_eq!(field("b2"), field("b"));
+    assert_eq!(field("c").name.as_deref(), Some("n1.C"));
+    assert_eq!(field("c").fields[0].schema, field("b"));
+    assert_eq!(field("e").name.as_deref(), Some("n1.E"));
+    assert_eq!(*field("e2"), Schema { optional: true, ..(*field("e")).clone() });
+    // b {x 1}, b2 {x 2}, c {y {x 3}}, e P (index 0), e2 branch 1 then P.
+    let v = reader(text).decode(&[], &unhex("020406000200")).unwrap().value;
+    let Value::Struct(st) = v else { panic!("struct") };
+    assert_eq!(st.values[3], s_val("P"));
+    assert_eq!(st.values[4], s_val("P"));
+}
+
+fn s_val(text: &str) -> Value {
+    Value::String(text.to_owned())
+}

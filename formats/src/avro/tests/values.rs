@@ -195,3 +195,14 @@ fn values_not_matching_the_schema_are_value_errors() {
         assert!(is_value_error(&e), "{e:?}");
     }
 }
+
+#[test]
+fn union_structs_with_other_field_names_match_branches_by_position() {
+    let union = a(Schema::structure()
+        .named(super::super::AVRO_TYPE_UNION)
+        .with_field("first", opt(Type::Int32))
+        .with_field("second", opt(Type::String)));
+    let w = writer(&union);
+    assert_eq!(w.registry_schema().text, r#"["int","string"]"#);
+    assert_eq!(encode(&w, &structure(&union, vec![Value::Null, s("z")])), "02027a");
+}
