@@ -142,20 +142,15 @@ fn parse_registered(registered: &RegistrySchema) -> Result<AvroSchema, FormatErr
         .map_err(|e| FormatError::RegisteredSchema(format!("Invalid Avro schema: {e}")))
 }
 
-/// The full name of the root record (or of the one named branch of an optional root).
+/// The full name of the root record (`AvroSchema.name()`: a record root only, so not an
+/// optional struct's union).
 fn record_name(avro: &AvroSchema) -> Option<String> {
-    let named = match &avro.root.kind {
-        Kind::Named(i) => Some(*i),
-        Kind::Union(branches) => {
-            let named: Vec<usize> = branches
-                .iter()
-                .filter_map(|b| if let Kind::Named(i) = b.kind { Some(i) } else { None })
-                .collect();
-            (named.len() == 1 && branches.len() == 2).then(|| named[0])
+    match avro.root.kind {
+        Kind::Named(i) if matches!(avro.named[i].body, model::Body::Record(_)) => {
+            Some(avro.named[i].full_name())
         }
         _ => None,
-    };
-    named.map(|i| avro.named[i].full_name())
+    }
 }
 
 impl Format for AvroFormat {

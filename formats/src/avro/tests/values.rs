@@ -206,3 +206,12 @@ fn union_structs_with_other_field_names_match_branches_by_position() {
     assert_eq!(w.registry_schema().text, r#"["int","string"]"#);
     assert_eq!(encode(&w, &structure(&union, vec![Value::Null, s("z")])), "02027a");
 }
+
+#[test]
+fn only_a_record_root_has_a_record_name() {
+    let record = a(Schema::structure().named("q.R").with_field("x", prim(Type::Int32)));
+    assert_eq!(writer(&record).record_name(), Some("q.R"));
+    let optional = a(Schema { optional: true, ..(*record).clone() });
+    assert_eq!(writer(&optional).record_name(), None);
+    assert_eq!(writer(&prim(Type::String)).record_name(), None);
+}
