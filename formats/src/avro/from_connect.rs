@@ -88,6 +88,8 @@ impl Ctx<'_> {
         doc: Option<String>,
         body: Body,
     ) -> Result<Node, FormatError> {
+        // An empty namespace is none, as Avro's `createRecord` takes it.
+        let namespace = namespace.filter(|ns| !ns.is_empty());
         if !names::is_valid(&name) {
             return Err(err(format!("Illegal character in: {name}")));
         }
