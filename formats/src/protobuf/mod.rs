@@ -71,14 +71,18 @@ fn compile_registered(registered: &RegistrySchema) -> Result<FileDescriptor, For
 }
 
 /// The message indexes of `desc` as the framing takes them (empty for the first
-/// top-level message).
+/// top-level message; the entries `map<k, v>` implies are not counted).
 fn message_indexes(desc: &MessageDescriptor) -> Vec<i32> {
     let mut path = Vec::new();
     let mut current = desc.clone();
     loop {
         match current.parent_message() {
             Some(parent) => {
-                let index = parent.child_messages().position(|m| m == current).unwrap_or(0);
+                let index = parent
+                    .child_messages()
+                    .filter(|m| !m.is_map_entry())
+                    .position(|m| m == current)
+                    .unwrap_or(0);
                 path.push(index as i32);
                 current = parent;
             }

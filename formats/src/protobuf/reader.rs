@@ -1,6 +1,8 @@
 //! [`ProtobufReader`]: reads payloads of one registered `.proto` file, for whichever of its
 //! messages the framing's message indexes select. The first top-level message's schema and
-//! plan are made up front; the others on first use, then kept. It owns that cache only.
+//! plan are made up front; the others on first use, then kept. Indexes count messages as
+//! the `.proto` text declares them (the entries `map<k, v>` implies are not counted), as
+//! Confluent's `ProtobufSchema.toMessageName` does. It owns that cache only.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -58,7 +60,7 @@ impl ProtobufReader {
             let index = usize::try_from(index).map_err(|_| bad())?;
             let next = match &desc {
                 None => self.file.messages().nth(index),
-                Some(parent) => parent.child_messages().nth(index),
+                Some(parent) => parent.child_messages().filter(|m| !m.is_map_entry()).nth(index),
             };
             desc = Some(next.ok_or_else(bad)?);
         }
