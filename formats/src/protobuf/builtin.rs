@@ -65,6 +65,40 @@ message TimeOfDay {
 }
 "#;
 
+/// `google/protobuf/wrappers.proto`'s messages, in its order, as the schema of a root
+/// primitive (`ProtobufData` registers that file and selects one of its messages).
+pub const WRAPPERS: &str = r#"syntax = "proto3";
+package google.protobuf;
+
+message DoubleValue {
+  double value = 1;
+}
+message FloatValue {
+  float value = 1;
+}
+message Int64Value {
+  int64 value = 1;
+}
+message UInt64Value {
+  uint64 value = 1;
+}
+message Int32Value {
+  int32 value = 1;
+}
+message UInt32Value {
+  uint32 value = 1;
+}
+message BoolValue {
+  bool value = 1;
+}
+message StringValue {
+  string value = 1;
+}
+message BytesValue {
+  bytes value = 1;
+}
+"#;
+
 /// The import path of `confluent/meta.proto`.
 pub const META_FILE: &str = "confluent/meta.proto";
 /// The import path of the Decimal message.

@@ -287,3 +287,15 @@ fn scalar(ty: Type, kind: &Kind, value: &Value) -> Result<PValue, FormatError> {
         Kind::Message(_) | Kind::Enum(_) => return Err(bad()),
     })
 }
+
+/// The wrapper message `desc` holding the root primitive `value`.
+pub fn wrapper(
+    desc: &prost_reflect::MessageDescriptor,
+    plan: &Plan,
+    value: &Value,
+) -> Result<DynamicMessage, FormatError> {
+    match one(plan, value)? {
+        Some(PValue::Message(message)) => Ok(message),
+        _ => Err(err(format!("Cannot write {} as {}", java_class(value), desc.full_name()))),
+    }
+}

@@ -12,7 +12,7 @@
 //!
 //! Layout: `options` (settings), `names` (naming rules and parameter names), `builtin`
 //! (imports, compiling), `to_proto`, `to_connect`, `plan`, `encode`, `decode`, `logical`
-//! (date, time, timestamp and decimal arithmetic), `reader`.
+//! (date, time, timestamp and decimal arithmetic), `writer`, `reader`.
 
 mod builtin;
 mod decode;
@@ -24,19 +24,16 @@ mod plan;
 mod reader;
 mod to_connect;
 mod to_proto;
+mod writer;
 
 #[cfg(test)]
 mod tests;
 
 use std::sync::Arc;
 
-use prost::Message as _;
 use prost_reflect::{FileDescriptor, MessageDescriptor};
 
-use crate::{
-    Encoded, Format, FormatError, Reader, RegistrySchema, Schema, SchemaType, Settings, Value,
-    Writer,
-};
+use crate::{Format, FormatError, Reader, RegistrySchema, Schema, SchemaType, Settings, Writer};
 pub use options::Options;
 
 /// The converter keys this format reads.
@@ -72,7 +69,7 @@ fn compile_registered(registered: &RegistrySchema) -> Result<FileDescriptor, For
 
 /// The message indexes of `desc` as the framing takes them (empty for the first
 /// top-level message; the entries `map<k, v>` implies are not counted).
-fn message_indexes(desc: &MessageDescriptor) -> Vec<i32> {
+pub(crate) fn message_indexes(desc: &MessageDescriptor) -> Vec<i32> {
     let mut path = Vec::new();
     let mut current = desc.clone();
     loop {
@@ -125,7 +122,7 @@ impl Format for ProtobufFormat {
             FormatError::Schema(format!("Generated schema lacks {}", generated.message))
         })?;
         let registry = RegistrySchema { schema_type: SchemaType::Protobuf, text: generated.text };
-        ProtobufWriter::build(registry, schema, &desc, &self.options)
+        writer::ProtobufWriter::build(registry, schema, &desc, &self.options)
     }
 
     fn writer_for(
@@ -135,7 +132,10 @@ impl Format for ProtobufFormat {
     ) -> Result<Arc<dyn Writer>, FormatError> {
         let file = compile_registered(registered)?;
         let messages = all_messages(&file);
-        let wanted = schema.name.as_deref().unwrap_or_default();
+        let wanted = match to_proto::wrapper_for(schema.ty) {
+            Some(wrapper) => wrapper,
+            None => schema.name.as_deref().unwrap_or_default(),
+        };
         let desc = messages
             .iter()
             .find(|m| m.full_name() == wanted)
@@ -143,60 +143,11 @@ impl Format for ProtobufFormat {
             .or_else(|| messages.first())
             .ok_or_else(|| FormatError::RegisteredSchema("The schema has no message".into()))?
             .clone();
-        ProtobufWriter::build(registered.clone(), schema, &desc, &self.options)
+        writer::ProtobufWriter::build(registered.clone(), schema, &desc, &self.options)
     }
 
     fn reader(&self, registered: &RegistrySchema) -> Result<Arc<dyn Reader>, FormatError> {
         let file = compile_registered(registered)?;
         Ok(Arc::new(reader::ProtobufReader::new(file, self.options)?))
-    }
-}
-
-/// Writes values of one Connect STRUCT schema as one message.
-struct ProtobufWriter {
-    registry: RegistrySchema,
-    record_name: String,
-    message_indexes: Vec<i32>,
-    plan: plan::MessagePlan,
-}
-
-impl ProtobufWriter {
-    fn build(
-        registry: RegistrySchema,
-        schema: &Arc<Schema>,
-        desc: &MessageDescriptor,
-        options: &Options,
-    ) -> Result<Arc<dyn Writer>, FormatError> {
-        let plan = plan::message(schema, desc, options.scrub_invalid_names)
-            .map_err(FormatError::Schema)?;
-        Ok(Arc::new(Self {
-            registry,
-            record_name: desc.full_name().to_owned(),
-            message_indexes: message_indexes(desc),
-            plan,
-        }))
-    }
-}
-
-impl Writer for ProtobufWriter {
-    fn registry_schema(&self) -> &RegistrySchema {
-        &self.registry
-    }
-
-    fn record_name(&self) -> Option<&str> {
-        Some(&self.record_name)
-    }
-
-    fn encode(&self, value: &Value) -> Result<Encoded, FormatError> {
-        if value.is_null() {
-            return Err(FormatError::Value(
-                "A null value has no Protobuf payload (it is written as a null record)".into(),
-            ));
-        }
-        let message = encode::message(&self.plan, value)?;
-        Ok(Encoded {
-            message_indexes: self.message_indexes.clone(),
-            payload: message.encode_to_vec(),
-        })
     }
 }

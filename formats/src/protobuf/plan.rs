@@ -224,3 +224,17 @@ fn single(schema: &Arc<Schema>, fd: &FieldDescriptor, scrub: bool) -> Result<Pla
     };
     if ok { Ok(Plan::Scalar { ty, kind }) } else { Err(mismatch(schema, fd)) }
 }
+
+/// The plan of a root primitive `schema` written as the wrapper message `desc`.
+pub fn wrapper(schema: &Arc<Schema>, desc: &MessageDescriptor) -> Result<Plan, String> {
+    if wrapped_type(desc).is_none() {
+        return Err(format!(
+            "Cannot write a {} schema as message {}",
+            schema.ty.upper(),
+            desc.full_name()
+        ));
+    }
+    let value = desc.get_field_by_name("value").ok_or("a wrapper without value")?;
+    let inner = single(schema, &value, false)?;
+    Ok(Plan::Wrapped { desc: desc.clone(), value, inner: Box::new(inner) })
+}

@@ -200,8 +200,9 @@ fn scrubbed_names() {
 }
 
 #[test]
-fn a_root_that_is_not_a_struct_is_refused() {
-    for schema in [Schema::new(Type::String), Schema::array(plain(Type::Int32))] {
+fn a_root_array_or_map_is_refused() {
+    let map = Schema::map(plain(Type::String), plain(Type::Int32));
+    for schema in [Schema::array(plain(Type::Int32)), map] {
         let err = format().writer(&Arc::new(schema)).err().expect("refused");
         assert!(matches!(err, FormatError::Schema(m) if m.starts_with("Unsupported root schema")));
     }
@@ -211,4 +212,31 @@ fn a_root_that_is_not_a_struct_is_refused() {
         format().writer(&Arc::new(nested)).err(),
         Some(FormatError::Schema("Array cannot be nested".into()))
     );
+}
+
+#[test]
+fn a_root_primitive_is_its_wrapper_message() {
+    // StringValue is message 7 and Int32Value message 4 of google/protobuf/wrappers.proto.
+    let writer = format().writer(&plain(Type::String)).unwrap();
+    assert!(writer.registry_schema().text.contains("package google.protobuf;"));
+    assert_eq!(writer.record_name(), Some("google.protobuf.StringValue"));
+    let encoded = writer.encode(&Value::String("hi".into())).unwrap();
+    assert_eq!(
+        (encoded.message_indexes.as_slice(), encoded.payload.as_slice()),
+        (&[7][..], &[0x0a, 0x02, 0x68, 0x69][..])
+    );
+    let reader = format().reader(writer.registry_schema()).unwrap();
+    let read = reader.decode(&[7], &encoded.payload).unwrap();
+    assert_eq!(read.value, Value::String("hi".into()));
+    assert_eq!(*read.schema.unwrap(), Schema::new(Type::String));
+
+    let writer = format().writer(&plain(Type::Int8)).unwrap();
+    let encoded = writer.encode(&Value::Int8(-2)).unwrap();
+    assert_eq!(encoded.message_indexes, [4]);
+    let read = reader.decode(&encoded.message_indexes, &encoded.payload).unwrap();
+    assert_eq!(read.value, Value::Int32(-2));
+    // The same through a writer for the registered file.
+    let registered = writer.registry_schema().clone();
+    let again = format().writer_for(&registered, &plain(Type::Int64)).unwrap();
+    assert_eq!(again.encode(&Value::Int64(1)).unwrap().message_indexes, [2]);
 }

@@ -2,19 +2,19 @@
 //! file with the STRUCT's namespace as package and one top-level message, nested STRUCTs,
 //! maps (as repeated `…Entry` messages, as `ProtobufData` writes them), enums and unions
 //! (oneofs) as nested definitions, and the logical types and wrappers as imports of the
-//! built-in files. It owns the text only; compiling it is `builtin`'s.
+//! built-in files. A root primitive is written as the file of wrapper messages, as
+//! `ProtobufData` does. It owns the text only; compiling it is `builtin`'s.
 
 use std::collections::HashSet;
 use std::fmt::Write;
 
-use wasm_connect_transforms::data::{DATE, DECIMAL, DECIMAL_SCALE, TIME, TIMESTAMP};
+mod types;
 
-use super::builtin::{
-    DATE_FILE, DECIMAL_FILE, META_FILE, TIME_FILE, TIMESTAMP_FILE, WRAPPERS_FILE,
-};
-use super::names::{self, CONNECT_PRECISION, CONNECT_TYPE, ENUM, TAG, UNION_PREFIX};
+use super::builtin::META_FILE;
+use super::names::{self, ENUM, TAG, UNION_PREFIX};
 use super::options::Options;
 use crate::{FormatError, Schema};
+use types::{escape, is_logical, write_enum};
 use wasm_connect_transforms::data::Type;
 
 /// A generated file: its text and the full name of its message.
@@ -28,6 +28,10 @@ pub struct Generated {
 
 /// The `.proto` text for the STRUCT `schema`.
 pub fn generate(schema: &Schema, options: &Options) -> Result<Generated, FormatError> {
+    if let Some(wrapper) = wrapper_for(schema.ty) {
+        let text = super::builtin::WRAPPERS.to_owned();
+        return Ok(Generated { text, message: wrapper.to_owned() });
+    }
     if schema.ty != Type::Struct {
         return Err(FormatError::Schema(format!(
             "Unsupported root schema of type {}",
@@ -58,6 +62,20 @@ pub fn generate(schema: &Schema, options: &Options) -> Result<Generated, FormatE
     Ok(Generated { text, message })
 }
 
+/// The wrapper message `ProtobufData` writes a root primitive of `ty` as.
+pub fn wrapper_for(ty: Type) -> Option<&'static str> {
+    Some(match ty {
+        Type::Int8 | Type::Int16 | Type::Int32 => "google.protobuf.Int32Value",
+        Type::Int64 => "google.protobuf.Int64Value",
+        Type::Float32 => "google.protobuf.FloatValue",
+        Type::Float64 => "google.protobuf.DoubleValue",
+        Type::Boolean => "google.protobuf.BoolValue",
+        Type::String => "google.protobuf.StringValue",
+        Type::Bytes => "google.protobuf.BytesValue",
+        Type::Array | Type::Map | Type::Struct => return None,
+    })
+}
+
 struct Generator<'a> {
     options: &'a Options,
     counter: u32,
@@ -73,7 +91,7 @@ struct Body {
     nested_names: HashSet<String>,
 }
 
-fn schema_err(message: impl Into<String>) -> FormatError {
+pub(super) fn schema_err(message: impl Into<String>) -> FormatError {
     FormatError::Schema(message.into())
 }
 
@@ -249,105 +267,4 @@ impl Generator<'_> {
         let _ = writeln!(out, "{pad}}}");
         Ok(())
     }
-
-    fn data_type(
-        &mut self,
-        schema: &Schema,
-        field_name: &str,
-        params: &mut Vec<(&'static str, String)>,
-        oneof_member: bool,
-    ) -> Result<String, FormatError> {
-        let logical = match schema.name.as_deref() {
-            Some(DECIMAL) => {
-                if let Some(p) = schema.parameter(CONNECT_PRECISION) {
-                    params.push(("precision", p.to_owned()));
-                }
-                if let Some(s) = schema.parameter(DECIMAL_SCALE) {
-                    params.push(("scale", s.to_owned()));
-                }
-                Some(("confluent.type.Decimal", DECIMAL_FILE))
-            }
-            Some(DATE) => Some(("google.type.Date", DATE_FILE)),
-            Some(TIME) => Some(("google.type.TimeOfDay", TIME_FILE)),
-            Some(TIMESTAMP) => Some(("google.protobuf.Timestamp", TIMESTAMP_FILE)),
-            _ => None,
-        };
-        if let Some((ty, file)) = logical {
-            self.import(file);
-            return Ok(ty.to_owned());
-        }
-        let wrap = self.options.wrapper_for_nullables
-            && schema.optional
-            && (!oneof_member || schema.parameter(super::to_connect::WRAPPER) == Some("true"));
-        let proto_type = schema.parameter(super::names::TYPE);
-        let (plain, wrapper) = match schema.ty {
-            Type::Int8 | Type::Int16 => {
-                let connect = if schema.ty == Type::Int8 { "int8" } else { "int16" };
-                params.push((CONNECT_TYPE, connect.to_owned()));
-                ("int32".to_owned(), "Int32Value")
-            }
-            Type::Int32 => match schema.parameter(ENUM) {
-                Some(enum_name) => return Ok(enum_name.to_owned()),
-                None => (proto_type.unwrap_or("int32").to_owned(), "Int32Value"),
-            },
-            Type::Int64 => {
-                let ty = proto_type.unwrap_or("int64");
-                let wrapper = match ty {
-                    "uint32" | "fixed32" => "UInt32Value",
-                    "uint64" | "fixed64" => "UInt64Value",
-                    _ => "Int64Value",
-                };
-                (ty.to_owned(), wrapper)
-            }
-            Type::Float32 => ("float".to_owned(), "FloatValue"),
-            Type::Float64 => ("double".to_owned(), "DoubleValue"),
-            Type::Boolean => ("bool".to_owned(), "BoolValue"),
-            Type::String => match schema.parameter(ENUM) {
-                Some(enum_name) => return Ok(enum_name.to_owned()),
-                None => ("string".to_owned(), "StringValue"),
-            },
-            Type::Bytes => ("bytes".to_owned(), "BytesValue"),
-            Type::Array => return Err(schema_err("Array cannot be nested")),
-            Type::Map => return Ok(names::map_entry(&self.unqualified(schema.name.as_deref()))),
-            Type::Struct => {
-                let name = self.unqualified(schema.name.as_deref());
-                return Ok(if name == field_name { name + "Message" } else { name });
-            }
-        };
-        if wrap {
-            self.import(WRAPPERS_FILE);
-            Ok(format!("google.protobuf.{wrapper}"))
-        } else {
-            Ok(plain)
-        }
-    }
-}
-
-fn is_logical(schema: &Schema) -> bool {
-    matches!(schema.name.as_deref(), Some(DECIMAL | DATE | TIME | TIMESTAMP))
-}
-
-fn write_enum(
-    out: &mut String,
-    name: &str,
-    schema: &Schema,
-    depth: usize,
-) -> Result<(), FormatError> {
-    let pad = "  ".repeat(depth);
-    let _ = writeln!(out, "{pad}enum {name} {{");
-    let prefix = format!("{ENUM}.");
-    for (key, value) in &schema.parameters {
-        if let Some(symbol) = key.strip_prefix(&prefix) {
-            let number: i32 = value
-                .parse()
-                .map_err(|_| schema_err(format!("Invalid enum number {value} for {symbol}")))?;
-            let _ = writeln!(out, "{pad}  {symbol} = {number};");
-        }
-    }
-    let _ = writeln!(out, "{pad}}}");
-    Ok(())
-}
-
-fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
 }
