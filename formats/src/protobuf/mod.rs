@@ -1,11 +1,11 @@
 //! Protobuf, as Confluent's `ProtobufConverter` maps it (`ProtobufData`): Connect schemas
-//! become proto3 `.proto` text ([`to_proto`]), any registered proto2 or proto3 file becomes
-//! a Connect schema ([`to_connect`]), and values go both ways through `prost-reflect`
-//! dynamic messages over descriptors that `protox` compiles in-process ([`builtin`] serves
+//! become proto3 `.proto` text (`to_proto`), any registered proto2 or proto3 file becomes
+//! a Connect schema (`to_connect`), and values go both ways through `prost-reflect`
+//! dynamic messages over descriptors that `protox` compiles in-process (`builtin` serves
 //! the imports Confluent treats as built in).
 //!
 //! Per-schema work (generating and compiling the text, pairing the Connect schema with
-//! the descriptors in a [`plan::MessagePlan`]) happens once, in [`ProtobufFormat::writer`]
+//! the descriptors in a `plan::MessagePlan`) happens once, in [`ProtobufFormat::writer`]
 //! and [`ProtobufFormat::reader`]; `encode` and `decode` only walk the plan. The wire
 //! framing (magic byte, id, message indexes) is the caller's: writers return the path to
 //! their message and readers take it. This module must not do I/O.

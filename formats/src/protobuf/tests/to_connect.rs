@@ -266,3 +266,32 @@ fn schemas_that_cannot_be_read() {
         crate::RegistrySchema { schema_type: crate::SchemaType::Avro, text: "\"int\"".into() };
     assert!(matches!(format().reader(&avro).err(), Some(FormatError::RegisteredSchema(_))));
 }
+
+#[test]
+fn a_read_schema_written_and_read_again_is_the_same() {
+    let first = format().reader(&proto(CUSTOMER)).unwrap().connect_schema().clone();
+    let writer = format().writer(&first).unwrap();
+    let second = format().reader(writer.registry_schema()).unwrap().connect_schema().clone();
+    assert_eq!(first, second);
+    assert!(writer.registry_schema().text.contains("  uint32 id = 1;\n"));
+    assert!(writer.registry_schema().text.contains("  sint64 delta = 2;\n"));
+}
+
+#[test]
+fn a_writer_for_a_registered_schema_needs_every_field() {
+    let extra = Arc::new(
+        Schema::structure()
+            .named("Other")
+            .with_field("x", Arc::new(Schema::new(Type::Int32)))
+            .with_field("y", Arc::new(Schema::new(Type::Int32))),
+    );
+    let err = format().writer_for(&proto(CUSTOMER), &extra).err().expect("refused");
+    assert_eq!(err, FormatError::Schema("Cannot find field with name y in acme.v1.Other".into()));
+    let wrong_type = Arc::new(
+        Schema::structure().named("Other").with_field("x", Arc::new(Schema::new(Type::String))),
+    );
+    assert!(matches!(
+        format().writer_for(&proto(CUSTOMER), &wrong_type),
+        Err(FormatError::Schema(_))
+    ));
+}
