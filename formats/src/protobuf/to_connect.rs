@@ -143,14 +143,14 @@ impl Mapper<'_> {
             } else {
                 oneof.name().to_owned()
             };
-            schema = schema.with_field(field_name, Arc::new(union));
+            schema = add_field(schema, field_name, union)?;
         }
         for fd in desc.fields() {
             if fd.containing_oneof().is_some_and(|o| !o.is_synthetic()) {
                 continue;
             }
             let field_schema = self.field(&fd, false)?;
-            schema = schema.with_field(fd.name(), Arc::new(field_schema));
+            schema = add_field(schema, fd.name().to_owned(), field_schema)?;
         }
         self.stack.pop();
         Ok(schema)
@@ -250,6 +250,15 @@ impl Mapper<'_> {
             },
         })
     }
+}
+
+/// `schema` with one more field; a name taken twice (a oneof `a` beside a field `a_0`) is
+/// an error, as Kafka Connect's `SchemaBuilder.field` refuses it.
+fn add_field(schema: Schema, name: String, field: Schema) -> Result<Schema, String> {
+    if schema.field(&name).is_some() {
+        return Err(format!("Cannot create field because of field name duplication {name}"));
+    }
+    Ok(schema.with_field(name, Arc::new(field)))
 }
 
 fn logical(ty: Type, name: &str) -> Schema {

@@ -258,7 +258,8 @@ fn schemas_that_cannot_be_read() {
     let recursive = "syntax = \"proto3\";\nmessage Node {\n  Node next = 1;\n}\n";
     let unknown_import =
         "syntax = \"proto3\";\nimport \"other/thing.proto\";\nmessage A {\n  int32 x = 1;\n}\n";
-    for text in [recursive, unknown_import, "not a proto file", "syntax = \"proto3\";\n"] {
+    let clash = "syntax = \"proto3\";\nmessage A {\n  oneof u {\n    int32 x = 1;\n  }\n  int32 u_0 = 2;\n}\n";
+    for text in [recursive, unknown_import, clash, "not a proto file", "syntax = \"proto3\";\n"] {
         let err = format().reader(&proto(text)).err().expect("refused");
         assert!(matches!(err, FormatError::RegisteredSchema(_)), "{text}: {err:?}");
     }
