@@ -8,7 +8,7 @@ use prost_reflect::{DynamicMessage, MapKey, Value as PValue};
 use wasm_connect_transforms::data::{Struct, Type};
 
 use super::logical::{days_from_civil, minimal_twos_complement, valid_date};
-use super::plan::{MessagePlan, Plan, Slot};
+use super::plan::{MessagePlan, Parts, Plan, Slot};
 use crate::{FormatError, Value};
 
 fn err(message: impl Into<String>) -> FormatError {
@@ -84,11 +84,13 @@ fn map_key(key: &MapKey) -> PValue {
     }
 }
 
-fn int_field(message: &DynamicMessage, name: &str) -> i64 {
-    match message.get_field_by_name(name).as_deref() {
-        Some(PValue::I32(v)) => i64::from(*v),
-        Some(PValue::I64(v)) => *v,
-        Some(PValue::U32(v)) => i64::from(*v),
+/// The integer in field `index` of `parts` (0 when unset or absent).
+fn int_at(message: &DynamicMessage, parts: &Parts, index: usize) -> i64 {
+    let Some(Some(fd)) = parts.fields.get(index) else { return 0 };
+    match &*message.get_field(fd) {
+        PValue::I32(v) => i64::from(*v),
+        PValue::I64(v) => *v,
+        PValue::U32(v) => i64::from(*v),
         _ => 0,
     }
 }
@@ -113,22 +115,22 @@ fn one(plan: &Plan, value: &PValue) -> Result<Value, FormatError> {
             let PValue::Message(m) = value else { return Err(unexpected()) };
             one(inner, &m.get_field(value_field))?
         }
-        Plan::Date(_) => {
+        Plan::Date(parts) => {
             let PValue::Message(m) = value else { return Err(unexpected()) };
-            let (y, mo, d) = (int_field(m, "year"), int_field(m, "month"), int_field(m, "day"));
+            let (y, mo, d) = (int_at(m, parts, 0), int_at(m, parts, 1), int_at(m, parts, 2));
             if !valid_date(y, mo as i32, d as i32) {
                 return Err(err(format!("Invalid date {y}-{mo}-{d}")));
             }
             let days = days_from_civil(y, mo as u32, d as u32);
             Value::Int32(i32::try_from(days).map_err(|_| err("Date out of range"))?)
         }
-        Plan::Time(_) => {
+        Plan::Time(parts) => {
             let PValue::Message(m) = value else { return Err(unexpected()) };
             let (h, mi, s, n) = (
-                int_field(m, "hours"),
-                int_field(m, "minutes"),
-                int_field(m, "seconds"),
-                int_field(m, "nanos"),
+                int_at(m, parts, 0),
+                int_at(m, parts, 1),
+                int_at(m, parts, 2),
+                int_at(m, parts, 3),
             );
             if !(0..24).contains(&h)
                 || !(0..60).contains(&mi)
@@ -139,21 +141,21 @@ fn one(plan: &Plan, value: &PValue) -> Result<Value, FormatError> {
             }
             Value::Int32(((h * 3600 + mi * 60 + s) * 1000 + n / 1_000_000) as i32)
         }
-        Plan::Timestamp(_) => {
+        Plan::Timestamp(parts) => {
             let PValue::Message(m) = value else { return Err(unexpected()) };
-            let millis = int_field(m, "seconds")
+            let millis = int_at(m, parts, 0)
                 .checked_mul(1000)
-                .and_then(|ms| ms.checked_add(int_field(m, "nanos") / 1_000_000))
+                .and_then(|ms| ms.checked_add(int_at(m, parts, 1) / 1_000_000))
                 .ok_or_else(|| err("Timestamp out of range"))?;
             Value::Int64(millis)
         }
-        Plan::Decimal { scale, .. } => {
+        Plan::Decimal { parts, scale } => {
             let PValue::Message(m) = value else { return Err(unexpected()) };
-            let bytes = match m.get_field_by_name("value").as_deref() {
+            let bytes = match parts.fields[0].as_ref().map(|fd| m.get_field(fd)).as_deref() {
                 Some(PValue::Bytes(b)) => b.to_vec(),
                 _ => Vec::new(),
             };
-            let found = int_field(m, "scale");
+            let found = int_at(m, parts, 2);
             if found != i64::from(*scale) {
                 return Err(err(format!(
                     "Decimal scale {found} does not match the schema's scale {scale}"

@@ -10,7 +10,7 @@ use wasm_connect_transforms::data::{Type, java_class};
 
 use super::logical::{MILLIS_PER_DAY, civil_from_days, decimal_digits, minimal_twos_complement};
 use super::names::ENUM;
-use super::plan::{MessagePlan, Plan, Slot};
+use super::plan::{MessagePlan, Parts, Plan, Slot};
 use crate::{FormatError, Value};
 
 fn err(message: impl Into<String>) -> FormatError {
@@ -186,20 +186,13 @@ fn one(plan: &Plan, value: &Value) -> Result<Option<PValue>, FormatError> {
             }
             PValue::Message(message)
         }
-        Plan::Date(desc) => {
+        Plan::Date(parts) => {
             let Value::Int32(days) = value else { return Err(mismatch("Date", value)) };
             let (y, m, d) = civil_from_days(i64::from(*days));
             let year = i32::try_from(y).map_err(|_| err("Date out of range"))?;
-            fields(
-                desc,
-                &[
-                    ("year", PValue::I32(year)),
-                    ("month", PValue::I32(m as i32)),
-                    ("day", PValue::I32(d as i32)),
-                ],
-            )?
+            fields(parts, [PValue::I32(year), PValue::I32(m as i32), PValue::I32(d as i32)])?
         }
-        Plan::Time(desc) => {
+        Plan::Time(parts) => {
             let Value::Int32(millis) = value else { return Err(mismatch("Time", value)) };
             let millis = i64::from(*millis);
             if !(0..=MILLIS_PER_DAY).contains(&millis) {
@@ -209,32 +202,28 @@ fn one(plan: &Plan, value: &Value) -> Result<Option<PValue>, FormatError> {
             }
             let ms = millis % MILLIS_PER_DAY;
             fields(
-                desc,
-                &[
-                    ("hours", PValue::I32((ms / 3_600_000) as i32)),
-                    ("minutes", PValue::I32((ms / 60_000 % 60) as i32)),
-                    ("seconds", PValue::I32((ms / 1000 % 60) as i32)),
-                    ("nanos", PValue::I32((ms % 1000 * 1_000_000) as i32)),
+                parts,
+                [
+                    PValue::I32((ms / 3_600_000) as i32),
+                    PValue::I32((ms / 60_000 % 60) as i32),
+                    PValue::I32((ms / 1000 % 60) as i32),
+                    PValue::I32((ms % 1000 * 1_000_000) as i32),
                 ],
             )?
         }
-        Plan::Timestamp(desc) => {
+        Plan::Timestamp(parts) => {
             let Value::Int64(millis) = value else { return Err(mismatch("Timestamp", value)) };
             let seconds = millis.div_euclid(1000);
             let nanos = (millis.rem_euclid(1000) * 1_000_000) as i32;
-            fields(desc, &[("seconds", PValue::I64(seconds)), ("nanos", PValue::I32(nanos))])?
+            fields(parts, [PValue::I64(seconds), PValue::I32(nanos)])?
         }
-        Plan::Decimal { desc, scale } => {
+        Plan::Decimal { parts, scale } => {
             let Value::Bytes(unscaled) = value else { return Err(mismatch("Decimal", value)) };
             let minimal = minimal_twos_complement(unscaled);
             let precision = decimal_digits(&minimal);
             fields(
-                desc,
-                &[
-                    ("value", PValue::Bytes(minimal.into())),
-                    ("precision", PValue::U32(precision)),
-                    ("scale", PValue::I32(*scale)),
-                ],
+                parts,
+                [PValue::Bytes(minimal.into()), PValue::U32(precision), PValue::I32(*scale)],
             )?
         }
         Plan::Message(plan) => PValue::Message(message(plan, value)?),
@@ -244,18 +233,16 @@ fn one(plan: &Plan, value: &Value) -> Result<Option<PValue>, FormatError> {
     }))
 }
 
-/// A message of `desc` with the named fields set (zeros left unset, as proto3 writes them).
-fn fields(
-    desc: &prost_reflect::MessageDescriptor,
-    values: &[(&str, PValue)],
-) -> Result<PValue, FormatError> {
-    let mut message = DynamicMessage::new(desc.clone());
-    for (name, value) in values {
-        let fd = desc
-            .get_field_by_name(name)
-            .ok_or_else(|| err(format!("{} has no field {name}", desc.full_name())))?;
-        if !value.is_default_for_field(&fd) {
-            set(&mut message, &fd, value.clone())?;
+/// The logical message of `parts` with its fields set to `values`, in order (zeros left
+/// unset, as proto3 writes them).
+fn fields<const N: usize>(parts: &Parts, values: [PValue; N]) -> Result<PValue, FormatError> {
+    let mut message = DynamicMessage::new(parts.desc.clone());
+    for (fd, value) in parts.fields.iter().zip(values) {
+        let Some(fd) = fd else {
+            return Err(err(format!("{} lacks a field", parts.desc.full_name())));
+        };
+        if !value.is_default_for_field(fd) {
+            set(&mut message, fd, value)?;
         }
     }
     Ok(PValue::Message(message))

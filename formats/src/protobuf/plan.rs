@@ -40,16 +40,16 @@ pub enum Plan {
         /// How the wrapped scalar converts.
         inner: Box<Plan>,
     },
-    /// Connect Date ↔ `google.type.Date`.
-    Date(MessageDescriptor),
-    /// Connect Time ↔ `google.type.TimeOfDay`.
-    Time(MessageDescriptor),
-    /// Connect Timestamp ↔ `google.protobuf.Timestamp`.
-    Timestamp(MessageDescriptor),
-    /// Connect Decimal ↔ `confluent.type.Decimal`.
+    /// Connect Date ↔ `google.type.Date` (`year`, `month`, `day`).
+    Date(Parts),
+    /// Connect Time ↔ `google.type.TimeOfDay` (`hours`, `minutes`, `seconds`, `nanos`).
+    Time(Parts),
+    /// Connect Timestamp ↔ `google.protobuf.Timestamp` (`seconds`, `nanos`).
+    Timestamp(Parts),
+    /// Connect Decimal ↔ `confluent.type.Decimal` (`value`, `precision`, `scale`).
     Decimal {
-        /// The message.
-        desc: MessageDescriptor,
+        /// The message and its fields.
+        parts: Parts,
         /// The Connect schema's scale.
         scale: i32,
     },
@@ -72,6 +72,23 @@ pub enum Plan {
     },
     /// A nested message.
     Message(Box<MessagePlan>),
+}
+
+/// A logical type's message and its fields, looked up once, in the order its variant
+/// of [`Plan`] names them (`None` for a field the message lacks).
+#[derive(Debug)]
+pub struct Parts {
+    /// The message.
+    pub desc: MessageDescriptor,
+    /// Its fields.
+    pub fields: Vec<Option<FieldDescriptor>>,
+}
+
+impl Parts {
+    fn new(desc: &MessageDescriptor, names: &[&str]) -> Self {
+        let fields = names.iter().map(|n| desc.get_field_by_name(n)).collect();
+        Self { desc: desc.clone(), fields }
+    }
 }
 
 /// A STRUCT schema and its message.
@@ -192,12 +209,19 @@ fn single(schema: &Arc<Schema>, fd: &FieldDescriptor, scrub: bool) -> Result<Pla
     let ok = match &kind {
         Kind::Message(m) => {
             return match (m.full_name(), schema.name.as_deref()) {
-                ("google.type.Date", Some(DATE)) => Ok(Plan::Date(m.clone())),
-                ("google.type.TimeOfDay", Some(TIME)) => Ok(Plan::Time(m.clone())),
-                ("google.protobuf.Timestamp", Some(TIMESTAMP)) => Ok(Plan::Timestamp(m.clone())),
+                ("google.type.Date", Some(DATE)) => {
+                    Ok(Plan::Date(Parts::new(m, &["year", "month", "day"])))
+                }
+                ("google.type.TimeOfDay", Some(TIME)) => {
+                    Ok(Plan::Time(Parts::new(m, &["hours", "minutes", "seconds", "nanos"])))
+                }
+                ("google.protobuf.Timestamp", Some(TIMESTAMP)) => {
+                    Ok(Plan::Timestamp(Parts::new(m, &["seconds", "nanos"])))
+                }
                 ("confluent.type.Decimal", Some(DECIMAL)) => {
                     let scale = schema.parameter(DECIMAL_SCALE).and_then(|s| s.parse().ok());
-                    Ok(Plan::Decimal { desc: m.clone(), scale: scale.unwrap_or(0) })
+                    let parts = Parts::new(m, &["value", "precision", "scale"]);
+                    Ok(Plan::Decimal { parts, scale: scale.unwrap_or(0) })
                 }
                 _ if wrapped_type(m).is_some() && ty.is_primitive() => {
                     let value = m.get_field_by_name("value").ok_or("a wrapper without value")?;
