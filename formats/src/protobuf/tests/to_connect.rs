@@ -275,6 +275,21 @@ fn a_read_schema_written_and_read_again_is_the_same() {
     let second = format().reader(writer.registry_schema()).unwrap().connect_schema().clone();
     assert_eq!(first, second);
     assert!(writer.registry_schema().text.contains("  uint32 id = 1;\n"));
+    // With full names the package survives the trip too.
+    let enhanced = format_with(Options { enhanced: true, ..Options::default() });
+    let first = enhanced.reader(&proto(CUSTOMER)).unwrap().connect_schema().clone();
+    let writer = enhanced.writer(&first).unwrap();
+    assert!(writer.registry_schema().text.starts_with("syntax = \"proto3\";\npackage acme.v1;\n"));
+    let second = enhanced.reader(writer.registry_schema()).unwrap().connect_schema().clone();
+    // All but the wrapper read as a STRUCT, which comes back as a nested message (as
+    // ProtobufData writes it): `google.protobuf.StringValue` becomes
+    // `acme.v1.Customer.StringValue`.
+    let nickname = |s: &Schema| s.field("nickname").unwrap().schema.name.clone();
+    assert_eq!(nickname(&first).as_deref(), Some("google.protobuf.StringValue"));
+    assert_eq!(nickname(&second).as_deref(), Some("acme.v1.Customer.StringValue"));
+    let others =
+        |s: &Schema| s.fields.iter().filter(|f| f.name != "nickname").cloned().collect::<Vec<_>>();
+    assert_eq!(others(&first), others(&second));
     assert!(writer.registry_schema().text.contains("  sint64 delta = 2;\n"));
 }
 
