@@ -167,7 +167,9 @@ mod tests {
         assert_eq!(rescale(&dec(false, "156", 2), 4).unwrap(), [0x3C, 0xF0]);
         assert_eq!(rescale(&dec(false, "15600", 4), 2).unwrap(), [0x00, 0x9C]);
         assert_eq!(rescale(&dec(true, "156", 2), 2).unwrap(), [0xFF, 0x64]);
-        assert_eq!(rescale(&dec(true, "128", 0), 0).unwrap(), [0xFF, 0x80]);
+        // BigInteger(-128).toByteArray() is the single byte 0x80; -129 needs two.
+        assert_eq!(rescale(&dec(true, "128", 0), 0).unwrap(), [0x80]);
+        assert_eq!(rescale(&dec(true, "129", 0), 0).unwrap(), [0xFF, 0x7F]);
         assert_eq!(rescale(&dec(false, "0", 9), 2).unwrap(), [0x00]);
         assert!(rescale(&dec(false, "1561", 3), 2).unwrap_err().contains("mismatching scale"));
         assert!(rescale(&dec(false, "1", -999_999_999), 0).is_err());
