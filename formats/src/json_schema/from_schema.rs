@@ -21,6 +21,9 @@
 //! Not read (a `RegisteredSchema` error): recursive schemas, references to other
 //! documents, schemas that accept anything (`{}`, `true`: Confluent's Variant) and tuple
 //! `items`. This module owns the schema side of reading; values are `decode`'s.
+//!
+//! Layout: this file (dispatch and the typed schemas), `combined` (`oneOf`, `anyOf`,
+//! `allOf`), `meta` (title, doc, version, parameters, default; enums), `pointer` (`$ref`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -28,11 +31,17 @@ use std::sync::Arc;
 use wasm_connect_transforms::data::schemaless::json::Json;
 use wasm_connect_transforms::data::{Field, Schema, Type};
 
-use super::decode::decode;
 use super::java_order;
 use super::names::*;
 use super::options::Options;
 use crate::FormatError;
+
+mod combined;
+mod meta;
+mod pointer;
+
+use self::meta::enum_schema;
+use self::pointer::resolve;
 
 /// How deep schemas may nest before we refuse them (a guard for the recursion).
 const MAX_DEPTH: usize = 256;
@@ -169,7 +178,7 @@ impl<'a> Reading<'a> {
             }
             return self.all_of(subs, force_optional);
         } else if let Some(Json::Array(subs)) = get(part, "oneOf").or_else(|| get(part, "anyOf")) {
-            match self.union(subs, force_optional)? {
+            match self.union(subs)? {
                 Union::Done(schema) => return Ok(schema),
                 Union::Struct(schema) => schema,
             }
@@ -256,7 +265,7 @@ impl<'a> Reading<'a> {
                 other => other.clone(),
             })
             .collect();
-        match self.union(&members, force_optional)? {
+        match self.union(&members)? {
             Union::Done(schema) => Ok(schema),
             Union::Struct(mut schema) => {
                 self.finish(&mut schema, node, force_optional)?;
@@ -330,273 +339,12 @@ impl<'a> Reading<'a> {
         }
         Ok(schema)
     }
-
-    /// `oneOf`/`anyOf`: null and one schema is that schema optional, one schema is that
-    /// schema, anything else the union STRUCT (still to be finished by the caller).
-    fn union(&mut self, members: &[Json], force_optional: bool) -> Result<Union, FormatError> {
-        if members.len() == 1 && self.options.flatten_singleton_unions {
-            return self.convert(&members[0], false).map(Union::Done);
-        }
-        if members.len() == 2
-            && let Some(i) = members.iter().position(is_null_schema)
-        {
-            return self.convert(&members[1 - i], true).map(Union::Done);
-        }
-        let name = if self.options.generalized_sum_types {
-            self.unions += 1;
-            format!("{UNION_PREFIX}{}", self.unions - 1)
-        } else {
-            ONE_OF.to_owned()
-        };
-        let mut schema = Schema::structure().named(name.clone());
-        if self.options.generalized_sum_types {
-            schema.parameters.push((GENERALIZED_UNION.to_owned(), name.clone()));
-        }
-        let _ = force_optional;
-        for member in members {
-            if is_null_schema(member) {
-                schema.optional = true;
-                continue;
-            }
-            let field_name = if self.options.generalized_sum_types {
-                format!("{UNION_FIELD_PREFIX}{}", schema.fields.len())
-            } else {
-                format!("{name}.field.{}", schema.fields.len())
-            };
-            let member = self.convert(member, true)?;
-            let index = schema.fields.len();
-            schema.fields.push(Field { name: field_name, index, schema: Arc::new(member) });
-        }
-        Ok(Union::Struct(schema))
-    }
-
-    /// `allOf`: the merged properties of its object members, else its one union member,
-    /// else a string or number member that a `const`, `enum` or `format` qualifies.
-    fn all_of(&mut self, members: &[Json], force_optional: bool) -> Result<Schema, FormatError> {
-        let mut properties: Vec<(String, &Json, bool)> = Vec::new();
-        let mut visited: Vec<*const Json> = Vec::new();
-        for member in members {
-            self.collect_properties(member, &mut properties, &mut visited)?;
-        }
-        if !properties.is_empty() {
-            let mut schema = Schema::structure();
-            for (name, property, required) in properties {
-                let optional = self.options.optional_for_nonrequired && !required;
-                let field_schema = Arc::new(self.convert(property, optional)?);
-                match schema.fields.iter_mut().find(|f| f.name == name) {
-                    Some(f) => f.schema = field_schema,
-                    None => {
-                        let index = schema.fields.len();
-                        schema.fields.push(Field { name, index, schema: field_schema });
-                    }
-                }
-            }
-            schema.optional = force_optional;
-            return Ok(schema);
-        }
-        let find = |pred: &dyn Fn(&Json) -> bool| members.iter().rev().find(|m| pred(m));
-        let type_is = |m: &Json, t: &[&str]| matches!(get(m, "type"), Some(Json::String(s)) if t.contains(&s.as_str()));
-        let combined = find(&|m| has(m, &["allOf", "anyOf", "oneOf"]));
-        let number = find(&|m| type_is(m, &["number", "integer"]));
-        let string = find(&|m| type_is(m, &["string"]));
-        let constant = find(&|m| m.get("const").is_some());
-        let enumeration = find(&|m| m.get("enum").is_some());
-        let reference = find(&|m| m.get("$ref").is_some());
-        let chosen = if combined.is_some() {
-            combined
-        } else if constant.is_some() {
-            string.or(number)
-        } else if enumeration.is_some() {
-            if string.is_some() { enumeration } else { number }
-        } else if string.is_some_and(|s| s.get("format").is_some()) {
-            number.or(string)
-        } else {
-            reference
-        };
-        match chosen {
-            Some(member) => self.convert(member, force_optional),
-            None => unsupported("Unsupported criterion allOf"),
-        }
-    }
-
-    fn collect_properties<'j>(
-        &self,
-        member: &'j Json,
-        out: &mut Vec<(String, &'j Json, bool)>,
-        visited: &mut Vec<*const Json>,
-    ) -> Result<(), FormatError>
-    where
-        'a: 'j,
-    {
-        if visited.contains(&(member as *const Json)) {
-            return Ok(());
-        }
-        visited.push(member as *const Json);
-        if let Some(Json::String(pointer)) = get(member, "$ref") {
-            let target: &'j Json = resolve(self.root, pointer)?;
-            return self.collect_properties(target, out, visited);
-        }
-        if let Some(Json::Array(subs)) = get(member, "allOf") {
-            for sub in subs {
-                self.collect_properties(sub, out, visited)?;
-            }
-        }
-        if let Some(Json::Object(entries)) = get(member, "properties") {
-            let required: Vec<&str> = match get(member, "required") {
-                Some(Json::Array(names)) => names
-                    .iter()
-                    .filter_map(|n| match n {
-                        Json::String(s) => Some(s.as_str()),
-                        _ => None,
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let ordered = java_order::hash_map(java_order::hash_map(
-                entries.iter().map(|(k, v)| (k.clone(), v)).collect(),
-            ));
-            for (name, property) in ordered {
-                let is_required = required.contains(&name.as_str());
-                match out.iter_mut().find(|(n, _, _)| *n == name) {
-                    Some(e) => *e = (name, property, is_required),
-                    None => out.push((name, property, is_required)),
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The metadata every schema object may carry: `title` (unless the schema has a name
-    /// already), `connect.version`, `description`, `connect.parameters`, `default`; then
-    /// optional when forced.
-    fn finish(
-        &mut self,
-        schema: &mut Schema,
-        node: &Json,
-        force_optional: bool,
-    ) -> Result<(), FormatError> {
-        if let Some(Json::String(title)) = get(node, "title")
-            && schema.name.is_none()
-        {
-            schema.name = Some(title.clone());
-        }
-        match get(node, CONNECT_VERSION) {
-            Some(Json::Number(n)) if n.is_int() => schema.version = Some(n.int_value()),
-            Some(_) => return unsupported("connect.version must be an integer"),
-            None => {}
-        }
-        if let Some(Json::String(doc)) = get(node, "description") {
-            schema.doc = Some(doc.clone());
-        }
-        match get(node, CONNECT_PARAMETERS) {
-            Some(Json::Object(entries)) => {
-                let mut parameters = Vec::with_capacity(entries.len());
-                for (k, v) in entries {
-                    let Json::String(v) = v else {
-                        return unsupported(format!(
-                            "connect.parameters value of {k} must be a string"
-                        ));
-                    };
-                    parameters.push((k.clone(), v.clone()));
-                }
-                for (k, v) in java_order::hash_map(parameters) {
-                    match schema.parameters.iter_mut().find(|(existing, _)| *existing == k) {
-                        Some(e) => e.1 = v,
-                        None => schema.parameters.push((k, v)),
-                    }
-                }
-            }
-            Some(_) => return unsupported("connect.parameters must be an object"),
-            None => {}
-        }
-        if let Some(default) = get(node, "default") {
-            let value = decode(&Arc::new(schema.clone()), Some(default))
-                .map_err(|e| FormatError::RegisteredSchema(format!("Invalid default: {e}")))?;
-            schema.default = Some(value).filter(|v| !v.is_null());
-        }
-        if force_optional {
-            schema.optional = true;
-        }
-        Ok(())
-    }
 }
 
 /// What `oneOf`/`anyOf` made: a finished schema, or the union STRUCT to finish.
 enum Union {
     Done(Schema),
     Struct(Schema),
-}
-
-/// Confluent's STRING for `enum` values (`<NULL>` names a null symbol).
-fn enum_schema(values: &[Json], generalized: bool) -> Schema {
-    let marker = if generalized { GENERALIZED_ENUM } else { JSON_ENUM };
-    let mut schema = Schema::new(Type::String);
-    schema.parameters.push((marker.to_owned(), String::new()));
-    for (i, value) in values.iter().enumerate() {
-        let symbol = match value {
-            Json::Null => NULL_MARKER.to_owned(),
-            Json::String(s) => s.clone(),
-            other => String::from_utf8_lossy(
-                &wasm_connect_transforms::data::schemaless::json::to_vec(other),
-            )
-            .into_owned(),
-        };
-        let value = if generalized { i.to_string() } else { symbol.clone() };
-        let key = format!("{marker}.{symbol}");
-        match schema.parameters.iter_mut().find(|(k, _)| *k == key) {
-            Some(e) => e.1 = value,
-            None => schema.parameters.push((key, value)),
-        }
-    }
-    schema
-}
-
-/// The schema a local `$ref` points at (`#`, `#/definitions/X`, `#/$defs/X`, any JSON
-/// pointer into the same document).
-fn resolve<'j>(root: &'j Json, pointer: &str) -> Result<&'j Json, FormatError> {
-    let Some(path) = pointer.strip_prefix('#') else {
-        return unsupported(format!(
-            "Unsupported $ref {pointer}: only references inside the schema are supported"
-        ));
-    };
-    let mut node = root;
-    if path.is_empty() {
-        return Ok(node);
-    }
-    let Some(path) = path.strip_prefix('/') else {
-        return unsupported(format!("Unsupported $ref {pointer}: not a JSON pointer"));
-    };
-    for token in path.split('/') {
-        let token = percent_decoded(token).replace("~1", "/").replace("~0", "~");
-        node = match node {
-            Json::Object(_) => node.get(&token),
-            Json::Array(items) => token.parse::<usize>().ok().and_then(|i| items.get(i)),
-            _ => None,
-        }
-        .ok_or_else(|| FormatError::RegisteredSchema(format!("Unresolvable $ref {pointer}")))?;
-    }
-    Ok(node)
-}
-
-/// `%XX` escapes of a URI fragment, decoded (invalid ones kept as written).
-fn percent_decoded(token: &str) -> String {
-    let bytes = token.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes.get(i + 1..i + 3).and_then(|h| std::str::from_utf8(h).ok());
-        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
-            (b'%', Some(b)) => {
-                out.push(b);
-                i += 3;
-            }
-            (b, _) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 fn keys_of(node: &Json) -> String {
