@@ -113,7 +113,7 @@ fn from_digits(negative: bool, digits: &str) -> Vec<u8> {
 /// non-zero digits below the schema's scale (Kafka Connect would fail the same value
 /// with a scale mismatch when writing it).
 pub fn rescale(decimal: &Decimal, scale: i32) -> Result<Vec<u8>, String> {
-    let shift = i64::from(scale) - decimal.scale;
+    let shift = i64::from(scale).saturating_sub(decimal.scale);
     let mismatch = || {
         format!(
             "Decimal value has mismatching scale for given Decimal schema. Schema has scale \
@@ -124,7 +124,7 @@ pub fn rescale(decimal: &Decimal, scale: i32) -> Result<Vec<u8>, String> {
     let digits = if decimal.unscaled == "0" {
         "0".to_owned()
     } else if shift >= 0 {
-        if decimal.unscaled.len() as i64 + shift > MAX_DIGITS {
+        if (decimal.unscaled.len() as i64).saturating_add(shift) > MAX_DIGITS {
             return Err(mismatch());
         }
         format!("{}{}", decimal.unscaled, "0".repeat(shift as usize))
@@ -173,6 +173,8 @@ mod tests {
         assert_eq!(rescale(&dec(false, "0", 9), 2).unwrap(), [0x00]);
         assert!(rescale(&dec(false, "1561", 3), 2).unwrap_err().contains("mismatching scale"));
         assert!(rescale(&dec(false, "1", -999_999_999), 0).is_err());
+        assert!(rescale(&dec(false, "1", i64::MIN + 1), 2).is_err());
+        assert!(rescale(&dec(false, "1", i64::MAX), -2).is_err());
     }
 
     #[test]

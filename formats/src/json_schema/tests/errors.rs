@@ -85,6 +85,8 @@ fn garbage_and_truncated_payloads_fail_without_panicking() {
         b"\"c\"",
         br#"{"c":"not base64!"}"#,
         br#"{"c":true}"#,
+        br#"{"c":1e9223372036854775807}"#,
+        br#"{"c":1e-9223372036854775807}"#,
         br#"{"d":{"1":"x"}}"#,
         br#"{"d":[1]}"#,
         br#"{"d":[{"key":1}]}"#,

@@ -90,6 +90,24 @@ fn maps_arrays_unions_and_enums_write_confluents_schemas() {
     assert_eq!(text_of(colors), r#"{"enum":["one","two","three"]}"#);
 }
 
+#[test]
+fn the_reference_order_record_writes_its_schema_and_payload() {
+    // The reference's Struct{t3.Order id=42 sku="abc"}: as JSON, {"id":42,"sku":"abc"}.
+    let order = Arc::new(
+        Schema::structure()
+            .named("t3.Order")
+            .with_field("id", prim(Type::Int32))
+            .with_field("sku", prim(Type::String)),
+    );
+    assert_eq!(
+        text_of((*order).clone()),
+        r#"{"type":"object","title":"t3.Order","properties":{"id":{"type":"integer","connect.index":0,"connect.type":"int32"},"sku":{"type":"string","connect.index":1}}}"#
+    );
+    let payload =
+        round_trip(&format(), &order, &structure(&order, vec![Value::Int32(42), s("abc")]));
+    assert_eq!(payload, r#"{"id":42,"sku":"abc"}"#);
+}
+
 /// Debezium's SQL Server row schema (`server1.dbo.customers.Value`).
 fn customers_value(with_last_name: bool) -> Schema {
     let mut schema = Schema::structure()
