@@ -129,6 +129,9 @@ fn a_debezium_row_schema_writes_as_confluents_converter_registered_it() {
         r#"{"type":"object","additionalProperties":false,"title":"server1.dbo.customers.Value","properties":{"phone_number":{"connect.index":3,"oneOf":[{"type":"null"},{"type":"string"}]},"id":{"type":"integer","connect.index":0,"connect.type":"int32"},"first_name":{"type":"string","connect.index":1},"email":{"type":"string","connect.index":2}}}"#
     );
     assert_eq!(w.record_name(), Some("server1.dbo.customers.Value"));
+    // Read back, connect.index restores the field order.
+    let r = reader(&f, &w.registry_schema().text);
+    assert_eq!(**r.connect_schema(), customers_value(false));
 }
 
 /// Debezium's change event envelope for that table.
