@@ -34,6 +34,10 @@ fn plain_types_read_as_confluent_reads_them() {
     ];
     assert_eq!(read(r#"{"const":"one"}"#), one);
     assert_eq!(read(r#"{"enum":["one"]}"#), one);
+    // testToConnectEnumInAllOf / testToConnectIntEnumInAllOfIsValid: an enum beside a
+    // string type is the enum, beside an integer type the integer.
+    assert_eq!(read(r#"{"type":"string","enum":["one"]}"#), one);
+    assert_eq!(read(r#"{"type":"integer","enum":[1,2]}"#), Schema::new(Type::Int64));
 }
 
 #[test]
