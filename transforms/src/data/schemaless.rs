@@ -8,7 +8,8 @@
 //!
 //! Layout: this file (the mapping), `json` (the JSON tree, its reader and writer).
 
-pub(crate) mod json;
+/// The JSON tree, shared with the JSON Schema format of the formats crate.
+pub mod json;
 
 use self::json::Json;
 use super::Value;

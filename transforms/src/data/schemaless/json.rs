@@ -9,7 +9,8 @@
 //! Jackson's generator (its string escapes, `Double.toString` numbers, `"NaN"`).
 //!
 //! This module owns JSON text ↔ tree and number conversions; it must not know about Kafka
-//! Connect's schemas or values (that is `schemaless`'s and `envelope`'s).
+//! Connect's schemas or values (that is `schemaless`'s and `envelope`'s, and the JSON Schema
+//! format's in the formats crate, which shares this tree).
 
 use base64::Engine as _;
 use base64::alphabet;
@@ -19,7 +20,7 @@ use crate::TransformError;
 
 /// A JSON value.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum Json {
+pub enum Json {
     /// `null`.
     Null,
     /// `true` or `false`.
@@ -37,7 +38,7 @@ pub(crate) enum Json {
 impl Json {
     /// The member `key` of an object (`None` for a missing key or a non-object, as
     /// Jackson's `JsonNode.get`).
-    pub(crate) fn get(&self, key: &str) -> Option<&Json> {
+    pub fn get(&self, key: &str) -> Option<&Json> {
         match self {
             Json::Object(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -45,7 +46,7 @@ impl Json {
     }
 
     /// Jackson's `JsonNodeType` name, as Kafka Connect's messages print it.
-    pub(crate) fn node_type(&self) -> &'static str {
+    pub fn node_type(&self) -> &'static str {
         match self {
             Json::Null => "NULL",
             Json::Bool(_) => "BOOLEAN",
@@ -57,13 +58,13 @@ impl Json {
     }
 
     /// An integer number.
-    pub(crate) fn int(n: impl Into<i64>) -> Json {
+    pub fn int(n: impl Into<i64>) -> Json {
         Json::Number(Number(n.into().to_string()))
     }
 
     /// A FLOAT64 number, written as Java's `Double.toString` (non-finite as Jackson's
     /// quoted `"NaN"`, `"Infinity"`).
-    pub(crate) fn double(d: f64) -> Json {
+    pub fn double(d: f64) -> Json {
         match non_finite(d.is_nan(), d.is_infinite(), d < 0.0) {
             Some(s) => Json::String(s.into()),
             None => Json::Number(Number(java_float_text(&format!("{d:e}")))),
@@ -71,7 +72,7 @@ impl Json {
     }
 
     /// A FLOAT32 number, written as Java's `Float.toString`.
-    pub(crate) fn float(f: f32) -> Json {
+    pub fn float(f: f32) -> Json {
         match non_finite(f.is_nan(), f.is_infinite(), f < 0.0) {
             Some(s) => Json::String(s.into()),
             None => Json::Number(Number(java_float_text(&format!("{f:e}")))),
@@ -80,7 +81,7 @@ impl Json {
 }
 
 /// Java's `Double.toString(d)`.
-pub(crate) fn java_double(d: f64) -> String {
+pub fn java_double(d: f64) -> String {
     match non_finite(d.is_nan(), d.is_infinite(), d < 0.0) {
         Some(s) => s.to_owned(),
         None => java_float_text(&format!("{d:e}")),
@@ -88,7 +89,7 @@ pub(crate) fn java_double(d: f64) -> String {
 }
 
 /// Java's `Float.toString(f)`.
-pub(crate) fn java_float(f: f32) -> String {
+pub fn java_float(f: f32) -> String {
     match non_finite(f.is_nan(), f.is_infinite(), f < 0.0) {
         Some(s) => s.to_owned(),
         None => java_float_text(&format!("{f:e}")),
@@ -130,30 +131,43 @@ fn java_float_text(e: &str) -> String {
 
 /// A JSON number's text (valid JSON, but leading zeros are allowed).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Number(String);
+pub struct Number(String);
 
 /// A decimal: `-`? `unscaled` × 10^-`scale`, `unscaled` decimal digits (no sign).
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) struct Decimal {
-    pub(crate) negative: bool,
-    pub(crate) unscaled: String,
-    pub(crate) scale: i64,
+pub struct Decimal {
+    pub negative: bool,
+    pub unscaled: String,
+    pub scale: i64,
 }
 
 impl Number {
+    /// The number's text, as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// A number from its JSON text; `None` when `text` is not one JSON number.
+    pub fn from_text(text: &str) -> Option<Number> {
+        match parse(text.as_bytes()) {
+            Ok(Some(Json::Number(n))) if n.0.len() == text.len() => Some(n),
+            _ => None,
+        }
+    }
+
     /// Whether Jackson reads this as an integer node (no fraction, no exponent).
-    pub(crate) fn is_integral(&self) -> bool {
+    pub fn is_integral(&self) -> bool {
         !self.0.contains(['.', 'e', 'E'])
     }
 
     /// Whether Jackson reads this as an `IntNode` (`JsonNode.isInt`).
-    pub(crate) fn is_int(&self) -> bool {
+    pub fn is_int(&self) -> bool {
         self.is_integral() && self.0.parse::<i32>().is_ok()
     }
 
     /// Jackson's `longValue()`: the value truncated toward zero, its low 64 bits (as
     /// `BigInteger.longValue` and `BigDecimal.longValue` give them).
-    pub(crate) fn long_value(&self) -> i64 {
+    pub fn long_value(&self) -> i64 {
         let d = self.decimal();
         let digits = d.unscaled.as_bytes();
         let mut n: u64 = 0;
@@ -173,23 +187,23 @@ impl Number {
     }
 
     /// Jackson's `intValue()`: the low 32 bits of [`Number::long_value`].
-    pub(crate) fn int_value(&self) -> i32 {
+    pub fn int_value(&self) -> i32 {
         self.long_value() as i32
     }
 
     /// Jackson's `doubleValue()` (correctly rounded from the text).
-    pub(crate) fn double_value(&self) -> f64 {
+    pub fn double_value(&self) -> f64 {
         self.0.parse().expect("a JSON number parses as f64")
     }
 
     /// Jackson's `floatValue()` (correctly rounded from the text).
-    pub(crate) fn float_value(&self) -> f32 {
+    pub fn float_value(&self) -> f32 {
         self.0.parse().expect("a JSON number parses as f32")
     }
 
     /// Jackson's `decimalValue()`: the exact decimal, its scale as `BigDecimal` keeps it
     /// (`1.5600` has scale 4, `1e3` scale -3).
-    pub(crate) fn decimal(&self) -> Decimal {
+    pub fn decimal(&self) -> Decimal {
         let text = self.0.as_str();
         let (negative, text) = text.strip_prefix('-').map_or((false, text), |t| (true, t));
         let (mantissa, exp) = match text.find(['e', 'E']) {
@@ -206,7 +220,7 @@ impl Number {
 
 /// Parses JSON text as Jackson's `readTree` does: `None` for text with no value in it,
 /// the first value otherwise (what follows a complete object or array is not read).
-pub(crate) fn parse(bytes: &[u8]) -> Result<Option<Json>, String> {
+pub fn parse(bytes: &[u8]) -> Result<Option<Json>, String> {
     let text = std::str::from_utf8(bytes).map_err(|e| format!("Invalid UTF-8: {e}"))?;
     let mut p = Parser { s: text.as_bytes(), text, pos: 0 };
     p.skip_ws();
@@ -452,7 +466,7 @@ impl Parser<'_> {
 }
 
 /// Writes `json` compactly, as Jackson's generator does.
-pub(crate) fn write(json: &Json, out: &mut Vec<u8>) {
+pub fn write(json: &Json, out: &mut Vec<u8>) {
     match json {
         Json::Null => out.extend_from_slice(b"null"),
         Json::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
@@ -485,7 +499,7 @@ pub(crate) fn write(json: &Json, out: &mut Vec<u8>) {
 
 /// A string with Jackson's escapes: `\"`, `\\`, the short forms of backspace, tab, new
 /// line, form feed and carriage return, `\u00XX` for other control characters.
-fn write_string(s: &str, out: &mut Vec<u8>) {
+pub fn write_string(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
     for c in s.chars() {
         match c {
@@ -509,14 +523,14 @@ fn write_string(s: &str, out: &mut Vec<u8>) {
 }
 
 /// `json` as text.
-pub(crate) fn to_vec(json: &Json) -> Vec<u8> {
+pub fn to_vec(json: &Json) -> Vec<u8> {
     let mut out = Vec::new();
     write(json, &mut out);
     out
 }
 
 /// Kafka Connect's message when bytes are not JSON, with what is wrong after it.
-pub(crate) fn read(bytes: &[u8]) -> Result<Option<Json>, TransformError> {
+pub fn read(bytes: &[u8]) -> Result<Option<Json>, TransformError> {
     parse(bytes).map_err(|e| {
         TransformError::new(format!(
             "Converting byte[] to Kafka Connect data failed due to serialization error: {e}"
@@ -533,12 +547,12 @@ const BASE64: GeneralPurpose = GeneralPurpose::new(
 );
 
 /// Bytes as Jackson writes a binary node.
-pub(crate) fn base64_encode(bytes: &[u8]) -> String {
+pub fn base64_encode(bytes: &[u8]) -> String {
     BASE64.encode(bytes)
 }
 
 /// A base64 text as Jackson's `TextNode.binaryValue()` reads it (white space skipped).
-pub(crate) fn base64_decode(text: &str) -> Option<Vec<u8>> {
+pub fn base64_decode(text: &str) -> Option<Vec<u8>> {
     let compact: String = text.chars().filter(|c| *c > ' ').collect();
     BASE64.decode(compact).ok()
 }
