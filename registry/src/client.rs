@@ -245,7 +245,9 @@ fn auth_header(auth: &Auth) -> Result<Option<HeaderValue>, RegistryError> {
         Auth::Bearer(token) => format!("Bearer {token}"),
     };
     HeaderValue::from_str(&value).map(Some).map_err(|_| {
-        RegistryError::Config("the schema registry credentials hold characters HTTP headers cannot carry".into())
+        RegistryError::Config(
+            "the schema registry credentials hold characters HTTP headers cannot carry".into(),
+        )
     })
 }
 

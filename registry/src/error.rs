@@ -16,7 +16,9 @@ pub enum RegistryError {
     /// The registry answered with an error: its HTTP status, `error_code` and `message`
     /// (e.g. 404/40403 "Schema 7 not found", 409 an incompatible schema, 401 bad
     /// credentials).
-    #[error("the schema registry refused the request ({status}, error code {error_code}): {message}")]
+    #[error(
+        "the schema registry refused the request ({status}, error code {error_code}): {message}"
+    )]
     Refused {
         /// The HTTP status.
         status: u16,

@@ -14,7 +14,8 @@
 //! Layout: this file ([`Worker`], [`WorkerEvent`]), `connector` (a connector instance's
 //! supervisor), `task` (a task's supervisor), `task_control` (its commands and how a data
 //! path ends), `source_task` and `sink_task` (the data paths; `source_batch`, the source
-//! path's batch step as a pure function; `source_flow`, what a source task may hand the
+//! path's batch step, pure but for `schema_lookup`, the conversions that wait for a
+//! Schema Registry converter's lookups; `source_flow`, what a source task may hand the
 //! worker in flight and per second, with `token_bucket` for the rates;
 //! `source_transactions`, its exactly-once transactions; `transaction_plan`, where a
 //! batch meets the transaction boundaries its task defined), `host` (the
@@ -30,6 +31,7 @@ pub mod errors;
 mod host;
 mod plugins;
 mod released_producer;
+mod schema_lookup;
 mod sink_task;
 mod source_batch;
 pub mod source_flow;

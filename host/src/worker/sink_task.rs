@@ -22,7 +22,8 @@ use wasm_connect_batch::{Encoder, Record};
 
 use super::WorkerEvent;
 use super::convert::{ConvertError, Converter};
-use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage, Tolerance};
+use super::errors::{ErrorPolicy, ErrorReporter, FailedRecord, Failure, Retries, Stage, Tolerance};
+use super::schema_lookup::converted;
 use super::task_control::{Cmd, Exit, drain};
 use super::topics::{ConsumerEvent, InRecord, RecordConsumer};
 use super::transforms::{self, Chain, Outcome};
@@ -248,11 +249,12 @@ impl SinkTask {
         let mut failed_classes = Vec::new();
         let (batch, count) = if self.chain.is_empty() {
             // No transforms: encode straight from the consumed bytes, no record copies.
-            let enc = self.encode(&records, &mut origin, &mut failures);
+            let enc = Self::encode(self.converters(), &records, &mut origin, &mut failures).await;
             let count = enc.len();
             (enc.finish(), count)
         } else {
-            let converted = self.convert(&records, &mut origin, &mut failures);
+            let converted =
+                Self::convert(self.converters(), &records, &mut origin, &mut failures).await;
             let batch = self.transform(converted, &records, &mut origin, &mut failed_classes).await;
             (wasm_connect_batch::encode(&batch), batch.len())
         };
@@ -314,8 +316,8 @@ impl SinkTask {
     /// Converts `records` straight into a put batch, borrowing their bytes where the
     /// converter allows; `origin` gets the input index of each encoded record, `failures`
     /// the records a converter refused.
-    fn encode<'r>(
-        &self,
+    async fn encode<'r>(
+        converters: Converters<'_>,
         records: &'r [InRecord],
         origin: &mut Vec<usize>,
         failures: &mut Vec<Failure<'r>>,
@@ -323,8 +325,8 @@ impl SinkTask {
         let bytes: usize = records.iter().map(encoded_len).sum();
         let mut enc = Encoder::with_capacity(bytes);
         for (i, r) in records.iter().enumerate() {
-            let key = self.key_converter.to_plugin_borrowed(&r.topic, r.key.as_deref());
-            let value = self.value_converter.to_plugin_borrowed(&r.topic, r.value.as_deref());
+            let (key, value) =
+                converters.pair(r, |c, data| c.to_plugin_borrowed(&r.topic, data)).await;
             match (key, value) {
                 (Ok((key_kind, key)), Ok((value_kind, value))) => {
                     enc.push_parts(
@@ -347,18 +349,26 @@ impl SinkTask {
         enc
     }
 
+    /// The converters and the bound of their registry lookups, borrowed for a batch.
+    fn converters(&self) -> Converters<'_> {
+        Converters {
+            key: &*self.key_converter,
+            value: &*self.value_converter,
+            policy: self.reporter.policy(),
+        }
+    }
+
     /// Converts `records` into plugin records for the transformation chain; `origin` and
     /// `failures` as in [`encode`](Self::encode).
-    fn convert<'r>(
-        &self,
+    async fn convert<'r>(
+        converters: Converters<'_>,
         records: &'r [InRecord],
         origin: &mut Vec<usize>,
         failures: &mut Vec<Failure<'r>>,
     ) -> Vec<Record> {
         let mut batch = Vec::with_capacity(records.len());
         for (i, r) in records.iter().enumerate() {
-            let key = self.key_converter.to_plugin(&r.topic, r.key.as_deref());
-            let value = self.value_converter.to_plugin(&r.topic, r.value.as_deref());
+            let (key, value) = converters.pair(r, |c, data| c.to_plugin(&r.topic, data)).await;
             match (key, value) {
                 (Ok((key_kind, key)), Ok((value_kind, value))) => {
                     batch.push(Record {
@@ -511,6 +521,33 @@ impl SinkTask {
             }
         }
         Ok(())
+    }
+}
+
+/// A sink task's converters and the bound of their registry lookups.
+#[derive(Clone, Copy)]
+struct Converters<'a> {
+    key: &'a dyn Converter,
+    value: &'a dyn Converter,
+    policy: &'a ErrorPolicy,
+}
+
+impl Converters<'_> {
+    /// The key and the value of `r` converted by `convert` with the key's and the value's
+    /// converter, after the lookups a Schema Registry converter asks for
+    /// (`schema_lookup`). The value is not converted when the key fails.
+    async fn pair<'r, T>(
+        self,
+        r: &'r InRecord,
+        convert: impl Fn(&dyn Converter, Option<&'r [u8]>) -> Result<T, ConvertError>,
+    ) -> (Result<T, ConvertError>, Result<T, ConvertError>) {
+        let k = converted(self.key, self.policy, || convert(self.key, r.key.as_deref())).await;
+        if k.is_err() {
+            return (k, Err(ConvertError::InvalidData("the key failed first".into())));
+        }
+        let v =
+            converted(self.value, self.policy, || convert(self.value, r.value.as_deref())).await;
+        (k, v)
     }
 }
 

@@ -1,7 +1,9 @@
 //! One polled batch of a source task made ready to send ([`prepare`]): the transform
 //! chain's outcomes applied, the converters run, each record numbered, and the source
-//! offsets noted in poll order. A pure step: it calls no plugin and does no I/O; the task
-//! loop runs the chain before it and reports, sends and acknowledges after it.
+//! offsets noted in poll order. It calls no plugin and does no I/O of its own (a Schema
+//! Registry converter may ask its registry about a schema it has not seen, through
+//! `schema_lookup`); the task loop runs the chain before it and reports, sends and
+//! acknowledges after it.
 //!
 //! It must not decide what a failed record costs: failures come back as [`Refused`]
 //! records for the loop to report.
@@ -10,7 +12,8 @@ use bytes::Bytes;
 use wasm_connect_transforms::header_converter::HeaderConverter;
 
 use super::convert::Converter;
-use super::errors::Stage;
+use super::errors::{ErrorPolicy, Stage};
+use super::schema_lookup::converted;
 use super::topics::OutRecord;
 use super::transforms::{self, Outcome};
 use crate::runtime::PolledRecord;
@@ -46,13 +49,14 @@ pub(super) struct Refused {
 }
 
 /// Numbers `records` from `first_sequence`, applies the chain's `outcomes` (one per record;
-/// `None` without a chain) and converts what is kept with `key` and `value`.
-pub(super) fn prepare(
+/// `None` without a chain) and converts what is kept with `key` and `value`; `policy`
+/// bounds the wait for an unreachable schema registry.
+pub(super) async fn prepare(
     records: Vec<PolledRecord>,
     outcomes: Option<Vec<Outcome>>,
     header_converter: HeaderConverter,
-    key: &dyn Converter,
-    value: &dyn Converter,
+    (key, value): (&dyn Converter, &dyn Converter),
+    policy: &ErrorPolicy,
     first_sequence: u64,
 ) -> Prepared {
     let mut outcomes = outcomes.map(Vec::into_iter);
@@ -91,8 +95,18 @@ pub(super) fn prepare(
         };
         // Bytes that pass through unchanged are the batch's own (no copy); the record
         // keeps them too, so a failed one is reported as polled.
-        let k = key.from_plugin_shared(&t.topic, t.key_kind, t.key.as_ref());
-        let v = value.from_plugin_shared(&t.topic, t.value_kind, t.value.as_ref());
+        let k =
+            converted(key, policy, || key.from_plugin_shared(&t.topic, t.key_kind, t.key.as_ref()))
+                .await;
+        let v = match &k {
+            Ok(_) => {
+                converted(value, policy, || {
+                    value.from_plugin_shared(&t.topic, t.value_kind, t.value.as_ref())
+                })
+                .await
+            }
+            Err(_) => Ok(None),
+        };
         let (stage, error) = match (k, v) {
             (Ok(key), Ok(value)) => {
                 batch.out.push(OutRecord {
@@ -207,12 +221,17 @@ mod tests {
         std::str::from_utf8(bytes.as_deref().unwrap()).unwrap()
     }
 
-    #[test]
-    fn without_a_chain_every_record_is_converted_and_numbered() {
+    use crate::worker::errors::ErrorPolicy;
+
+    #[tokio::test]
+    async fn without_a_chain_every_record_is_converted_and_numbered() {
         let string = converter("org.apache.kafka.connect.storage.StringConverter");
         let json = converter("org.apache.kafka.connect.json.JsonConverter");
         let records = vec![polled("1", 1), polled(r#"{"a":2}"#, 2)];
-        let batch = prepare(records, None, HeaderConverter::default(), &*string, &*json, 10);
+        let policy = ErrorPolicy::default();
+        let converters = (&*string, &*json);
+        let batch =
+            prepare(records, None, HeaderConverter::default(), converters, &policy, 10).await;
         assert_eq!(batch.sequences, [10, 11]);
         assert!(batch.skipped.is_empty() && batch.refused.is_empty());
         assert_eq!(batch.out.len(), 2);
@@ -223,8 +242,8 @@ mod tests {
         assert_eq!(batch.offsets, [(Bytes::from_static(br#"{"p":0}"#), Bytes::from(r#"{"n":2}"#))]);
     }
 
-    #[test]
-    fn dropped_and_refused_records_are_skipped_and_their_offsets_still_noted() {
+    #[tokio::test]
+    async fn dropped_and_refused_records_are_skipped_and_their_offsets_still_noted() {
         let string = converter("org.apache.kafka.connect.storage.StringConverter");
         // The byte array converter takes bytes only: a JSON value is refused.
         let bytes = converter("org.apache.kafka.connect.converters.ByteArrayConverter");
@@ -237,7 +256,9 @@ mod tests {
             keep(&records[3]),
         ];
         let header = HeaderConverter::default();
-        let batch = prepare(records, Some(outcomes), header, &*string, &*bytes, 0);
+        let policy = ErrorPolicy::default();
+        let converters = (&*string, &*bytes);
+        let batch = prepare(records, Some(outcomes), header, converters, &policy, 0).await;
         assert!(batch.out.is_empty());
         assert!(batch.sequences.is_empty());
         assert_eq!(batch.skipped, [0, 1, 2, 3]);

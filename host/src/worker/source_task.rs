@@ -429,10 +429,11 @@ impl SourceTask {
             records,
             outcomes,
             self.chain.header_converter(),
-            &*self.key_converter,
-            &*self.value_converter,
+            (&*self.key_converter, &*self.value_converter),
+            self.reporter.policy(),
             first,
-        );
+        )
+        .await;
         let refused = std::mem::take(&mut batch.refused);
         if !refused.is_empty() {
             let failures = refused

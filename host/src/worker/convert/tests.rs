@@ -18,6 +18,9 @@ fn for_connector(
     connector_own(side, &props).unwrap_or_else(|| worker_default(side, worker_class, worker_props))
 }
 
+/// A schema registry URL for the registry converters; nothing is asked of it.
+const URL: &str = "http://127.0.0.1:1";
+
 /// Every problem with a connector's own converter keys, as validation reports them.
 fn problems(connector: &Properties) -> Vec<crate::model::ConfigProblem> {
     [Side::Key, Side::Value]
@@ -81,12 +84,16 @@ fn a_connector_converter_wins_with_its_own_settings() {
 
 #[test]
 fn unknown_classes_and_bad_settings_name_their_key() {
-    let err = writes(Side::Value, &[("value.converter", "AvroConverter")], JSON, &[]).unwrap_err();
+    let unknown = [("value.converter", "XmlConverter")];
+    let err = writes(Side::Value, &unknown, JSON, &[]).unwrap_err();
     assert_eq!(err.config_key(), Some("value.converter"));
     assert_eq!(
         err.to_string(),
-        "Invalid value AvroConverter for configuration value.converter: Class AvroConverter could \
+        "Invalid value XmlConverter for configuration value.converter: Class XmlConverter could \
          not be found. Available converters are: \
+         io.confluent.connect.avro.AvroConverter, \
+         io.confluent.connect.json.JsonSchemaConverter, \
+         io.confluent.connect.protobuf.ProtobufConverter, \
          org.apache.kafka.connect.converters.ByteArrayConverter, \
          org.apache.kafka.connect.json.JsonConverter, \
          org.apache.kafka.connect.storage.StringConverter"
@@ -129,17 +136,13 @@ fn problems_report_the_connectors_own_converter_keys() {
 
 #[test]
 fn classes_are_kafkas_full_names() {
-    assert_eq!(CLASSES.len(), 3);
+    assert_eq!(CLASSES.len(), 6);
     for class in CLASSES {
-        assert!(
-            for_connector(
-                Side::Value,
-                &pairs(&[("value.converter", class)]),
-                JSON,
-                &BTreeMap::new()
-            )
-            .is_ok()
-        );
+        let config = [("value.converter", *class), ("value.converter.schema.registry.url", URL)];
+        let registry = class.starts_with("io.confluent.");
+        let config = if registry { &config[..] } else { &config[..1] };
+        let built = for_connector(Side::Value, &pairs(config), JSON, &BTreeMap::new());
+        assert!(built.is_ok(), "{class}: {:?}", built.err());
     }
 }
 
@@ -161,7 +164,7 @@ fn string_data_round_trips_through_every_text_converter() {
 
 #[test]
 fn nulls_stay_null_everywhere() {
-    let worker = BTreeMap::new();
+    let worker = BTreeMap::from([("schema.registry.url".to_owned(), URL.to_owned())]);
     for class in CLASSES {
         let c = for_connector(Side::Key, &[], class, &worker).unwrap();
         for kind in Kind::ALL {

@@ -13,6 +13,7 @@ use super::ConvertError;
 pub const MAGIC_BYTE: u8 = 0;
 
 /// `payload` framed with schema `id`.
+#[cfg(test)]
 pub fn frame(id: u32, payload: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(5 + payload.len());
     out.push(MAGIC_BYTE);

@@ -64,7 +64,10 @@ fn an_unknown_key_or_bad_url_is_refused() {
     let values: BTreeMap<&str, &str> =
         [("schema.registry.url", "http://r:1"), ("nonsense", "1")].into_iter().collect();
     let e = RegistryConverter::new(SchemaType::Protobuf, "value.converter", &values).err();
-    assert_eq!(e.and_then(|e| e.config_key().map(str::to_owned)).as_deref(), Some("value.converter.nonsense"));
+    assert_eq!(
+        e.and_then(|e| e.config_key().map(str::to_owned)).as_deref(),
+        Some("value.converter.nonsense")
+    );
     let values: BTreeMap<&str, &str> = [("schema.registry.url", "ftp://r:1")].into_iter().collect();
     assert!(RegistryConverter::new(SchemaType::Json, "key.converter", &values).is_err());
 }

@@ -70,11 +70,8 @@ impl RegistryConverter {
             registry_error(format!("Failed to {doing} under subject {subject}: {e}"), &e)
         };
         let found = if self.settings.use_latest {
-            let latest = self
-                .client
-                .latest(&subject)
-                .await
-                .map_err(|e| fail("get the latest schema", e))?;
+            let latest =
+                self.client.latest(&subject).await.map_err(|e| fail("get the latest schema", e))?;
             let registered = RegistrySchema {
                 schema_type: SchemaType::from_name(latest.schema_type.as_deref())
                     .unwrap_or(schema.schema_type),
@@ -85,7 +82,11 @@ impl RegistryConverter {
                     "The latest schema of subject {subject} (id {}) cannot write the \
                      records' schema{}: {e}",
                     latest.id,
-                    if self.settings.latest_strict { "" } else { " (latest.compatibility.strict=false)" }
+                    if self.settings.latest_strict {
+                        ""
+                    } else {
+                        " (latest.compatibility.strict=false)"
+                    }
                 ))
             })?;
             (latest.id, writer)

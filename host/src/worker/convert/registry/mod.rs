@@ -58,7 +58,19 @@ pub struct RegistryConverter {
 struct WriterEntry {
     schema: Arc<Schema>,
     writer: Arc<dyn Writer>,
-    by_topic: RwLock<HashMap<String, (u32, Arc<dyn Writer>)>>,
+    by_topic: RwLock<HashMap<String, Registered>>,
+}
+
+/// A schema's id under a subject, and the writer of the records that carry it (the
+/// entry's own, or the subject's latest schema's with `use.latest.version`).
+type Registered = (u32, Arc<dyn Writer>);
+
+/// Plugin data as the converter reads it: the schema's JSON text (the cache key), and
+/// either the envelope's payload text or the value itself.
+struct Plugin<'a> {
+    schema: &'a str,
+    payload: Option<&'a [u8]>,
+    value: Option<Value>,
 }
 
 /// A lookup in the registry, carried by [`Unresolved`].
@@ -94,13 +106,12 @@ impl RegistryConverter {
             .collect();
         let format = wasm_connect_formats::format(schema_type, prefix, &format_settings)
             .map_err(|e| invalid_setting(prefix, e))?;
-        let client = RegistryClient::new(&settings.client).map_err(|e| {
-            ConvertError::InvalidSetting {
+        let client =
+            RegistryClient::new(&settings.client).map_err(|e| ConvertError::InvalidSetting {
                 key: format!("{prefix}.schema.registry.url"),
                 value: "[hidden]".into(),
                 expected: e.to_string(),
-            }
-        })?;
+            })?;
         let bound = settings.cache_size;
         Ok(Self {
             class: match schema_type {
@@ -136,11 +147,7 @@ impl RegistryConverter {
     }
 
     /// The schema and value of plugin data, with the schema's JSON text as cache key.
-    fn typed<'a>(
-        &self,
-        kind: Kind,
-        data: &'a [u8],
-    ) -> Result<(&'a str, Option<&'a [u8]>, Option<Value>), ConvertError> {
+    fn typed<'a>(&self, kind: Kind, data: &'a [u8]) -> Result<Plugin<'a>, ConvertError> {
         match kind {
             Kind::ConnectJson => {
                 let envelope: Envelope<'_> =
@@ -148,14 +155,19 @@ impl RegistryConverter {
                 if envelope.schema.get() == "null" {
                     return Err(self.schemaless());
                 }
-                Ok((envelope.schema.get(), Some(envelope.payload.get().as_bytes()), None))
+                let payload = Some(envelope.payload.get().as_bytes());
+                Ok(Plugin { schema: envelope.schema.get(), payload, value: None })
             }
             Kind::String => {
                 let text = std::str::from_utf8(data)
                     .map_err(|e| ConvertError::malformed(Kind::String, e))?;
-                Ok((STRING_SCHEMA, None, Some(Value::String(text.to_owned()))))
+                let value = Some(Value::String(text.to_owned()));
+                Ok(Plugin { schema: STRING_SCHEMA, payload: None, value })
             }
-            Kind::Bytes => Ok((BYTES_SCHEMA, None, Some(Value::Bytes(data.to_vec())))),
+            Kind::Bytes => {
+                let value = Some(Value::Bytes(data.to_vec()));
+                Ok(Plugin { schema: BYTES_SCHEMA, payload: None, value })
+            }
             Kind::Json => Err(self.schemaless()),
         }
     }
@@ -181,8 +193,7 @@ impl RegistryConverter {
             .ok_or_else(|| self.schemaless())?;
         let schema = Arc::new(schema);
         let writer = self.format.writer(&schema).map_err(|e| ConvertError::data(e.to_string()))?;
-        let entry =
-            Arc::new(WriterEntry { schema, writer, by_topic: RwLock::new(HashMap::new()) });
+        let entry = Arc::new(WriterEntry { schema, writer, by_topic: RwLock::new(HashMap::new()) });
         self.writers.insert(text.into(), entry.clone());
         Ok(entry)
     }
@@ -220,8 +231,8 @@ impl Converter for RegistryConverter {
         data: Option<&[u8]>,
     ) -> Result<Option<Vec<u8>>, ConvertError> {
         let Some(data) = data else { return Ok(None) };
-        let (text, payload, value) = self.typed(kind, data)?;
-        let entry = self.entry(text)?;
+        let Plugin { schema, payload, value } = self.typed(kind, data)?;
+        let entry = self.entry(schema)?;
         let value = match (value, payload) {
             (Some(value), _) => value,
             (None, Some(payload)) => envelope::payload_from_json(&entry.schema, payload)

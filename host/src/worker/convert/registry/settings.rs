@@ -77,12 +77,13 @@ pub fn read(
             expected: "Missing required configuration which has no default value".into(),
         });
     };
-    let (urls, url_credentials) = split_urls(urls).map_err(|e| r.secret("schema.registry.url", &e))?;
+    let (urls, url_credentials) =
+        split_urls(urls).map_err(|e| r.secret("schema.registry.url", &e))?;
     let mut client = RegistryConfig::new(urls);
     client.auth = auth(&r, url_credentials)?;
     let ssl: BTreeMap<String, String> = values
         .iter()
-        .filter(|(k, _)| k.starts_with(SSL_PREFIX))
+        .filter(|(k, _)| k.starts_with("schema.registry.ssl."))
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
         .collect();
     if client.urls.iter().any(|u| u.trim_start().starts_with("https://")) || !ssl.is_empty() {
@@ -107,7 +108,7 @@ pub fn read(
     let strategy_key =
         if key_side { "key.subject.name.strategy" } else { "value.subject.name.strategy" };
     let strategy = match values.get(strategy_key) {
-        None => SubjectStrategy::TopicName,
+        None => SubjectStrategy::Topic,
         Some(class) => SubjectStrategy::resolve(class).ok_or_else(|| {
             r.invalid(
                 strategy_key,

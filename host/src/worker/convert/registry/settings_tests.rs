@@ -10,7 +10,7 @@ const URL: (&str, &str) = ("schema.registry.url", "http://127.0.0.1:8081");
 fn defaults_are_confluents() {
     let s = read_value(&[URL]).unwrap();
     assert!(s.auto_register && !s.use_latest && s.latest_strict);
-    assert_eq!((s.strategy, s.cache_size), (SubjectStrategy::TopicName, 1000));
+    assert_eq!((s.strategy, s.cache_size), (SubjectStrategy::Topic, 1000));
     assert_eq!(s.client.urls, vec!["http://127.0.0.1:8081"]);
     assert_eq!(s.client.retry, Retry::default());
     assert!(matches!(s.client.auth, Auth::None));
@@ -20,12 +20,14 @@ fn defaults_are_confluents() {
 #[test]
 fn reads_several_urls_and_the_side_s_strategy() {
     let urls = ("schema.registry.url", " http://a:1 ,http://b:2/apis/ccompat/v7");
-    let strategy =
-        ("value.subject.name.strategy", "io.confluent.kafka.serializers.subject.RecordNameStrategy");
+    let strategy = (
+        "value.subject.name.strategy",
+        "io.confluent.kafka.serializers.subject.RecordNameStrategy",
+    );
     let other_side = ("key.subject.name.strategy", "not read on the value side");
     let s = read_value(&[urls, strategy, other_side]).unwrap();
     assert_eq!(s.client.urls, vec!["http://a:1", "http://b:2/apis/ccompat/v7"]);
-    assert_eq!(s.strategy, SubjectStrategy::RecordName);
+    assert_eq!(s.strategy, SubjectStrategy::Record);
     let e = read_value(&[URL, ("value.subject.name.strategy", "Nope")]).unwrap_err();
     assert_eq!(e.config_key(), Some("value.converter.value.subject.name.strategy"));
 }

@@ -5,20 +5,20 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SubjectStrategy {
     /// `<topic>-key` / `<topic>-value` (the default).
-    TopicName,
+    Topic,
     /// The record's fully qualified name.
-    RecordName,
+    Record,
     /// `<topic>-<record name>`.
-    TopicRecordName,
+    TopicRecord,
 }
 
 /// The strategies by their Confluent class names.
 pub const STRATEGIES: &[(&str, SubjectStrategy)] = &[
-    ("io.confluent.kafka.serializers.subject.TopicNameStrategy", SubjectStrategy::TopicName),
-    ("io.confluent.kafka.serializers.subject.RecordNameStrategy", SubjectStrategy::RecordName),
+    ("io.confluent.kafka.serializers.subject.TopicNameStrategy", SubjectStrategy::Topic),
+    ("io.confluent.kafka.serializers.subject.RecordNameStrategy", SubjectStrategy::Record),
     (
         "io.confluent.kafka.serializers.subject.TopicRecordNameStrategy",
-        SubjectStrategy::TopicRecordName,
+        SubjectStrategy::TopicRecord,
     ),
 ];
 
@@ -49,11 +49,11 @@ impl SubjectStrategy {
             })
         };
         Ok(match self {
-            SubjectStrategy::TopicName => {
+            SubjectStrategy::Topic => {
                 format!("{topic}-{}", if key { "key" } else { "value" })
             }
-            SubjectStrategy::RecordName => named()?.to_owned(),
-            SubjectStrategy::TopicRecordName => format!("{topic}-{}", named()?),
+            SubjectStrategy::Record => named()?.to_owned(),
+            SubjectStrategy::TopicRecord => format!("{topic}-{}", named()?),
         })
     }
 }
