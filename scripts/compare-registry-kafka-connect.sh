@@ -1,0 +1,318 @@
+#!/usr/bin/env bash
+# Side by side with a real Schema Registry: Avro records written by one worker and read by
+# the other, in both directions, compared field by field. The two workers are wasm-connect
+# (its AvroConverter, `io.confluent.connect.avro.AvroConverter`) and Apache Kafka Connect
+# 4.3.1 with Apicurio's `io.apicurio.registry.utils.converter.AvroConverter` 2.6.13.Final in
+# Confluent's wire format. Both run in distributed mode on the same broker and share one
+# Apicurio Registry 3.3.3 (scripts/schema-registry.sh; Confluent's API at /apis/ccompat/v7
+# for wasm-connect, Apicurio's v2 API for Apicurio's converter).
+#
+#   scripts/compare-registry-kafka-connect.sh         run both directions, print the tables
+#   scripts/compare-registry-kafka-connect.sh fetch   only download the jars
+#
+# 1. Kafka Connect writes: its FileStreamSource reads JSON envelope lines (schema + payload)
+#    that scripts/lib/ConnectEnvelope.java (mode=parse, compiled here) turns into Connect
+#    data of every type: int8..float64, boolean, string, bytes, optional fields (set and
+#    null), Decimal, Date, Time, Timestamp, an array, a map with string keys and one with
+#    int keys, a nested optional struct. Apicurio's converter writes them as Avro.
+# 2. wasm-connect writes: its FileStreamSource reads text lines that a chain of Kafka's own
+#    transformations (HoistField, InsertField, Cast, TimestampConverter, SetSchemaMetadata)
+#    turns into a named struct with a nested struct, int8..float64, boolean, strings,
+#    Date, Time, Timestamp and null optional fields; its AvroConverter writes them.
+# Each topic is then read by both workers into a FileStreamSink: wasm-connect's prints the
+# payload as JSON, Kafka Connect's prints the JsonConverter envelope (ConnectEnvelope,
+# mode=format). scripts/compare-registry-values.py compares the records field by field and
+# prints one table per direction (field, type, here = wasm-connect, there = Kafka Connect,
+# same?) and the summary `N fields, N same, N different`; the exit status is 1 on any
+# difference.
+#
+# Kafka Connect's jars come from scripts/lib/connect.sh (cached), Apicurio's converter and
+# its dependencies from Maven Central through `mvn dependency:copy-dependencies` (cached in
+# $APICURIO_CONVERTER_CACHE, without kafka-clients, connect-api, connect-json and
+# slf4j-api, which the worker provides). Needs java 17+ (and 21+ for the registry), javac,
+# mvn (first run), curl, jq and python3. Everything it starts is stopped on exit: the
+# workers, the registry, the broker if it started it; its topics are deleted from a broker
+# it did not start.
+#
+# Environment:
+#   KAFKA_BOOTSTRAP       use this broker instead of starting one with scripts/kafka.sh
+#   KAFKA_PORT            port of the scripts/kafka.sh broker to start or reuse (default 9092)
+#   WASM_CONNECT_BIN      the worker binary (default $CARGO_TARGET_DIR/release/wasm-connect)
+#   WASM_CONNECT_PLUGINS  plugin.path of the wasm-connect worker (default build/plugins)
+#   WC_REST_PORT, KC_REST_PORT   loopback REST ports (default 18094 and 18093)
+#   SCHEMA_REGISTRY_PORT  the registry's port (default: a free one)
+#   APICURIO_CONVERTER_CACHE  jar cache (default ~/.cache/wasm-connect/apicurio-converter-2.6.13.Final)
+#   COMPARE_START_TIMEOUT seconds to wait for each worker to serve /connectors (default 120)
+#   COMPARE_WAIT_TIMEOUT  seconds to wait for the records in each output file (default 90)
+#   COMPARE_KEEP          1: keep the work dir (configs, logs, outputs) on success too
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+SCRIPT_NAME=compare-registry-kafka-connect.sh
+# shellcheck source=lib/connect.sh
+source "$ROOT/scripts/lib/connect.sh"
+KAFKA_PORT="${KAFKA_PORT:-9092}"
+WASM_CONNECT_BIN="${WASM_CONNECT_BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/wasm-connect}"
+WASM_CONNECT_PLUGINS="${WASM_CONNECT_PLUGINS:-$ROOT/build/plugins}"
+WC_REST_PORT="${WC_REST_PORT:-18094}"
+KC_REST_PORT="${KC_REST_PORT:-18093}"
+START_TIMEOUT="${COMPARE_START_TIMEOUT:-120}"
+WAIT_TIMEOUT="${COMPARE_WAIT_TIMEOUT:-90}"
+APICURIO_VERSION=2.6.13.Final
+APICURIO_CACHE="${APICURIO_CONVERTER_CACHE:-$HOME/.cache/wasm-connect/apicurio-converter-$APICURIO_VERSION}"
+WC_AVRO=io.confluent.connect.avro.AvroConverter
+KC_AVRO=io.apicurio.registry.utils.converter.AvroConverter
+
+WORK="" STARTED_BROKER="" BOOTSTRAP="" RUN="" REGISTRY_STATE="" WC_PID="" KC_PID=""
+
+cleanup() {
+    local rc=$? pids=()
+    trap - EXIT INT TERM
+    [[ -n "$WC_PID" ]] && pids+=("$WC_PID")
+    [[ -n "$KC_PID" ]] && pids+=("$KC_PID")
+    stop_worker "${pids[@]}"
+    [[ -n "$REGISTRY_STATE" ]] && SCHEMA_REGISTRY_STATE_DIR="$REGISTRY_STATE" "$ROOT/scripts/schema-registry.sh" stop || true
+    if [[ -n "$STARTED_BROKER" ]]; then
+        KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" stop >/dev/null || true
+    elif [[ -n "$RUN" && -n "$BOOTSTRAP" ]]; then
+        # A broker we did not start keeps running: drop this run's topics from it.
+        timeout 60 kafka_topics --bootstrap-server "$BOOTSTRAP" --delete --topic "compare-registry-$RUN-.*" >/dev/null 2>&1 || true
+    fi
+    if [[ -n "$WORK" ]]; then
+        if ((rc == 0)) && [[ "${COMPARE_KEEP:-}" != 1 ]]; then
+            rm -rf -- "$WORK"
+        else
+            echo "work dir kept: $WORK (*.log, out/)" >&2
+        fi
+    fi
+    exit "$rc"
+}
+
+# Apicurio's converter and its dependencies, minus what Kafka Connect provides.
+fetch_apicurio() {
+    [[ -f "$APICURIO_CACHE/.complete" ]] && return 0
+    need mvn "needed once to fetch io.apicurio:apicurio-registry-utils-converter:$APICURIO_VERSION"
+    mkdir -p "$APICURIO_CACHE"
+    local work
+    work="$(mktemp -d "$APICURIO_CACHE/.fetch.XXXXXX")"
+    cat >"$work/pom.xml" <<EOF
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>wasm-connect</groupId>
+  <artifactId>apicurio-converter</artifactId>
+  <version>1</version>
+  <dependencies>
+    <dependency><groupId>io.apicurio</groupId><artifactId>apicurio-registry-utils-converter</artifactId><version>$APICURIO_VERSION</version></dependency>
+  </dependencies>
+</project>
+EOF
+    echo "fetching Apicurio's AvroConverter $APICURIO_VERSION from Maven Central into $APICURIO_CACHE ..." >&2
+    if ! mvn -B -Dstyle.color=never -f "$work/pom.xml" dependency:copy-dependencies \
+        -DincludeScope=runtime -DoutputDirectory="$work/libs" 2>&1 | tee "$work/mvn.log" \
+        | sed -un 's/\x1b\[[0-9;]*m//g; s/^.*Downloaded from [^:]*: .*\/\([^/]*\.jar\) .*/  downloaded \1/p' >&2 \
+        || ! grep -q 'BUILD SUCCESS' "$work/mvn.log"; then
+        grep -F '[ERROR]' "$work/mvn.log" | head -n 3 >&2 || tail -n 20 "$work/mvn.log" >&2
+        rm -rf "$work"
+        die "mvn could not fetch io.apicurio:apicurio-registry-utils-converter:$APICURIO_VERSION"
+    fi
+    rm -f "$work"/libs/{kafka-clients,connect-api,connect-json,slf4j-api}-*.jar
+    rm -rf "$APICURIO_CACHE/libs"
+    mv "$work/libs" "$APICURIO_CACHE/libs"
+    rm -rf "$work"
+    touch "$APICURIO_CACHE/.complete"
+}
+
+# Kafka Connect's plugin.path: Apicurio's converter, and ConnectEnvelope compiled.
+kc_plugins() {
+    local dir="$WORK/kc-plugins"
+    mkdir -p "$dir/apicurio" "$dir/envelope" "$WORK/classes"
+    cp "$APICURIO_CACHE"/libs/*.jar "$dir/apicurio/"
+    javac --release 17 -nowarn -cp "$CONNECT_LIBS/*" -d "$WORK/classes" "$ROOT/scripts/lib/ConnectEnvelope.java"
+    jar cf "$dir/envelope/connect-envelope.jar" -C "$WORK/classes" .
+}
+
+start_registry() {
+    REGISTRY_STATE="$WORK/registry"
+    local env
+    env="$(SCHEMA_REGISTRY_STATE_DIR="$REGISTRY_STATE" "$ROOT/scripts/schema-registry.sh" start)"
+    eval "$env"
+    CCOMPAT_URL="$SCHEMA_REGISTRY_URL"
+    APICURIO_URL="${SCHEMA_REGISTRY_URL%/apis/ccompat/v7}/apis/registry/v2"
+}
+
+start_broker() {
+    if [[ -n "${KAFKA_BOOTSTRAP:-}" ]]; then BOOTSTRAP="$KAFKA_BOOTSTRAP"; return 0; fi
+    BOOTSTRAP="127.0.0.1:$KAFKA_PORT"
+    if KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" status >/dev/null 2>&1; then
+        echo "using the running broker on $BOOTSTRAP" >&2
+        return 0
+    fi
+    KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" start >&2
+    STARTED_BROKER=1
+}
+
+# put SIDE NAME JSON: creates (or updates) connector NAME on SIDE (wc or kc).
+put() {
+    local port="$WC_REST_PORT" code
+    [[ "$1" == kc ]] && port="$KC_REST_PORT"
+    code="$(curl -s -o "$WORK/put-$2.body" -w '%{http_code}' -X PUT -H 'Content-Type: application/json' \
+        --data-binary "$3" --max-time 30 "http://127.0.0.1:$port/connectors/$2/config")" || code=000
+    [[ "$code" == 20? ]] || die "$1: PUT /connectors/$2/config answered $code: $(head -c 600 "$WORK/put-$2.body")"
+}
+
+# The converter settings of each side, as JSON object members.
+wc_avro() { printf '"value.converter":"%s","value.converter.schema.registry.url":"%s"' "$WC_AVRO" "$CCOMPAT_URL"; }
+kc_avro() {
+    printf '"value.converter":"%s","value.converter.apicurio.registry.url":"%s",' "$KC_AVRO" "$APICURIO_URL"
+    printf '"value.converter.apicurio.registry.auto-register":"true","value.converter.apicurio.registry.as-confluent":"true",'
+    printf '"value.converter.apicurio.registry.headers.enabled":"false","value.converter.apicurio.registry.use-id":"contentId"'
+}
+FILE_SOURCE='"connector.class":"org.apache.kafka.connect.file.FileStreamSourceConnector","tasks.max":"1"'
+FILE_SINK='"connector.class":"org.apache.kafka.connect.file.FileStreamSinkConnector","tasks.max":"1"'
+# envelope MODE: the transformation members that put ConnectEnvelope in MODE on a connector.
+envelope() { printf '"transforms":"env","transforms.env.type":"wasmconnect.compare.ConnectEnvelope","transforms.env.mode":"%s"' "$1"; }
+
+# The transformations that make wasm-connect's struct out of a text line (Kafka's own SMTs).
+wc_chain() {
+    local t='org.apache.kafka.connect.transforms' at='2026-12-07 01:02:03.456' fmt='yyyy-MM-dd HH:mm:ss.SSS'
+    local names=(line nest) body=""
+    body+="\"transforms.line.type\":\"$t.HoistField\$Value\",\"transforms.line.field\":\"line\","
+    body+="\"transforms.nest.type\":\"$t.HoistField\$Value\",\"transforms.nest.field\":\"inner\","
+    local f v
+    for f in i8:-8 i16:-1600 i32:320000 i64:6400000000 f32:1.5 f64:-0.25 flag:true \
+        day:"$at" clock:"$at" at:"$at" note:"two words, one comma"; do
+        v="${f#*:}" f="${f%%:*}"
+        names+=("$f")
+        body+="\"transforms.$f.type\":\"$t.InsertField\$Value\",\"transforms.$f.static.field\":\"$f\",\"transforms.$f.static.value\":\"$v\","
+    done
+    names+=(meta cast tday tclock tat name)
+    body+="\"transforms.meta.type\":\"$t.InsertField\$Value\",\"transforms.meta.topic.field\":\"topic\",\"transforms.meta.timestamp.field\":\"created\","
+    body+="\"transforms.cast.type\":\"$t.Cast\$Value\",\"transforms.cast.spec\":\"i8:int8,i16:int16,i32:int32,i64:int64,f32:float32,f64:float64,flag:boolean\","
+    for f in day:Date clock:Time at:Timestamp; do
+        body+="\"transforms.t${f%%:*}.type\":\"$t.TimestampConverter\$Value\",\"transforms.t${f%%:*}.field\":\"${f%%:*}\","
+        body+="\"transforms.t${f%%:*}.target.type\":\"${f#*:}\",\"transforms.t${f%%:*}.format\":\"$fmt\","
+    done
+    body+="\"transforms.name.type\":\"$t.SetSchemaMetadata\$Value\",\"transforms.name.schema.name\":\"compare.Generated\",\"transforms.name.schema.version\":\"3\","
+    local IFS=,
+    printf '%s"transforms":"%s"' "$body" "${names[*]}"
+}
+
+# The records of direction 1: JSON envelopes of a struct with every Connect type.
+write_envelopes() {
+    python3 - "$1" <<'EOF'
+import json, sys
+def f(field, type_, optional=False, **extra):
+    return {"field": field, "type": type_, "optional": optional, **extra}
+logical = lambda n: {"name": "org.apache.kafka.connect.data." + n, "version": 1}
+schema = {"type": "struct", "name": "compare.AllTypes", "optional": False, "version": 2, "fields": [
+    f("i8", "int8"), f("i16", "int16"), f("i32", "int32"), f("i64", "int64"),
+    f("f32", "float"), f("f64", "double"), f("flag", "boolean"), f("text", "string"),
+    f("raw", "bytes"), f("maybe", "string", True), f("maybe_long", "int64", True),
+    f("amount", "bytes", parameters={"scale": "2"}, **logical("Decimal")),
+    f("day", "int32", **logical("Date")), f("clock", "int32", **logical("Time")),
+    f("at", "int64", **logical("Timestamp")),
+    f("tags", "array", items={"type": "string", "optional": False}),
+    f("counts", "map", keys={"type": "string", "optional": False}, values={"type": "int32", "optional": False}),
+    f("names", "map", keys={"type": "int32", "optional": False}, values={"type": "string", "optional": True}),
+    f("inner", "struct", True, name="compare.Inner", fields=[f("id", "int32"), f("note", "string", True)]),
+]}
+rows = [
+    [-128, -32768, -2147483648, -9223372036854775808, -1.5, -1e300, False, "", "", None, None,
+     "+w==", 0, 0, 0, [], {}, [], None],
+    [127, 32767, 2147483647, 9223372036854775807, 3.25, 2.5e-300, True, "héllo \"wörld\"\n\t\u00e9",
+     "AAH/", "set", 42, "MDk=", 20794, 3723456, 1796605323456, ["a", "b,c", ""],
+     {"x": 1, "y": -2}, [[1, "one"], [2, None]], {"id": 7, "note": "nested"}],
+    [0, 0, 0, 0, 0.0, 0.1, True, "plain", "/w==", "", -1, "AA==", -1, 86399999, -1,
+     ["only"], {"": 0}, [[-3, "minus three"]], {"id": -7, "note": None}],
+]
+with open(sys.argv[1], "w") as out:
+    for row in rows:
+        payload = {fd["field"]: v for fd, v in zip(schema["fields"], row)}
+        out.write(json.dumps({"schema": schema, "payload": payload}, ensure_ascii=False) + "\n")
+EOF
+}
+
+# await_lines FILE N: waits until FILE has N lines.
+await_lines() {
+    local deadline=$((SECONDS + WAIT_TIMEOUT))
+    until [[ -f "$1" ]] && (($(wc -l <"$1") >= $2)); do
+        ((SECONDS < deadline)) || die "$1 has $( [[ -f "$1" ]] && wc -l <"$1" || echo 0) of $2 lines after ${WAIT_TIMEOUT}s (logs in $WORK)"
+        sleep 0.5
+    done
+}
+
+main() {
+    case "${1:-}" in
+        fetch) fetch_jars; fetch_apicurio; return 0 ;;
+        "") ;;
+        *) echo "usage: $0 [fetch]" >&2; exit 2 ;;
+    esac
+    need "$JAVA" "Java 17+ runs Kafka Connect"
+    need javac "compiles scripts/lib/ConnectEnvelope.java"
+    need jar "packs ConnectEnvelope"
+    need curl "connectors are created over REST"
+    need python3 "scripts/compare-registry-values.py compares the records"
+    need flock "util-linux"
+    ensure_jq
+    [[ -x "$WASM_CONNECT_BIN" ]] || die "no wasm-connect binary at $WASM_CONNECT_BIN (cargo build --release, or set WASM_CONNECT_BIN)"
+    [[ -f "$WASM_CONNECT_PLUGINS/file-source.wasm" && -f "$WASM_CONNECT_PLUGINS/file-sink.wasm" ]] \
+        || die "no file-source.wasm / file-sink.wasm in $WASM_CONNECT_PLUGINS (scripts/build-guests.sh builds them)"
+    for p in "$WC_REST_PORT" "$KC_REST_PORT"; do
+        port_open "$p" && die "127.0.0.1:$p is in use (set WC_REST_PORT / KC_REST_PORT)"
+    done
+    fetch_jars
+    fetch_apicurio
+
+    WORK="$(mktemp -d "${TMPDIR:-/tmp}/compare-registry.XXXXXX")"
+    RUN="$(date +%s)-$$"
+    trap cleanup EXIT
+    trap 'exit 130' INT TERM
+    local out="$WORK/out" t1="compare-registry-$RUN-kc-wrote" t2="compare-registry-$RUN-wc-wrote"
+    mkdir -p "$out"
+    kc_plugins
+    write_envelopes "$WORK/envelopes.jsonl"
+    printf '%s\n' "first line" "second, with a comma" "ünïcode ✓" >"$WORK/lines.txt"
+    local n1 n2
+    n1="$(wc -l <"$WORK/envelopes.jsonl")" n2="$(wc -l <"$WORK/lines.txt")"
+
+    start_broker
+    start_registry
+    echo "broker $BOOTSTRAP; registry $CCOMPAT_URL; Kafka Connect $CONNECT_VERSION on :$KC_REST_PORT, wasm-connect on :$WC_REST_PORT" >&2
+    { connect_properties "compare-registry-$RUN-kc" "$KC_REST_PORT" "$BOOTSTRAP"
+      echo "plugin.path=$WORK/kc-plugins"; echo "plugin.discovery=hybrid_warn"; } >"$WORK/kc.properties"
+    # The shared broker may not create topics on first use: create both while the workers start.
+    { kafka_topics --bootstrap-server "$BOOTSTRAP" --create --if-not-exists --topic "$t1" --partitions 1 --replication-factor 1 &&
+      kafka_topics --bootstrap-server "$BOOTSTRAP" --create --if-not-exists --topic "$t2" --partitions 1 --replication-factor 1; } >"$WORK/topics.log" 2>&1 &
+    local topics_pid=$!
+    start_kafka_connect "$WORK/kc.properties" "$WORK/kc.log"
+    KC_PID=$STARTED_PID
+    { connect_properties "compare-registry-$RUN-wc" "$WC_REST_PORT" "$BOOTSTRAP"
+      echo "plugin.path=$WASM_CONNECT_PLUGINS"; } >"$WORK/wc.properties"
+    start_wasm_connect "$WASM_CONNECT_BIN" "$WORK/wc.properties" "$WORK/wc.log"
+    WC_PID=$STARTED_PID
+    echo "waiting for both workers to serve /connectors ..." >&2
+    await_worker "http://127.0.0.1:$WC_REST_PORT" "$WC_PID" "$WORK/wc.log" "$START_TIMEOUT"
+    await_worker "http://127.0.0.1:$KC_REST_PORT" "$KC_PID" "$WORK/kc.log" "$START_TIMEOUT"
+    wait "$topics_pid" || { cat "$WORK/topics.log" >&2; die "could not create the topics $t1 and $t2"; }
+
+    echo "1. Kafka Connect writes $n1 records to $t1; both read them" >&2
+    put kc kc-source "{$FILE_SOURCE,\"file\":\"$WORK/envelopes.jsonl\",\"topic\":\"$t1\",$(kc_avro),$(envelope parse)}"
+    put kc kc-sink-1 "{$FILE_SINK,\"file\":\"$out/1-there.txt\",\"topics\":\"$t1\",$(kc_avro),$(envelope format)}"
+    put wc wc-sink-1 "{$FILE_SINK,\"file\":\"$out/1-here.txt\",\"topics\":\"$t1\",$(wc_avro)}"
+    echo "2. wasm-connect writes $n2 records to $t2; both read them" >&2
+    put wc wc-source "{$FILE_SOURCE,\"file\":\"$WORK/lines.txt\",\"topic\":\"$t2\",$(wc_avro),$(wc_chain)}"
+    put kc kc-sink-2 "{$FILE_SINK,\"file\":\"$out/2-there.txt\",\"topics\":\"$t2\",$(kc_avro),$(envelope format)}"
+    put wc wc-sink-2 "{$FILE_SINK,\"file\":\"$out/2-here.txt\",\"topics\":\"$t2\",$(wc_avro)}"
+
+    echo "waiting for the records in the four sink files (up to ${WAIT_TIMEOUT}s each) ..." >&2
+    await_lines "$out/1-there.txt" "$n1"
+    await_lines "$out/1-here.txt" "$n1"
+    await_lines "$out/2-there.txt" "$n2"
+    await_lines "$out/2-here.txt" "$n2"
+
+    python3 "$ROOT/scripts/compare-registry-values.py" \
+        "1. Kafka Connect + Apicurio AvroConverter wrote, both read" "$out/1-here.txt" "$out/1-there.txt" \
+        "2. wasm-connect AvroConverter wrote, both read" "$out/2-here.txt" "$out/2-there.txt"
+}
+
+main "$@"
