@@ -45,6 +45,7 @@
 #   COMPARE_START_TIMEOUT seconds to wait for each worker to serve /connectors (default 120)
 #   COMPARE_WAIT_TIMEOUT  seconds to wait for the records in each output file (default 90)
 #   COMPARE_KEEP          1: keep the work dir (configs, logs, outputs) on success too
+#   COMPARE_MARKDOWN      1: print the tables as Markdown (docs/schema-registry-compare.md)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -322,15 +323,18 @@ main() {
     await_lines "$out/2-there.txt" "$n2"
     await_lines "$out/2-here.txt" "$n2"
     await_lines "$out/3-there.txt" "$n2"
-    # The Avro schemas each converter registered for the same Connect schema.
+    # The Avro schemas each converter registered for the same Connect schema (2. and 3.),
+    # and Apicurio's for 1. (kept in the work dir with COMPARE_KEEP=1).
     local t
-    for t in "$t2" "$t3"; do
+    for t in "$t1" "$t2" "$t3"; do
         curl -fsS --max-time 30 "$CCOMPAT_URL/subjects/$t-value/versions/latest" | jq -c '.schema | fromjson' >"$out/schema-$t.json" \
             || die "no schema registered under $t-value"
     done
 
     printf '%s\n' "$KNOWN" >"$WORK/known.txt"
-    python3 "$ROOT/scripts/compare-registry-values.py" --known "$WORK/known.txt" \
+    local markdown=()
+    [[ "${COMPARE_MARKDOWN:-}" == 1 ]] && markdown=(--markdown)
+    python3 "$ROOT/scripts/compare-registry-values.py" "${markdown[@]}" --known "$WORK/known.txt" \
         "Kafka Connect + Apicurio's AvroConverter wrote, both read" "$out/1-here.txt" "$out/1-there.txt" \
         "wasm-connect's AvroConverter wrote, both read" "$out/2-here.txt" "$out/2-there.txt" \
         "the lines of 2. through the same transformations in each worker, read by Kafka Connect: here = wasm-connect wrote, there = Kafka Connect wrote" \

@@ -2,7 +2,7 @@
 """Field-by-field comparison of the records two workers read from one topic, for
 scripts/compare-registry-kafka-connect.sh.
 
-    compare-registry-values.py [--known FILE] TITLE HERE THERE [TITLE HERE THERE ...]
+    compare-registry-values.py [--markdown] [--known FILE] TITLE HERE THERE [TITLE HERE THERE ...]
 
 HERE is wasm-connect's FileStreamSink output (one record per line: the payload as JSON, or
 a whole {"schema", "payload"} envelope); THERE is Kafka Connect's (one JsonConverter
@@ -21,8 +21,8 @@ booleans, strings exactly.
 Prints one table per TITLE (field, type, here, there, same?: here and there list each
 record's value, separated by ` | `) and the summary line `N fields, N same, N different`
 (and `N known` when some are); exits 1 when a field differs and is not known, or when a
-side holds another number of records or a line that is not JSON. It reads files and
-prints; it starts nothing.
+side holds another number of records or a line that is not JSON. --markdown prints the
+tables as Markdown. It reads files and prints; it starts nothing.
 """
 
 import json
@@ -116,7 +116,17 @@ def leaf_schema(record, path):
     return schema
 
 
-def show(values, width=48):
+# --markdown: tables as Markdown (for docs/schema-registry-compare.md).
+MARKDOWN = False
+
+
+def cell(text):
+    """A Markdown table cell: code, its pipes escaped."""
+    return "`" + str(text).replace("|", "\\|") + "`"
+
+
+def show(values, width=None):
+    width = width or (80 if MARKDOWN else 48)
     text = " | ".join(json.dumps(v, ensure_ascii=False) for v in values)
     return text if len(text) <= width else text[: width - 1] + "…"
 
@@ -183,10 +193,18 @@ def compare(number, title, here_path, there_path, known, problems):
             notes.append(f"  known: {path}: {reason}")
         table.append((path, label, show(h), show(t), outcome))
     head = ("field", "type", "here (wasm-connect)", "there (Kafka Connect)", "same?")
-    widths = [max(len(str(r[i])) for r in table + [head]) for i in range(4)]
     print(f"\n{number}. {title} ({len(there)} {what})")
-    for row in [head] + table:
-        print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)) + "  " + row[4])
+    if MARKDOWN:
+        print()
+        for row in [head, ("---",) * 5] + table:
+            plain = row[0] in ("field", "---")
+            cells = [c if plain else cell(c) for c in row[:4]] + [row[4]]
+            print("| " + " | ".join(cells) + " |")
+        print()
+    else:
+        widths = [max(len(str(r[i])) for r in table + [head]) for i in range(4)]
+        for row in [head] + table:
+            print("  ".join(str(c).ljust(w) for c, w in zip(row, widths)) + "  " + row[4])
     print("\n".join(notes), end="\n" if notes else "")
     counts = {}
     for row in table:
@@ -206,7 +224,10 @@ def read_known(path):
 
 
 def main(args):
+    global MARKDOWN
     known = {}
+    if args and args[0] == "--markdown":
+        MARKDOWN, args = True, args[1:]
     if len(args) >= 2 and args[0] == "--known":
         known, args = read_known(args[1]), args[2:]
     if not args or len(args) % 3:

@@ -1,7 +1,9 @@
 //! Unit tests of the Avro format: schema text written (`schema_text`), schemas read
 //! (`schema_read`), values both ways with byte vectors from the Avro specification
-//! (`values`), bad payloads (`garbage`), and a timing against `apache-avro` (`timing`).
+//! (`values`), bad payloads (`garbage`), a cross-check with Apicurio's converter
+//! (`apicurio`), and a timing against `apache-avro` (`timing`).
 
+mod apicurio;
 mod garbage;
 mod schema_read;
 mod schema_text;
