@@ -84,7 +84,9 @@ cleanup() {
         KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" stop >/dev/null || true
     elif [[ -n "$RUN" && -n "$BOOTSTRAP" ]]; then
         # A broker we did not start keeps running: drop this run's topics from it.
-        timeout 60 kafka_topics --bootstrap-server "$BOOTSTRAP" --delete --topic "compare-registry-$RUN-.*" >/dev/null 2>&1 || true
+        # (timeout runs programs, not shell functions: call kafka.sh itself.)
+        KAFKA_PORT="$KAFKA_PORT" timeout 60 "$ROOT/scripts/kafka.sh" run org.apache.kafka.tools.TopicCommand \
+            --bootstrap-server "$BOOTSTRAP" --delete --topic "compare-registry-$RUN-.*" >/dev/null 2>&1 || true
     fi
     if [[ -n "$WORK" ]]; then
         if ((rc == 0)) && [[ "${COMPARE_KEEP:-}" != 1 ]]; then
