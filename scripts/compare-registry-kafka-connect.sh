@@ -19,12 +19,16 @@
 #    transformations (HoistField, InsertField, Cast, TimestampConverter, SetSchemaMetadata)
 #    turns into a named struct with a nested struct, int8..float64, boolean, strings,
 #    Date, Time, Timestamp and null optional fields; its AvroConverter writes them.
+# 3. Kafka Connect runs the lines of 2. through the same transformations and writes them
+#    with Apicurio's converter.
 # Each topic is then read by both workers into a FileStreamSink: wasm-connect's prints the
 # payload as JSON, Kafka Connect's prints the JsonConverter envelope (ConnectEnvelope,
 # mode=format). scripts/compare-registry-values.py compares the records field by field and
-# prints one table per direction (field, type, here = wasm-connect, there = Kafka Connect,
-# same?) and the summary `N fields, N same, N different`; the exit status is 1 on any
-# difference.
+# prints five tables (field, type, here = wasm-connect, there = Kafka Connect, same?):
+# 1. and 2. as both workers read them; 3. against 2., both as Kafka Connect read them
+# (schemas compared too); the Avro schemas registered in 2. and 3.; 1. as sent against what
+# wasm-connect read. Then the summary `N fields, N same, N different` (`, N known` when
+# some differences are listed in KNOWN below); the exit status is 1 on any other difference.
 #
 # Kafka Connect's jars come from scripts/lib/connect.sh (cached), Apicurio's converter and
 # its dependencies from Maven Central through `mvn dependency:copy-dependencies` (cached in
@@ -341,7 +345,9 @@ main() {
         "wasm-connect's AvroConverter wrote, both read" "$out/2-here.txt" "$out/2-there.txt" \
         "the lines of 2. through the same transformations in each worker, read by Kafka Connect: here = wasm-connect wrote, there = Kafka Connect wrote" \
         "$out/2-there.txt" "$out/3-there.txt" \
-        "the Avro schema each converter registered for 2. and 3." "$out/schema-$t2.json" "$out/schema-$t3.json"
+        "the Avro schema each converter registered for 2. and 3." "$out/schema-$t2.json" "$out/schema-$t3.json" \
+        "the records of 1. as sent (there: the envelope lines Kafka Connect's source read) and as wasm-connect read them from Avro (here)" \
+        "$out/1-here.txt" "$WORK/envelopes.jsonl"
 }
 
 main "$@"

@@ -193,6 +193,7 @@ def compare(number, title, here_path, there_path, known, problems):
             notes.append(f"  known: {path}: {reason}")
         table.append((path, label, show(h), show(t), outcome))
     head = ("field", "type", "here (wasm-connect)", "there (Kafka Connect)", "same?")
+    what = what if len(there) != 1 else what[:-1]
     print(f"\n{number}. {title} ({len(there)} {what})")
     if MARKDOWN:
         print()
