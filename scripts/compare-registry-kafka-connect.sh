@@ -13,8 +13,9 @@
 # 1. Kafka Connect writes: its FileStreamSource reads JSON envelope lines (schema + payload)
 #    that scripts/lib/ConnectEnvelope.java (mode=parse, compiled here) turns into Connect
 #    data of every type: int8..float64, boolean, string, bytes, optional fields (set and
-#    null), Decimal, Date, Time, Timestamp, an array, a map with string keys and one with
-#    int keys, a nested optional struct. Apicurio's converter writes them as Avro.
+#    null), Decimal (with and without a precision), Date, Time, Timestamp, an array, a map
+#    with string keys and one with int keys, a nested optional struct, defaults, docs and
+#    parameters. Apicurio's converter writes them as Avro.
 # 2. wasm-connect writes: its FileStreamSource reads text lines that a chain of Kafka's own
 #    transformations (HoistField, InsertField, Cast, TimestampConverter, SetSchemaMetadata)
 #    turns into a named struct with a nested struct, int8..float64, boolean, strings,
@@ -73,6 +74,7 @@ KC_AVRO=io.apicurio.registry.utils.converter.AvroConverter
 KNOWN='
 3 | inner.line | a plugin'"'"'s text is an OPTIONAL string to wasm-connect'"'"'s transformations (transforms/src/data: the plugin kind carries no optionality); Kafka'"'"'s FileStreamSource declares a required STRING, so HoistField nests a required field there
 4 | inner.line | the same optional line, as Avro: ["null","string"] with default null against "string"
+5 | label | Kafka Connect'"'"'s JsonConverter, reading the envelope line, gives the null of a field with a default as its default ("dflt"), before anything is written as Avro
 '
 
 WORK="" STARTED_BROKER="" BOOTSTRAP="" RUN="" REGISTRY_STATE="" WC_PID="" KC_PID=""
@@ -230,15 +232,19 @@ schema = {"type": "struct", "name": "compare.AllTypes", "optional": False, "vers
     f("counts", "map", keys={"type": "string", "optional": False}, values={"type": "int32", "optional": False}),
     f("names", "map", keys={"type": "int32", "optional": False}, values={"type": "string", "optional": True}),
     f("inner", "struct", True, name="compare.Inner", fields=[f("id", "int32"), f("note", "string", True)]),
-]}
+    f("level", "int32", default=5, doc="a documented field with a default"),
+    f("label", "string", True, default="dflt"),
+    f("origin", "string", parameters={"source": "compare", "kind": "tag"}),
+    f("price", "bytes", parameters={"scale": "3", "connect.decimal.precision": "10"}, **logical("Decimal")),
+], "doc": "every Connect type"}
 rows = [
     [-128, -32768, -2147483648, -9223372036854775808, -1.5, -1e300, False, "", "", None, None,
-     "+w==", 0, 0, 0, [], {}, [], None],
+     "+w==", 0, 0, 0, [], {}, [], None, 0, None, "", "AA=="],
     [127, 32767, 2147483647, 9223372036854775807, 3.25, 2.5e-300, True, "héllo \"wörld\"\n\t\u00e9",
      "AAH/", "set", 42, "MDk=", 20794, 3723456, 1796605323456, ["a", "b,c", ""],
-     {"x": 1, "y": -2}, [[1, "one"], [2, None]], {"id": 7, "note": "nested"}],
+     {"x": 1, "y": -2}, [[1, "one"], [2, None]], {"id": 7, "note": "nested"}, 5, "set", "x", "AeI="],
     [0, 0, 0, 0, 0.0, 0.1, True, "plain", "/w==", "", -1, "AA==", -1, 86399999, -1,
-     ["only"], {"": 0}, [[-3, "minus three"]], {"id": -7, "note": None}],
+     ["only"], {"": 0}, [[-3, "minus three"]], {"id": -7, "note": None}, -1, "", "y", "/w=="],
 ]
 with open(sys.argv[1], "w") as out:
     for row in rows:

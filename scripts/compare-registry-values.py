@@ -180,6 +180,7 @@ def compare(number, title, here_path, there_path, known, problems):
     if len(here_records) != len(there):
         problems.append(f"{title}: {len(here_records)} records here, {len(there)} there")
     if not there or not here_records:
+        problems.append(f"{title}: no records {'there' if not there else 'here'}")
         return {}
     if is_envelope(there[0]):
         rows, what = envelope_rows(here_records, there), "records"
