@@ -22,13 +22,15 @@
 #    Date, Time, Timestamp and null optional fields; its AvroConverter writes them.
 # 3. Kafka Connect runs the lines of 2. through the same transformations and writes them
 #    with Apicurio's converter.
+# Keys are Avro too (ValueToKey of two fields): every sink decodes them, and the key
+# schemas registered in 2. and 3. are compared; FileStreamSink prints no keys.
 # Each topic is then read by both workers into a FileStreamSink: wasm-connect's prints the
 # payload as JSON, Kafka Connect's prints the JsonConverter envelope (ConnectEnvelope,
 # mode=format). scripts/compare-registry-values.py compares the records field by field and
-# prints five tables (field, type, here = wasm-connect, there = Kafka Connect, same?):
+# prints six tables (field, type, here = wasm-connect, there = Kafka Connect, same?):
 # 1. and 2. as both workers read them; 3. against 2., both as Kafka Connect read them
-# (schemas compared too); the Avro schemas registered in 2. and 3.; 1. as sent against what
-# wasm-connect read. Then the summary `N fields, N same, N different` (`, N known` when
+# (schemas compared too); the Avro value schemas registered in 2. and 3.; 1. as sent against
+# what wasm-connect read; the Avro key schemas registered in 2. and 3. Then the summary `N fields, N same, N different` (`, N known` when
 # some differences are listed in KNOWN below); the exit status is 1 on any other difference.
 #
 # Kafka Connect's jars come from scripts/lib/connect.sh (cached), Apicurio's converter and
@@ -176,17 +178,27 @@ put() {
     [[ "$code" == 20? ]] || die "$1: PUT /connectors/$2/config answered $code: $(head -c 600 "$WORK/put-$2.body")"
 }
 
-# The converter settings of each side, as JSON object members.
-wc_avro() { printf '"value.converter":"%s","value.converter.schema.registry.url":"%s"' "$WC_AVRO" "$CCOMPAT_URL"; }
+# The converter settings of each side, for keys and values, as JSON object members.
+wc_avro() {
+    local side
+    for side in key value; do
+        printf '"%s.converter":"%s","%s.converter.schema.registry.url":"%s",' "$side" "$WC_AVRO" "$side" "$CCOMPAT_URL"
+    done | sed 's/,$//'
+}
 kc_avro() {
-    printf '"value.converter":"%s","value.converter.apicurio.registry.url":"%s",' "$KC_AVRO" "$APICURIO_URL"
-    printf '"value.converter.apicurio.registry.auto-register":"true","value.converter.apicurio.registry.as-confluent":"true",'
-    printf '"value.converter.apicurio.registry.headers.enabled":"false","value.converter.apicurio.registry.use-id":"contentId"'
+    local side p
+    for side in key value; do
+        p="$side.converter.apicurio.registry"
+        printf '"%s.converter":"%s","%s.url":"%s","%s.auto-register":"true",' "$side" "$KC_AVRO" "$p" "$APICURIO_URL" "$p"
+        printf '"%s.as-confluent":"true","%s.headers.enabled":"false","%s.use-id":"contentId",' "$p" "$p" "$p"
+    done | sed 's/,$//'
 }
 FILE_SOURCE='"connector.class":"org.apache.kafka.connect.file.FileStreamSourceConnector","tasks.max":"1"'
 FILE_SINK='"connector.class":"org.apache.kafka.connect.file.FileStreamSinkConnector","tasks.max":"1"'
-# envelope MODE: the transformation members that put ConnectEnvelope in MODE on a connector.
-envelope() { printf '"transforms":"env","transforms.env.type":"wasmconnect.compare.ConnectEnvelope","transforms.env.mode":"%s"' "$1"; }
+# envelope MODE: the members of a transformation `env`, ConnectEnvelope in MODE.
+envelope() { printf '"transforms.env.type":"wasmconnect.compare.ConnectEnvelope","transforms.env.mode":"%s"' "$1"; }
+# key FIELDS: the members of a transformation `key`, Kafka's ValueToKey of FIELDS.
+key() { printf '"transforms.key.type":"org.apache.kafka.connect.transforms.ValueToKey","transforms.key.fields":"%s"' "$1"; }
 
 # The transformations that make wasm-connect's struct out of a text line (Kafka's own SMTs).
 wc_chain() {
@@ -201,7 +213,8 @@ wc_chain() {
         names+=("$f")
         body+="\"transforms.$f.type\":\"$t.InsertField\$Value\",\"transforms.$f.static.field\":\"$f\",\"transforms.$f.static.value\":\"$v\","
     done
-    names+=(meta cast tday tclock tat name)
+    names+=(meta cast key tday tclock tat name)
+    body+="$(key i32,note),"
     # A source record has no Kafka partition yet: an optional field that stays null.
     body+="\"transforms.meta.type\":\"$t.InsertField\$Value\",\"transforms.meta.partition.field\":\"part\","
     body+="\"transforms.cast.type\":\"$t.Cast\$Value\",\"transforms.cast.spec\":\"i8:int8,i16:int16,i32:int32,i64:int64,f32:float32,f64:float64,flag:boolean\","
@@ -318,16 +331,16 @@ main() {
     wait "$topics_pid" || { cat "$WORK/topics.log" >&2; die "could not create the topics $t1, $t2 and $t3"; }
 
     echo "1. Kafka Connect writes $n1 records to $t1; both read them" >&2
-    put kc kc-source "{$FILE_SOURCE,\"file\":\"$WORK/envelopes.jsonl\",\"topic\":\"$t1\",$(kc_avro),$(envelope parse)}"
-    put kc kc-sink-1 "{$FILE_SINK,\"file\":\"$out/1-there.txt\",\"topics\":\"$t1\",$(kc_avro),$(envelope format)}"
+    put kc kc-source "{$FILE_SOURCE,\"file\":\"$WORK/envelopes.jsonl\",\"topic\":\"$t1\",$(kc_avro),\"transforms\":\"env,key\",$(envelope parse),$(key i32,text)}"
+    put kc kc-sink-1 "{$FILE_SINK,\"file\":\"$out/1-there.txt\",\"topics\":\"$t1\",$(kc_avro),\"transforms\":\"env\",$(envelope format)}"
     put wc wc-sink-1 "{$FILE_SINK,\"file\":\"$out/1-here.txt\",\"topics\":\"$t1\",$(wc_avro)}"
     echo "2. wasm-connect writes $n2 records to $t2; both read them" >&2
     put wc wc-source "{$FILE_SOURCE,\"file\":\"$WORK/lines.txt\",\"topic\":\"$t2\",$(wc_avro),$(wc_chain)}"
-    put kc kc-sink-2 "{$FILE_SINK,\"file\":\"$out/2-there.txt\",\"topics\":\"$t2\",$(kc_avro),$(envelope format)}"
+    put kc kc-sink-2 "{$FILE_SINK,\"file\":\"$out/2-there.txt\",\"topics\":\"$t2\",$(kc_avro),\"transforms\":\"env\",$(envelope format)}"
     put wc wc-sink-2 "{$FILE_SINK,\"file\":\"$out/2-here.txt\",\"topics\":\"$t2\",$(wc_avro)}"
     echo "3. Kafka Connect writes the same $n2 lines through the same transformations to $t3" >&2
     put kc kc-source-3 "{$FILE_SOURCE,\"file\":\"$WORK/lines.txt\",\"topic\":\"$t3\",$(kc_avro),$(wc_chain)}"
-    put kc kc-sink-3 "{$FILE_SINK,\"file\":\"$out/3-there.txt\",\"topics\":\"$t3\",$(kc_avro),$(envelope format)}"
+    put kc kc-sink-3 "{$FILE_SINK,\"file\":\"$out/3-there.txt\",\"topics\":\"$t3\",$(kc_avro),\"transforms\":\"env\",$(envelope format)}"
 
     echo "waiting for the records in the four sink files (up to ${WAIT_TIMEOUT}s each) ..." >&2
     await_lines "$out/1-there.txt" "$n1"
@@ -337,10 +350,12 @@ main() {
     await_lines "$out/3-there.txt" "$n2"
     # The Avro schemas each converter registered for the same Connect schema (2. and 3.),
     # and Apicurio's for 1. (kept in the work dir with COMPARE_KEEP=1).
-    local t
+    local t side
     for t in "$t1" "$t2" "$t3"; do
-        curl -fsS --max-time 30 "$CCOMPAT_URL/subjects/$t-value/versions/latest" | jq -c '.schema | fromjson' >"$out/schema-$t.json" \
-            || die "no schema registered under $t-value"
+        for side in key value; do
+            curl -fsS --max-time 30 "$CCOMPAT_URL/subjects/$t-$side/versions/latest" | jq -c '.schema | fromjson' \
+                >"$out/schema-$t-$side.json" || die "no schema registered under $t-$side"
+        done
     done
 
     printf '%s\n' "$KNOWN" >"$WORK/known.txt"
@@ -351,9 +366,10 @@ main() {
         "wasm-connect's AvroConverter wrote, both read" "$out/2-here.txt" "$out/2-there.txt" \
         "the lines of 2. through the same transformations in each worker, read by Kafka Connect: here = wasm-connect wrote, there = Kafka Connect wrote" \
         "$out/2-there.txt" "$out/3-there.txt" \
-        "the Avro schema each converter registered for 2. and 3." "$out/schema-$t2.json" "$out/schema-$t3.json" \
+        "the Avro value schema each converter registered for 2. and 3." "$out/schema-$t2-value.json" "$out/schema-$t3-value.json" \
         "the records of 1. as sent (there: the envelope lines Kafka Connect's source read) and as wasm-connect read them from Avro (here)" \
-        "$out/1-here.txt" "$WORK/envelopes.jsonl"
+        "$out/1-here.txt" "$WORK/envelopes.jsonl" \
+        "the Avro key schema each converter registered for 2. and 3." "$out/schema-$t2-key.json" "$out/schema-$t3-key.json"
 }
 
 main "$@"
