@@ -10,11 +10,12 @@
 #   scripts/compare-registry-kafka-connect.sh         run both directions, print the tables
 #   scripts/compare-registry-kafka-connect.sh fetch   only download the jars
 #
-# 1. Kafka Connect writes: its FileStreamSource reads JSON envelope lines (schema + payload)
-#    that scripts/lib/ConnectEnvelope.java (mode=parse, compiled here) turns into Connect
-#    data of every type: int8..float64, boolean, string, bytes, optional fields (set and
-#    null), Decimal (with and without a precision), Date, Time, Timestamp, an array, a map
-#    with string keys and one with int keys, a nested optional struct, defaults, docs and
+# 1. Kafka Connect writes: its FileStreamSource reads JSON envelope lines (schema +
+#    payload, from scripts/lib/compare-registry-records.py) that
+#    scripts/lib/ConnectEnvelope.java (mode=parse, compiled here) turns into Connect data of
+#    every type: int8..float64, boolean, string, bytes, optional fields (set and null),
+#    Decimal (with and without a precision), Date, Time, Timestamp, an array, a map with
+#    string keys and one with int keys, a nested optional struct, defaults, docs and
 #    parameters. Apicurio's converter writes them as Avro.
 # 2. wasm-connect writes: its FileStreamSource reads text lines that a chain of Kafka's own
 #    transformations (HoistField, InsertField, Cast, TimestampConverter, SetSchemaMetadata)
@@ -59,6 +60,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SCRIPT_NAME=compare-registry-kafka-connect.sh
 # shellcheck source=lib/connect.sh
 source "$ROOT/scripts/lib/connect.sh"
+# shellcheck source=lib/apicurio-converter.sh
+source "$ROOT/scripts/lib/apicurio-converter.sh"
 KAFKA_PORT="${KAFKA_PORT:-9092}"
 WASM_CONNECT_BIN="${WASM_CONNECT_BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release/wasm-connect}"
 WASM_CONNECT_PLUGINS="${WASM_CONNECT_PLUGINS:-$ROOT/build/plugins}"
@@ -66,8 +69,6 @@ WC_REST_PORT="${WC_REST_PORT:-18094}"
 KC_REST_PORT="${KC_REST_PORT:-18093}"
 START_TIMEOUT="${COMPARE_START_TIMEOUT:-120}"
 WAIT_TIMEOUT="${COMPARE_WAIT_TIMEOUT:-90}"
-APICURIO_VERSION=2.6.13.Final
-APICURIO_CACHE="${APICURIO_CONVERTER_CACHE:-$HOME/.cache/wasm-connect/apicurio-converter-$APICURIO_VERSION}"
 WC_AVRO=io.confluent.connect.avro.AvroConverter
 KC_AVRO=io.apicurio.registry.utils.converter.AvroConverter
 
@@ -104,49 +105,6 @@ cleanup() {
         fi
     fi
     exit "$rc"
-}
-
-# Apicurio's converter and its dependencies, minus what Kafka Connect provides.
-fetch_apicurio() {
-    [[ -f "$APICURIO_CACHE/.complete" ]] && return 0
-    need mvn "needed once to fetch io.apicurio:apicurio-registry-utils-converter:$APICURIO_VERSION"
-    mkdir -p "$APICURIO_CACHE"
-    local work
-    work="$(mktemp -d "$APICURIO_CACHE/.fetch.XXXXXX")"
-    cat >"$work/pom.xml" <<EOF
-<project xmlns="http://maven.apache.org/POM/4.0.0">
-  <modelVersion>4.0.0</modelVersion>
-  <groupId>wasm-connect</groupId>
-  <artifactId>apicurio-converter</artifactId>
-  <version>1</version>
-  <dependencies>
-    <dependency><groupId>io.apicurio</groupId><artifactId>apicurio-registry-utils-converter</artifactId><version>$APICURIO_VERSION</version></dependency>
-  </dependencies>
-</project>
-EOF
-    echo "fetching Apicurio's AvroConverter $APICURIO_VERSION from Maven Central into $APICURIO_CACHE ..." >&2
-    if ! mvn -B -Dstyle.color=never -f "$work/pom.xml" dependency:copy-dependencies \
-        -DincludeScope=runtime -DoutputDirectory="$work/libs" 2>&1 | tee "$work/mvn.log" \
-        | sed -un 's/\x1b\[[0-9;]*m//g; s/^.*Downloaded from [^:]*: .*\/\([^/]*\.jar\) .*/  downloaded \1/p' >&2 \
-        || ! grep -q 'BUILD SUCCESS' "$work/mvn.log"; then
-        grep -F '[ERROR]' "$work/mvn.log" | head -n 3 >&2 || tail -n 20 "$work/mvn.log" >&2
-        rm -rf "$work"
-        die "mvn could not fetch io.apicurio:apicurio-registry-utils-converter:$APICURIO_VERSION"
-    fi
-    rm -f "$work"/libs/{kafka-clients,connect-api,connect-json,slf4j-api}-*.jar
-    rm -rf "$APICURIO_CACHE/libs"
-    mv "$work/libs" "$APICURIO_CACHE/libs"
-    rm -rf "$work"
-    touch "$APICURIO_CACHE/.complete"
-}
-
-# Kafka Connect's plugin.path: Apicurio's converter, and ConnectEnvelope compiled.
-kc_plugins() {
-    local dir="$WORK/kc-plugins"
-    mkdir -p "$dir/apicurio" "$dir/envelope" "$WORK/classes"
-    cp "$APICURIO_CACHE"/libs/*.jar "$dir/apicurio/"
-    javac --release 17 -nowarn -cp "$CONNECT_LIBS/*" -d "$WORK/classes" "$ROOT/scripts/lib/ConnectEnvelope.java"
-    jar cf "$dir/envelope/connect-envelope.jar" -C "$WORK/classes" .
 }
 
 start_registry() {
@@ -227,45 +185,6 @@ wc_chain() {
     printf '%s"transforms":"%s"' "$body" "${names[*]}"
 }
 
-# The records of direction 1: JSON envelopes of a struct with every Connect type.
-write_envelopes() {
-    python3 - "$1" <<'EOF'
-import json, sys
-def f(field, type_, optional=False, **extra):
-    return {"field": field, "type": type_, "optional": optional, **extra}
-logical = lambda n: {"name": "org.apache.kafka.connect.data." + n, "version": 1}
-schema = {"type": "struct", "name": "compare.AllTypes", "optional": False, "version": 2, "fields": [
-    f("i8", "int8"), f("i16", "int16"), f("i32", "int32"), f("i64", "int64"),
-    f("f32", "float"), f("f64", "double"), f("flag", "boolean"), f("text", "string"),
-    f("raw", "bytes"), f("maybe", "string", True), f("maybe_long", "int64", True),
-    f("amount", "bytes", parameters={"scale": "2"}, **logical("Decimal")),
-    f("day", "int32", **logical("Date")), f("clock", "int32", **logical("Time")),
-    f("at", "int64", **logical("Timestamp")),
-    f("tags", "array", items={"type": "string", "optional": False}),
-    f("counts", "map", keys={"type": "string", "optional": False}, values={"type": "int32", "optional": False}),
-    f("names", "map", keys={"type": "int32", "optional": False}, values={"type": "string", "optional": True}),
-    f("inner", "struct", True, name="compare.Inner", fields=[f("id", "int32"), f("note", "string", True)]),
-    f("level", "int32", default=5, doc="a documented field with a default"),
-    f("label", "string", True, default="dflt"),
-    f("origin", "string", parameters={"source": "compare", "kind": "tag"}),
-    f("price", "bytes", parameters={"scale": "3", "connect.decimal.precision": "10"}, **logical("Decimal")),
-], "doc": "every Connect type"}
-rows = [
-    [-128, -32768, -2147483648, -9223372036854775808, -1.5, -1e300, False, "", "", None, None,
-     "+w==", 0, 0, 0, [], {}, [], None, 0, None, "", "AA=="],
-    [127, 32767, 2147483647, 9223372036854775807, 3.25, 2.5e-300, True, "héllo \"wörld\"\n\t\u00e9",
-     "AAH/", "set", 42, "MDk=", 20794, 3723456, 1796605323456, ["a", "b,c", ""],
-     {"x": 1, "y": -2}, [[1, "one"], [2, None]], {"id": 7, "note": "nested"}, 5, "set", "x", "AeI="],
-    [0, 0, 0, 0, 0.0, 0.1, True, "plain", "/w==", "", -1, "AA==", -1, 86399999, -1,
-     ["only"], {"": 0}, [[-3, "minus three"]], {"id": -7, "note": None}, -1, "", "y", "/w=="],
-]
-with open(sys.argv[1], "w") as out:
-    for row in rows:
-        payload = {fd["field"]: v for fd, v in zip(schema["fields"], row)}
-        out.write(json.dumps({"schema": schema, "payload": payload}, ensure_ascii=False) + "\n")
-EOF
-}
-
 # await_lines FILE N: waits until FILE has N lines.
 await_lines() {
     local deadline=$((SECONDS + WAIT_TIMEOUT))
@@ -304,7 +223,7 @@ main() {
     local out="$WORK/out" t1="compare-registry-$RUN-kc-wrote" t2="compare-registry-$RUN-wc-wrote" t3="compare-registry-$RUN-kc-chain"
     mkdir -p "$out"
     kc_plugins
-    write_envelopes "$WORK/envelopes.jsonl"
+    python3 "$ROOT/scripts/lib/compare-registry-records.py" "$WORK/envelopes.jsonl"
     printf '%s\n' "first line" "second, with a comma" "ünïcode ✓" >"$WORK/lines.txt"
     local n1 n2
     n1="$(wc -l <"$WORK/envelopes.jsonl")" n2="$(wc -l <"$WORK/lines.txt")"

@@ -1,9 +1,10 @@
 //! Cross-checks with Apicurio's `AvroConverter` 2.6.13.Final (its `AvroData` is a copy of
 //! Confluent's) as `scripts/compare-registry-kafka-connect.sh` runs it in Kafka Connect
-//! 4.3.1: the schema text it registered for that script's `compare.AllTypes` struct (every
-//! Connect type: int8..float64, boolean, string, bytes, optional fields, Decimal, Date,
-//! Time, Timestamp, an array, maps with string and int keys, a nested optional struct,
-//! defaults, docs and parameters), and one record of it as bytes derived from the Avro
+//! 4.3.1. The struct `compare.AllTypes` of `scripts/lib/compare-registry-records.py` holds
+//! every Connect type: int8..float64, boolean, string, bytes, optional fields, Decimal,
+//! Date, Time, Timestamp, an array, maps with string and int keys, a nested optional
+//! struct, defaults, docs and parameters. The tests hold the schema text Apicurio's
+//! converter registered for it, and one record of it as bytes derived from the Avro
 //! specification's binary encoding.
 
 use wasm_connect_transforms::data::envelope;
