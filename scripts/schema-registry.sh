@@ -14,7 +14,10 @@
 #   SCHEMA_REGISTRY_URL   http://127.0.0.1:PORT/apis/ccompat/v7, what
 #                         `schema.registry.url` takes
 #
-# Environment: SCHEMA_REGISTRY_PORT (default: a free port), SCHEMA_REGISTRY_STATE_DIR
+# Environment: SCHEMA_REGISTRY_BASIC_AUTH=<user>:<password> puts every request behind HTTP
+# basic authentication with that one user (Quarkus' embedded users; the credentials go to a
+# 0600 file in the state dir, never on the command line), SCHEMA_REGISTRY_PORT (default: a
+# free port), SCHEMA_REGISTRY_STATE_DIR
 # (default /tmp/wasm-connect-schema-registry), SCHEMA_REGISTRY_CACHE (where the unpacked
 # app is kept; default ~/.cache/wasm-connect/apicurio-registry-3.3.3), JAVA21_HOME or
 # TEMURIN25_HOME (a JDK of 21 or later: the registry does not run on Java 17; default: the
@@ -98,18 +101,37 @@ start() {
     management="$(free_port)"
     rm -rf "$STATE"
     mkdir -p "$STATE"
+    local auth=()
+    if [[ -n "${SCHEMA_REGISTRY_BASIC_AUTH:-}" ]]; then
+        local user="${SCHEMA_REGISTRY_BASIC_AUTH%%:*}" password="${SCHEMA_REGISTRY_BASIC_AUTH#*:}"
+        [[ "$user" != "$SCHEMA_REGISTRY_BASIC_AUTH" && -n "$user" ]] ||
+            die "SCHEMA_REGISTRY_BASIC_AUTH must be <user>:<password>"
+        (
+            umask 077
+            cat >"$STATE/auth.properties" <<PROPS
+quarkus.security.users.embedded.enabled=true
+quarkus.security.users.embedded.plain-text=true
+quarkus.security.users.embedded.users.$user=$password
+quarkus.http.auth.basic=true
+quarkus.http.auth.permission.authenticated.paths=/*
+quarkus.http.auth.permission.authenticated.policy=authenticated
+PROPS
+        )
+        auth=("-Dquarkus.config.locations=file:$STATE/auth.properties")
+    fi
     (
         cd "$CACHE"
         exec "$java" -Xmx256m -XX:+UseSerialGC \
             -Dquarkus.http.host=127.0.0.1 "-Dquarkus.http.port=$port" \
             -Dquarkus.management.host=127.0.0.1 "-Dquarkus.management.port=$management" \
-            -jar quarkus-run.jar
+            "${auth[@]}" -jar quarkus-run.jar
     ) >"$STATE/registry.log" 2>&1 &
     echo $! >"$STATE/pid"
     url="http://127.0.0.1:$port/apis/ccompat/v7"
     echo "schema-registry: starting Apicurio Registry $VERSION on 127.0.0.1:$port ..." >&2
     local waited=0
-    until curl -fsS -o /dev/null "$url/subjects" 2>/dev/null; do
+    # Any HTTP answer (a 401 behind basic auth) means it serves.
+    until [[ "$(curl -sS -o /dev/null -w '%{http_code}' "$url/subjects" 2>/dev/null)" =~ ^(200|401)$ ]]; do
         if ! kill -0 "$(cat "$STATE/pid")" 2>/dev/null; then
             tail -n 20 "$STATE/registry.log" >&2
             die "the registry exited during start-up (log: $STATE/registry.log)"

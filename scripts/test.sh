@@ -43,6 +43,29 @@ if [[ -z "${POSTGRES_URL:-}" ]]; then
   eval "$(scripts/postgres.sh start)"
 fi
 
+step "schema registries"
+# The Schema Registry converters' tests need Apicurio Registry (Java 21+, from Maven
+# Central on the first run): one open, one behind HTTP basic authentication. Use
+# SCHEMA_REGISTRY_URL (and SCHEMA_REGISTRY_AUTH_URL with SCHEMA_REGISTRY_AUTH_USER_INFO) when
+# set; otherwise start them (each on a free loopback port) and stop them afterwards.
+if [[ -z "${SCHEMA_REGISTRY_URL:-}" ]]; then
+  if ! scripts/schema-registry.sh status >/dev/null 2>&1; then
+    cleanup+=('scripts/schema-registry.sh stop >/dev/null')
+  fi
+  eval "$(scripts/schema-registry.sh start)"
+fi
+if [[ -z "${SCHEMA_REGISTRY_AUTH_URL:-}" ]]; then
+  auth_state=/tmp/wasm-connect-schema-registry-auth
+  export SCHEMA_REGISTRY_AUTH_USER_INFO="connect:$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+  # A registry of an earlier run has another password: start afresh.
+  SCHEMA_REGISTRY_STATE_DIR=$auth_state scripts/schema-registry.sh stop >/dev/null
+  cleanup+=("SCHEMA_REGISTRY_STATE_DIR=$auth_state scripts/schema-registry.sh stop >/dev/null")
+  auth_url="$(SCHEMA_REGISTRY_STATE_DIR=$auth_state SCHEMA_REGISTRY_BASIC_AUTH="$SCHEMA_REGISTRY_AUTH_USER_INFO" \
+    scripts/schema-registry.sh start | sed -n "s/^export SCHEMA_REGISTRY_URL='\(.*\)'$/\1/p")"
+  export SCHEMA_REGISTRY_AUTH_URL="$auth_url"
+fi
+export SCHEMA_REGISTRY_URL
+
 step "format"
 cargo fmt --all -- --check
 cargo fmt --manifest-path plugins/Cargo.toml --all -- --check

@@ -43,6 +43,7 @@ mod python_plugins;
 mod rest;
 mod sandbox;
 mod scaffold;
+mod schema_registry;
 mod secured;
 mod shutdown;
 mod spawned;

@@ -24,13 +24,13 @@ use crate::harness::{Backing, eventually, props, t};
 use crate::support::{cfg, connector, no_host, root, task};
 
 /// The test server, from scripts/postgres.sh's variables.
-struct Pg {
-    url: String,
-    user: String,
-    password: String,
+pub(crate) struct Pg {
+    pub(crate) url: String,
+    pub(crate) user: String,
+    pub(crate) password: String,
 }
 
-fn pg() -> Option<Pg> {
+pub(crate) fn pg() -> Option<Pg> {
     let get = |k| std::env::var(k).ok().filter(|v: &String| !v.is_empty());
     let pg = Pg {
         url: get("POSTGRES_URL")?,
@@ -61,7 +61,7 @@ impl Pg {
     }
 
     /// Runs `sql` with psql as the test user; returns its unaligned output.
-    fn sql(&self, sql: &str) -> String {
+    pub(crate) fn sql(&self, sql: &str) -> String {
         let libpq = self.url.replace("jdbc:postgresql://", &format!("postgresql://{}@", self.user));
         let out = Command::new("psql")
             .args([libpq.as_str(), "-X", "-q", "-At", "-v", "ON_ERROR_STOP=1", "-c", sql])
@@ -73,7 +73,7 @@ impl Pg {
     }
 
     /// The keys every connector config of these tests shares.
-    fn connection(&self) -> Vec<(&str, &str)> {
+    pub(crate) fn connection(&self) -> Vec<(&str, &str)> {
         vec![
             ("connection.url", self.url.as_str()),
             ("connection.user", self.user.as_str()),
@@ -94,7 +94,7 @@ async fn create(app: &App, name: &str, config: Properties) {
 }
 
 /// Waits until `query` answers `want`.
-async fn wait_sql(pg: &Pg, query: &str, want: &str) {
+pub(crate) async fn wait_sql(pg: &Pg, query: &str, want: &str) {
     let mut last = String::new();
     let found = tokio::time::timeout(Duration::from_secs(60), async {
         loop {
@@ -109,13 +109,13 @@ async fn wait_sql(pg: &Pg, query: &str, want: &str) {
     assert!(found.is_ok(), "{query}: wanted {want:?}, last {last:?}");
 }
 
-fn lines(path: &Path) -> Vec<String> {
+pub(crate) fn lines(path: &Path) -> Vec<String> {
     std::fs::read_to_string(path)
         .map(|s| s.lines().map(str::to_owned).collect())
         .unwrap_or_default()
 }
 
-async fn wait_lines(path: &Path, n: usize) -> Vec<String> {
+pub(crate) async fn wait_lines(path: &Path, n: usize) -> Vec<String> {
     eventually(60, &format!("{n} lines in {}", path.display()), async || {
         let l = lines(path);
         (l.len() >= n).then_some(l)

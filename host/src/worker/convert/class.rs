@@ -11,20 +11,11 @@ use std::sync::Arc;
 use wasm_connect_formats::SchemaType;
 
 use super::byte_array::ByteArrayConverter;
+use super::classes::CLASSES;
 use super::json::JsonConverter;
 use super::registry::RegistryConverter;
 use super::string::StringConverter;
 use super::{ConvertError, Converter};
-
-/// The converter classes the worker knows, full Kafka Connect names, sorted.
-pub const CLASSES: &[&str] = &[
-    "io.confluent.connect.avro.AvroConverter",
-    "io.confluent.connect.json.JsonSchemaConverter",
-    "io.confluent.connect.protobuf.ProtobufConverter",
-    "org.apache.kafka.connect.converters.ByteArrayConverter",
-    "org.apache.kafka.connect.json.JsonConverter",
-    "org.apache.kafka.connect.storage.StringConverter",
-];
 
 /// One of the converters of [`CLASSES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

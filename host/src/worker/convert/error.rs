@@ -10,7 +10,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::Kind;
-use super::class::CLASSES;
+use super::classes::CLASSES;
 
 /// What a Schema Registry converter must ask its registry before it can convert some data
 /// (an id for a new schema, the schema of an id it has not seen): opaque to everyone but

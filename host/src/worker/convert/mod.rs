@@ -18,6 +18,7 @@
 //! converters and decide what a [`ConvertError`] costs.
 //!
 //! Layout: `select` (which converter a connector uses), `class` (names and settings),
+//! `classes` (the class names),
 //! `string`, `json`, `byte_array` (one converter each), `registry/` (the Schema Registry
 //! converters), `json_text` (JSON text helpers), `schema` (envelope schema checks), `wire`
 //! (the Confluent wire format the Schema Registry converters frame their payloads in),
@@ -29,6 +30,7 @@ use bytes::Bytes;
 
 mod byte_array;
 mod class;
+mod classes;
 mod error;
 mod json;
 mod json_text;
@@ -38,7 +40,7 @@ mod select;
 mod string;
 mod wire;
 
-pub use class::CLASSES;
+pub use classes::CLASSES;
 pub use error::{ConvertError, Unresolved};
 pub use select::{Side, connector_own, worker_default};
 pub use wasm_connect_batch::Kind;

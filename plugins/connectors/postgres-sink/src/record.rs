@@ -179,8 +179,9 @@ fn field_def(name: &str, schema: &Value) -> Result<FieldDef, String> {
         (_, "int8" | "int16") => "SMALLINT",
         (_, "int32") => "INT",
         (_, "int64") => "BIGINT",
-        (_, "float32") => "REAL",
-        (_, "float64") => "DOUBLE PRECISION",
+        // JsonConverter's names, `float` and `double`.
+        (_, "float" | "float32") => "REAL",
+        (_, "double" | "float64") => "DOUBLE PRECISION",
         (_, "boolean") => "BOOLEAN",
         (_, "string") => "TEXT",
         (_, "bytes") => "BYTEA",
