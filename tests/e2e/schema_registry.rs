@@ -11,6 +11,7 @@
 //!   source row for row, and the subject holds the format's schema type;
 //! - a registry out of reach, on both sides: the conversion waits within
 //!   `errors.retry.timeout`, and once the registry answers every record arrives, once;
+//!   out of reach again mid-run, records of a known schema keep flowing;
 //! - a change the subject's BACKWARD compatibility refuses: the task fails under
 //!   `errors.tolerance=none`, skips the records under `all`, and nothing else is written;
 //! - basic authentication: the right password works, a wrong one fails the task with the
@@ -253,6 +254,13 @@ async fn a_registry_out_of_reach_loses_nothing(b: Backing) {
     assert!(lines(&direct).is_empty(), "a record was written without its schema's id");
     let open = write_gate.open().await;
     assert_eq!(wait_lines(&direct, 20).await, want);
+    // The registry out of reach again, mid-run: the schema's id is known, records flow.
+    open.abort();
+    let mut more = std::fs::OpenOptions::new().append(true).open(&input).unwrap();
+    std::io::Write::write_all(&mut more, b"l20\nl21\n").unwrap();
+    let mut want = want;
+    want.extend(["l20", "l21"].map(|l| format!(r#"{{"line":"{l}"}}"#)));
+    assert_eq!(wait_lines(&direct, 22).await, want);
 
     // The reading side: the id's schema is out of reach for a new sink.
     let gated = dir.path().join("gated.txt");
@@ -263,7 +271,7 @@ async fn a_registry_out_of_reach_loses_nothing(b: Backing) {
     tokio::time::sleep(Duration::from_secs(2)).await;
     assert!(lines(&gated).is_empty());
     let open_read = read_gate.open().await;
-    assert_eq!(wait_lines(&gated, 20).await, want);
+    assert_eq!(wait_lines(&gated, 22).await, want);
     tokio::time::sleep(Duration::from_secs(1)).await;
     assert_eq!(lines(&direct), want, "a record was written twice");
     assert_eq!(lines(&gated), want, "a record was read twice");
@@ -271,7 +279,6 @@ async fn a_registry_out_of_reach_loses_nothing(b: Backing) {
         assert_eq!(crate::harness::state(&app, &t(name, 0)).await, Some(State::Running));
     }
     app.shutdown().await;
-    open.abort();
     open_read.abort();
 }
 
