@@ -23,6 +23,9 @@ fn refuses_schemaless_data_with_a_clear_message() {
 fn nulls_stay_null_without_the_registry() {
     let c = avro(&[]);
     assert_eq!(c.from_plugin("orders", Kind::ConnectJson, None), Ok(None));
+    assert_eq!(c.from_plugin("orders", Kind::Json, Some(b" null ")), Ok(None));
+    let envelope = br#"{"schema":{"type":"string","optional":true},"payload":null}"#;
+    assert_eq!(c.from_plugin("orders", Kind::ConnectJson, Some(envelope)), Ok(None));
     assert_eq!(c.to_plugin("orders", None), Ok((Kind::Json, None)));
 }
 

@@ -231,6 +231,10 @@ impl Converter for RegistryConverter {
         data: Option<&[u8]>,
     ) -> Result<Option<Vec<u8>>, ConvertError> {
         let Some(data) = data else { return Ok(None) };
+        // A schemaless null is a null too (a tombstone), as Confluent's converters write it.
+        if kind == Kind::Json && data.trim_ascii() == b"null" {
+            return Ok(None);
+        }
         let Plugin { schema, payload, value } = self.typed(kind, data)?;
         let entry = self.entry(schema)?;
         let value = match (value, payload) {
