@@ -253,11 +253,9 @@ scenario('a failed chaos task shows its trace, hides the secret, and restarts', 
   await context.close();
 });
 
-scenario('a connector with a registry converter shows its converters and subjects', async (track) => {
-  if (!REGISTRY) {
-    console.log('# skipped: no UI_SCHEMA_REGISTRY_URL (SCHEMA_REGISTRY_URL for scripts/ui-tests.sh)');
-    return;
-  }
+const REGISTRY_CASE = 'a connector with a registry converter shows its converters and subjects';
+if (!REGISTRY) test(REGISTRY_CASE, { skip: 'no UI_SCHEMA_REGISTRY_URL (SCHEMA_REGISTRY_URL for scripts/ui-tests.sh)' }, () => {});
+else scenario(REGISTRY_CASE, async (track) => {
   const { context, page, problems } = await newPage();
   track(page);
   // Credentials in the URL, as basic.auth.credentials.source=URL (the default) reads them:
@@ -268,6 +266,8 @@ scenario('a connector with a registry converter shows its converters and subject
     'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
     'value.converter': 'io.confluent.connect.avro.AvroConverter',
     'value.converter.schema.registry.url': withLogin,
+    // Read only with basic.auth.credentials.source=USER_INFO, but a secret all the same.
+    'value.converter.basic.auth.user.info': 'ui-user:info-secret',
   };
   const r = await page.request.post(`${OPEN}/connectors`, { data: { name: 'ui-registry', config } });
   assert.equal(r.status(), 201, await r.text());
@@ -284,7 +284,9 @@ scenario('a connector with a registry converter shows its converters and subject
   // value subject (TopicNameStrategy) with at least one request.
   await eventually(value.locator('.subjects'), /^ui-registry-topic-value$/);
   await eventually(value.locator('.requests'), /^[1-9][0-9]*$/);
-  assert.doesNotMatch(await page.locator('main').innerText(), /url-secret/);
+  await eventually(page.locator('#config'), /basic\.auth\.user\.info/);
+  assert.doesNotMatch(await page.locator('main').innerText(), /url-secret|info-secret/);
+  assert.match(await page.locator('#config tr').filter({ hasText: 'basic.auth.user.info' }).innerText(), /\[hidden\]/);
   await shot(page, 'connector-registry');
   const gone = await page.request.delete(`${OPEN}/connectors/ui-registry`);
   assert.equal(gone.status(), 204);
