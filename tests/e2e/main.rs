@@ -40,6 +40,7 @@ mod plugin_path;
 mod postgres;
 mod providers;
 mod python_plugins;
+mod registry_metrics;
 mod rest;
 mod sandbox;
 mod scaffold;
