@@ -2,12 +2,16 @@
 //! collapsible, and the retry and restart details the status carries under `extensions`),
 //! refreshed every two seconds; the action bar; its config (values of PASSWORD keys shown
 //! as `[hidden]`, as the REST API's validate hides them); topics and offsets (every six
-//! seconds); and per-task charts from metrics.js. Changes go through actions.js only.
+//! seconds); per-task charts from metrics.js; and its converters (converters.js: the
+//! classes, and for Schema Registry converters their registry, subjects and requests).
+//! Credentials of converters (`*.basic.auth.user.info`, tokens) are hidden in the config
+//! too, and user info is taken out of registry URLs. Changes go through actions.js only.
 
 import { call, get, message } from './api.js';
 import { actionBar, answerBox, taskRestart } from './actions.js';
 import { badge, clock, fill, h, seg } from './dom.js';
 import { chart } from './chart.js';
+import { isCredential, renderConverters, withoutUserInfo } from './converters.js';
 import * as metrics from './metrics.js';
 
 const POLL_MS = 2000;
@@ -19,6 +23,8 @@ export function connectorView(main, name) {
   const { box, show } = answerBox();
   const status = h('section', { id: 'status', 'aria-labelledby': 'status-title' });
   const charts = h('section', { id: 'charts', 'aria-labelledby': 'charts-title' });
+  const converters = h('section', { id: 'converters', 'aria-labelledby': 'converters-title' });
+  let lastConfig = null;
   const config = h('section', { id: 'config', 'aria-labelledby': 'config-title' });
   const topics = h('section', { id: 'topics', 'aria-labelledby': 'topics-title' });
   const offsets = h('section', { id: 'offsets', 'aria-labelledby': 'offsets-title' });
@@ -37,10 +43,14 @@ export function connectorView(main, name) {
     }
     renderStatus(status, r.body, name, openTraces, show, refreshAll);
     renderCharts(charts, name, r.body.tasks.map((t) => t.id));
+    renderConverters(converters, lastConfig, metrics.registryOf(name));
   };
   const refreshConfig = async () => {
     const info = await call('GET', base);
-    if (info.ok) await renderConfig(config, info.body.config);
+    if (!info.ok) return;
+    lastConfig = info.body.config;
+    renderConverters(converters, lastConfig, metrics.registryOf(name));
+    await renderConfig(config, info.body.config);
   };
   const refreshTopicsAndOffsets = async () => {
     const t = await call('GET', `${base}/topics`);
@@ -63,8 +73,9 @@ export function connectorView(main, name) {
     actionBar(name, show, refreshAll, () => {
       location.hash = '#/connectors';
     }),
-    box, status, charts, config, topics, offsets);
+    box, status, charts, converters, config, topics, offsets);
   fill(status, h('h2', { id: 'status-title' }, 'Status'), h('p', {}, 'Loading…'));
+  renderConverters(converters, null, {});
   refreshAll();
   const stopMetrics = metrics.watch();
   let polls = 0;
@@ -156,7 +167,8 @@ async function renderConfig(el, config) {
       // Unknown plugin: nothing known to be secret beyond the usual names.
     }
   }
-  const hidden = (k) => secret.has(k) || /(^|\.)(password|secret)$/i.test(k);
+  const hidden = (k) => secret.has(k) || isCredential(k);
+  const shown = (k) => (/(^|\.)schema\.registry\.url$/.test(k) ? withoutUserInfo(config[k]) : config[k]);
   fill(el,
     h('h2', { id: 'config-title' }, 'Config'),
     h('table', { class: 'config' },
@@ -164,7 +176,7 @@ async function renderConfig(el, config) {
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Key'), h('th', { scope: 'col' }, 'Value'))),
       h('tbody', {}, Object.keys(config).sort().map((k) => h('tr', {},
         h('th', { scope: 'row' }, h('code', {}, k)),
-        h('td', {}, hidden(k) ? h('span', { class: 'hidden-value' }, '[hidden]') : h('code', {}, config[k])))))));
+        h('td', {}, hidden(k) ? h('span', { class: 'hidden-value' }, '[hidden]') : h('code', {}, shown(k))))))));
 }
 
 function list(items, empty) {

@@ -6,6 +6,9 @@
 //! editor, sees it RUNNING, sees a chaos connector's FAILED task and its trace, restarts,
 //! pauses, resumes and deletes, reads the plugin catalog, logs in, and checks every page
 //! with axe-core (WCAG 2 A and AA: labels, contrast, landmarks) and from the keyboard.
+//! With UI_SCHEMA_REGISTRY_URL (a Schema Registry's URL, which scripts/ui-tests.sh passes
+//! on from SCHEMA_REGISTRY_URL), a connector with an Avro value converter shows its
+//! converters, its registry without credentials, and the subject it registered.
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +24,7 @@ const ARTIFACTS = process.env.UI_ARTIFACTS || tmpdir();
 const WIDE = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 const TIMEOUT = 30_000;
+const REGISTRY = process.env.UI_SCHEMA_REGISTRY_URL;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let browser;
@@ -245,6 +249,45 @@ scenario('a failed chaos task shows its trace, hides the secret, and restarts', 
   await page.getByRole('dialog').getByRole('button', { name: 'Stop' }).click();
   await eventually(page.locator('#answer'), /stop → 204/);
   await eventually(page.locator('#connector-state'), /STOPPED/);
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+scenario('a connector with a registry converter shows its converters and subjects', async (track) => {
+  if (!REGISTRY) {
+    console.log('# skipped: no UI_SCHEMA_REGISTRY_URL (SCHEMA_REGISTRY_URL for scripts/ui-tests.sh)');
+    return;
+  }
+  const { context, page, problems } = await newPage();
+  track(page);
+  // Credentials in the URL, as basic.auth.credentials.source=URL (the default) reads them:
+  // the page shows the URL without them.
+  const withLogin = REGISTRY.replace('://', '://ui-user:url-secret@');
+  const config = {
+    'connector.class': 'Datagen', 'tasks.max': '1', topic: 'ui-registry-topic', rate: '20',
+    'key.converter': 'org.apache.kafka.connect.storage.StringConverter',
+    'value.converter': 'io.confluent.connect.avro.AvroConverter',
+    'value.converter.schema.registry.url': withLogin,
+  };
+  const r = await page.request.post(`${OPEN}/connectors`, { data: { name: 'ui-registry', config } });
+  assert.equal(r.status(), 201, await r.text());
+
+  await page.goto(`${OPEN}/ui#/connectors/ui-registry`);
+  await eventually(page.locator('li.task[data-task="0"]'), /RUNNING/);
+  const key = page.locator('#converters tr[data-side="key"]');
+  const value = page.locator('#converters tr[data-side="value"]');
+  await eventually(key, /StringConverter/);
+  assert.match(await key.innerText(), /—/, 'a StringConverter has no registry');
+  await eventually(value, /io\.confluent\.connect\.avro\.AvroConverter/);
+  assert.equal(await value.locator('.registry-url').innerText(), REGISTRY);
+  // Datagen writes strings: the Avro converter registers a string schema under the topic's
+  // value subject (TopicNameStrategy) with at least one request.
+  await eventually(value.locator('.subjects'), /^ui-registry-topic-value$/);
+  await eventually(value.locator('.requests'), /^[1-9][0-9]*$/);
+  assert.doesNotMatch(await page.locator('main').innerText(), /url-secret/);
+  await shot(page, 'connector-registry');
+  const gone = await page.request.delete(`${OPEN}/connectors/ui-registry`);
+  assert.equal(gone.status(), 204);
   assert.deepEqual(problems, []);
   await context.close();
 });

@@ -54,6 +54,7 @@ const ASSETS: &[Asset] = &[
     asset!("plugins.js", JS),
     asset!("metrics.js", JS),
     asset!("chart.js", JS),
+    asset!("converters.js", JS),
 ];
 
 /// Only this origin: scripts, styles, images and API calls.

@@ -7,7 +7,8 @@
 //! (failure handling's events: reconfiguration retries, automatic restarts, tolerated
 //! records, the dead letter queue) and `data` (the data path's: records, batches, offset
 //! commits, task starts and failures), one type per event with its metric through the
-//! metrics facade, `prometheus` (the recorder behind `GET /metrics`), `client_log` (every
+//! metrics facade, `registry` (the Schema Registry converters' lookups: requests and
+//! subjects), `prometheus` (the recorder behind `GET /metrics`), `client_log` (every
 //! Kafka client's log lines and errors, each repeated message once per change of state
 //! with a count).
 
@@ -18,6 +19,7 @@ pub mod events;
 mod levels;
 mod loggers;
 pub mod prometheus;
+pub mod registry;
 
 pub use levels::{LoggerError, LoggerLevel, ROOT};
 pub use loggers::Loggers;

@@ -21,9 +21,9 @@ use wasm_connect_backoff::Backoff;
 use wasm_connect_batch::{Encoder, Record};
 
 use super::WorkerEvent;
-use super::convert::{ConvertError, Converter};
-use super::errors::{ErrorPolicy, ErrorReporter, FailedRecord, Failure, Retries, Stage, Tolerance};
-use super::schema_lookup::converted;
+use super::convert::{ConvertError, Converter, Side};
+use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage, Tolerance};
+use super::schema_lookup::{Lookups, converted};
 use super::task_control::{Cmd, Exit, drain};
 use super::topics::{ConsumerEvent, InRecord, RecordConsumer};
 use super::transforms::{self, Chain, Outcome};
@@ -349,12 +349,16 @@ impl SinkTask {
         enc
     }
 
-    /// The converters and the bound of their registry lookups, borrowed for a batch.
+    /// The converters and whose their registry lookups are, borrowed for a batch.
     fn converters(&self) -> Converters<'_> {
         Converters {
             key: &*self.key_converter,
             value: &*self.value_converter,
-            policy: self.reporter.policy(),
+            lookups: Lookups {
+                connector: &self.connector,
+                task: self.task,
+                policy: self.reporter.policy(),
+            },
         }
     }
 
@@ -524,12 +528,12 @@ impl SinkTask {
     }
 }
 
-/// A sink task's converters and the bound of their registry lookups.
+/// A sink task's converters, and the task and bound of their registry lookups.
 #[derive(Clone, Copy)]
 struct Converters<'a> {
     key: &'a dyn Converter,
     value: &'a dyn Converter,
-    policy: &'a ErrorPolicy,
+    lookups: Lookups<'a>,
 }
 
 impl Converters<'_> {
@@ -541,12 +545,13 @@ impl Converters<'_> {
         r: &'r InRecord,
         convert: impl Fn(&dyn Converter, Option<&'r [u8]>) -> Result<T, ConvertError>,
     ) -> (Result<T, ConvertError>, Result<T, ConvertError>) {
-        let k = converted(self.key, self.policy, || convert(self.key, r.key.as_deref())).await;
+        let l = &self.lookups;
+        let k = converted(self.key, Side::Key, l, || convert(self.key, r.key.as_deref())).await;
         if k.is_err() {
             return (k, Err(ConvertError::InvalidData("the key failed first".into())));
         }
         let v =
-            converted(self.value, self.policy, || convert(self.value, r.value.as_deref())).await;
+            converted(self.value, Side::Value, l, || convert(self.value, r.value.as_deref())).await;
         (k, v)
     }
 }

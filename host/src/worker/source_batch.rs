@@ -11,9 +11,9 @@
 use bytes::Bytes;
 use wasm_connect_transforms::header_converter::HeaderConverter;
 
-use super::convert::Converter;
-use super::errors::{ErrorPolicy, Stage};
-use super::schema_lookup::converted;
+use super::convert::{Converter, Side};
+use super::errors::Stage;
+use super::schema_lookup::{Lookups, converted};
 use super::topics::OutRecord;
 use super::transforms::{self, Outcome};
 use crate::runtime::PolledRecord;
@@ -49,14 +49,15 @@ pub(super) struct Refused {
 }
 
 /// Numbers `records` from `first_sequence`, applies the chain's `outcomes` (one per record;
-/// `None` without a chain) and converts what is kept with `key` and `value`; `policy`
-/// bounds the wait for an unreachable schema registry.
+/// `None` without a chain) and converts what is kept with `key` and `value`; `lookups`
+/// names the task for the registry metrics and bounds the wait for an unreachable schema
+/// registry.
 pub(super) async fn prepare(
     records: Vec<PolledRecord>,
     outcomes: Option<Vec<Outcome>>,
     header_converter: HeaderConverter,
     (key, value): (&dyn Converter, &dyn Converter),
-    policy: &ErrorPolicy,
+    lookups: &Lookups<'_>,
     first_sequence: u64,
 ) -> Prepared {
     let mut outcomes = outcomes.map(Vec::into_iter);
@@ -95,12 +96,13 @@ pub(super) async fn prepare(
         };
         // Bytes that pass through unchanged are the batch's own (no copy); the record
         // keeps them too, so a failed one is reported as polled.
-        let k =
-            converted(key, policy, || key.from_plugin_shared(&t.topic, t.key_kind, t.key.as_ref()))
-                .await;
+        let k = converted(key, Side::Key, lookups, || {
+            key.from_plugin_shared(&t.topic, t.key_kind, t.key.as_ref())
+        })
+        .await;
         let v = match &k {
             Ok(_) => {
-                converted(value, policy, || {
+                converted(value, Side::Value, lookups, || {
                     value.from_plugin_shared(&t.topic, t.value_kind, t.value.as_ref())
                 })
                 .await
@@ -159,7 +161,7 @@ mod tests {
     use wasm_connect_batch::{Kind, Record};
     use wasm_connect_transforms::header_converter::HeaderConverter;
 
-    use super::{Stage, note_offset, prepare};
+    use super::{Lookups, Stage, note_offset, prepare};
     use crate::runtime::PolledRecord;
     use crate::worker::convert::{Converter, Side, worker_default};
     use crate::worker::transforms::{Outcome, from_batch};
@@ -229,9 +231,10 @@ mod tests {
         let json = converter("org.apache.kafka.connect.json.JsonConverter");
         let records = vec![polled("1", 1), polled(r#"{"a":2}"#, 2)];
         let policy = ErrorPolicy::default();
+        let lookups = Lookups { connector: "c", task: 0, policy: &policy };
         let converters = (&*string, &*json);
         let batch =
-            prepare(records, None, HeaderConverter::default(), converters, &policy, 10).await;
+            prepare(records, None, HeaderConverter::default(), converters, &lookups, 10).await;
         assert_eq!(batch.sequences, [10, 11]);
         assert!(batch.skipped.is_empty() && batch.refused.is_empty());
         assert_eq!(batch.out.len(), 2);
@@ -257,8 +260,9 @@ mod tests {
         ];
         let header = HeaderConverter::default();
         let policy = ErrorPolicy::default();
+        let lookups = Lookups { connector: "c", task: 0, policy: &policy };
         let converters = (&*string, &*bytes);
-        let batch = prepare(records, Some(outcomes), header, converters, &policy, 0).await;
+        let batch = prepare(records, Some(outcomes), header, converters, &lookups, 0).await;
         assert!(batch.out.is_empty());
         assert!(batch.sequences.is_empty());
         assert_eq!(batch.skipped, [0, 1, 2, 3]);

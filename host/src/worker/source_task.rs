@@ -56,6 +56,7 @@ use tokio::sync::mpsc;
 use super::WorkerEvent;
 use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage};
+use super::schema_lookup::Lookups;
 use super::source_batch::{Prepared, note_offset, prepare};
 use super::source_flow::{Flow, FlowLimits, record_bytes};
 use super::source_transactions::{OWN_OFFSETS_TOPIC, Transactions};
@@ -430,7 +431,11 @@ impl SourceTask {
             outcomes,
             self.chain.header_converter(),
             (&*self.key_converter, &*self.value_converter),
-            self.reporter.policy(),
+            &Lookups {
+                connector: &self.connector,
+                task: self.task,
+                policy: self.reporter.policy(),
+            },
             first,
         )
         .await;

@@ -26,6 +26,10 @@ pub struct ByteArrayConverter;
 const NAME: &str = "ByteArrayConverter";
 
 impl Converter for ByteArrayConverter {
+    fn name(&self) -> &'static str {
+        "ByteArrayConverter"
+    }
+
     fn from_plugin(
         &self,
         _topic: &str,

@@ -96,6 +96,10 @@ pub(super) fn base64(payload: &RawValue) -> Result<Vec<u8>, ConvertError> {
 }
 
 impl Converter for JsonConverter {
+    fn name(&self) -> &'static str {
+        "JsonConverter"
+    }
+
     fn from_plugin(
         &self,
         _topic: &str,

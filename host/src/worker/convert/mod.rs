@@ -10,7 +10,8 @@
 //! The Schema Registry converters (`registry/`: Avro, Protobuf, JSON Schema) also need
 //! their registry: a conversion that needs an answer from it returns
 //! [`ConvertError::Unresolved`], and the caller awaits [`Converter::resolve`] before
-//! converting that data again.
+//! converting that data again; the [`Lookup`] it returns says how many registry requests
+//! that took, for the task's metrics.
 //!
 //! This module owns converter selection ([`connector_own`], [`worker_default`]) and the
 //! conversions. It must not do I/O, but for `registry/lookup.rs`, which asks a schema
@@ -49,11 +50,24 @@ pub use wasm_connect_batch::Kind;
 /// ([`Converter::to_plugin_borrowed`]).
 pub type PluginData<'a> = (Kind, Option<Cow<'a, [u8]>>);
 
+/// What one [`Converter::resolve`] came to: its outcome, and the HTTP requests it sent to
+/// the registry (every attempt counts, failed ones too).
+#[derive(Debug)]
+pub struct Lookup {
+    /// Whether the lookup found what the conversion needs.
+    pub result: Result<(), ConvertError>,
+    /// Registry requests sent by this lookup.
+    pub requests: u64,
+}
+
 /// Converts one side (key or value) of records between plugin data and topic bytes.
 /// Converters are shared by a connector's tasks; only the registry converters keep state
 /// (their caches).
 #[async_trait::async_trait]
 pub trait Converter: Send + Sync + 'static {
+    /// The simple class name (`StringConverter`, `AvroConverter`), for metrics' labels.
+    fn name(&self) -> &'static str;
+
     /// Source side: plugin data of `kind` to the bytes written to `topic`. `None` (a
     /// null) stays `None`; some data converts to `None` too (JSON `null`).
     // Named like Kafka's `Converter.fromConnectData`: from the plugin's side.
@@ -109,9 +123,9 @@ pub trait Converter: Send + Sync + 'static {
     /// Asks the registry what a conversion returned as [`ConvertError::Unresolved`]
     /// needs, so that converting the same data again goes further. Converters without a
     /// registry never return `Unresolved`.
-    async fn resolve(&self, unresolved: &Unresolved) -> Result<(), ConvertError> {
+    async fn resolve(&self, unresolved: &Unresolved) -> Lookup {
         let _ = unresolved;
-        Ok(())
+        Lookup { result: Ok(()), requests: 0 }
     }
 
     /// The registry subjects this converter has used (registry converters only).

@@ -32,6 +32,14 @@ impl Side {
             Side::Value => "value.converter",
         }
     }
+
+    /// `key` or `value`, as metrics label the side.
+    pub fn label(self) -> &'static str {
+        match self {
+            Side::Key => "key",
+            Side::Value => "value",
+        }
+    }
 }
 
 /// The connector's own converter for `side` (its `key.converter` / `value.converter`, with

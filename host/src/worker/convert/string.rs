@@ -21,6 +21,10 @@ use super::{ConvertError, Converter, Kind, PluginData};
 pub struct StringConverter;
 
 impl Converter for StringConverter {
+    fn name(&self) -> &'static str {
+        "StringConverter"
+    }
+
     fn from_plugin(
         &self,
         _topic: &str,

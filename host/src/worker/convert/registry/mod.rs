@@ -9,6 +9,8 @@
 //! loop awaits [`Converter::resolve`] (the only code of the convert module that does I/O,
 //! `lookup`) and converts again. What was looked up stays cached, within
 //! `schemas.cache.config` entries: a registry is asked once per new schema, not per record.
+//! A converter runs one lookup at a time (its tasks share it), so the registry requests
+//! counted around a lookup are that lookup's, which [`Lookup`] reports to the task.
 //!
 //! The mapping between Connect data and each format is the `formats` crate's; the HTTP
 //! client the `registry` crate's. This module owns the subjects, the caches and the
@@ -33,7 +35,7 @@ use wasm_connect_transforms::data::{self, Schema, Value, envelope};
 use self::cache::Bounded;
 use self::settings::RegistrySettings;
 use super::error::Unresolved;
-use super::{ConvertError, Converter, Kind, wire};
+use super::{ConvertError, Converter, Kind, Lookup, wire};
 
 /// A Schema Registry converter of one format, for one side (key or value) of a connector's
 /// records; shared by its tasks.
@@ -51,6 +53,8 @@ pub struct RegistryConverter {
     readers: Bounded<u32, Arc<dyn Reader>>,
     /// The subjects used, for the dashboard.
     subjects: Bounded<String, ()>,
+    /// Held through each lookup: one at a time, so its request count is its own.
+    lookup_turn: tokio::sync::Mutex<()>,
 }
 
 /// What is known about one Connect schema: its parsed form, its writer, and the id (and
@@ -126,6 +130,7 @@ impl RegistryConverter {
             writers: Bounded::new(bound),
             readers: Bounded::new(bound),
             subjects: Bounded::new(bound),
+            lookup_turn: tokio::sync::Mutex::new(()),
         })
     }
 
@@ -224,6 +229,10 @@ fn invalid_setting(prefix: &str, e: wasm_connect_formats::FormatError) -> Conver
 
 #[async_trait::async_trait]
 impl Converter for RegistryConverter {
+    fn name(&self) -> &'static str {
+        self.class
+    }
+
     fn from_plugin(
         &self,
         topic: &str,
@@ -282,12 +291,17 @@ impl Converter for RegistryConverter {
         data::encode(&read).map_err(|e| ConvertError::data(e.to_string()))
     }
 
-    async fn resolve(&self, unresolved: &Unresolved) -> Result<(), ConvertError> {
-        let Some(need) = unresolved.need.downcast_ref::<Need>() else { return Ok(()) };
-        match need {
+    async fn resolve(&self, unresolved: &Unresolved) -> Lookup {
+        let Some(need) = unresolved.need.downcast_ref::<Need>() else {
+            return Lookup { result: Ok(()), requests: 0 };
+        };
+        let _turn = self.lookup_turn.lock().await;
+        let before = self.client.requests();
+        let result = match need {
             Need::Schema(id) => self.read_schema(*id).await,
             Need::Register { topic, entry } => self.register(topic, entry).await,
-        }
+        };
+        Lookup { result, requests: self.client.requests() - before }
     }
 
     fn subjects(&self) -> Vec<String> {
