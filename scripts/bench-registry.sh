@@ -64,7 +64,7 @@ cleanup() {
     trap - EXIT INT TERM
     [[ -n "$WORKER_PID" ]] && stop_worker "$WORKER_PID"
     if [[ -n "$RUN" ]]; then
-        timeout 120 kafka_topics --bootstrap-server "$BOOTSTRAP" --delete --topic "bench-reg-$RUN-.*" >/dev/null 2>&1 || true
+        kafka_topics --bootstrap-server "$BOOTSTRAP" --delete --topic "bench-reg-$RUN-.*" >/dev/null 2>&1 || true
     fi
     [[ -n "$STARTED_REGISTRY" ]] && { "$ROOT/scripts/schema-registry.sh" stop >/dev/null 2>&1 || true; }
     rm -f /dev/shm/bench-reg-"$RUN"-* 2>/dev/null || true
@@ -124,7 +124,8 @@ run_connector() {
     local name="$1" config="$2" out="$3" watch="$4" key="$5" state
     rest POST /connectors "{\"name\":\"$name\",\"config\":$config}" >/dev/null
     wait "$watch" || true
-    RATE[$key]="$(jq -r 'if .timeout then "failed" else (.rate // "failed" | floor) end' "$out" 2>/dev/null || echo failed)"
+    RATE[$key]="$(jq -r 'if .timeout then "failed" else (.rate // "failed" | floor) end' "$out" 2>/dev/null || true)"
+    [[ -n "${RATE[$key]}" ]] || RATE[$key]=failed
     REQ[$key]="$(requests "$name")"
     if [[ "${RATE[$key]}" == failed ]]; then
         state="$(rest GET "/connectors/$name/status" 2>/dev/null | jq -c '[.connector.state, (.tasks[] | .state, (.trace // "" | .[0:300]))]' 2>/dev/null || true)"
@@ -139,6 +140,7 @@ row_converter() {  # CONVERTER
     for tasks in $TASKS; do
         topic="bench-reg-$RUN-$conv-$tasks" out="$WORK/source-$conv-$tasks.json"
         kafka_topics --bootstrap-server "$BOOTSTRAP" --create --topic "$topic" --partitions 4 --replication-factor 1 >/dev/null
+        sleep 2  # the partitions' leaders settle (a watcher started at once can fail on metadata)
         log "$conv: Datagen → Kafka, $tasks task(s), $N records"
         "$NATIVE_KAFKA_BIN" watch-topic --bootstrap "$BOOTSTRAP" --topic "$topic" --records "$N" >"$out" &
         run_connector "src-$conv-$tasks" "$(source_config "$conv" "$topic" "$tasks")" "$out" $! "$conv|source|$tasks"
