@@ -124,7 +124,7 @@ cleanup() {
     if [[ -n "$STARTED_BROKER" ]]; then
         KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" stop >/dev/null || true
     elif [[ -n "$RUN" ]]; then
-        timeout 120 kafka_topics --bootstrap-server "$BOOTSTRAP" --delete --topic "bench-$RUN-.*" >/dev/null 2>&1 || true
+        kafka_topics --bootstrap-server "$BOOTSTRAP" --delete --topic "bench-$RUN-.*" >/dev/null 2>&1 || true
     fi
     if [[ -n "$WORK" ]]; then
         if ((rc == 0)) && [[ "${BENCH_KEEP:-}" != 1 ]]; then rm -rf -- "$WORK"; else echo "work dir kept: $WORK" >&2; fi

@@ -501,26 +501,34 @@ pub fn write(json: &Json, out: &mut Vec<u8>) {
 /// line, form feed and carriage return, `\u00XX` for other control characters.
 pub fn write_string(s: &str, out: &mut Vec<u8>) {
     out.push(b'"');
-    for c in s.chars() {
-        match c {
-            '"' => out.extend_from_slice(b"\\\""),
-            '\\' => out.extend_from_slice(b"\\\\"),
-            '\u{8}' => out.extend_from_slice(b"\\b"),
-            '\t' => out.extend_from_slice(b"\\t"),
-            '\n' => out.extend_from_slice(b"\\n"),
-            '\u{c}' => out.extend_from_slice(b"\\f"),
-            '\r' => out.extend_from_slice(b"\\r"),
-            c if (c as u32) < 0x20 => {
-                out.extend_from_slice(format!("\\u{:04X}", c as u32).as_bytes())
+    // Runs of bytes that need no escape are copied whole: every byte that needs one is
+    // ASCII, and the bytes of a multi-byte UTF-8 character are all 0x80 or above.
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let escape: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            0x08 => b"\\b",
+            b'\t' => b"\\t",
+            b'\n' => b"\\n",
+            0x0c => b"\\f",
+            b'\r' => b"\\r",
+            0..0x20 => {
+                &[b'\\', b'u', b'0', b'0', HEX[usize::from(b >> 4)], HEX[usize::from(b & 0xf)]]
             }
-            c => {
-                let mut buf = [0; 4];
-                out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
-            }
-        }
+            _ => continue,
+        };
+        out.extend_from_slice(&bytes[run..i]);
+        out.extend_from_slice(escape);
+        run = i + 1;
     }
+    out.extend_from_slice(&bytes[run..]);
     out.push(b'"');
 }
+
+/// Jackson's hex digits in `\u00XX` escapes (upper case).
+const HEX: &[u8; 16] = b"0123456789ABCDEF";
 
 /// `json` as text.
 pub fn to_vec(json: &Json) -> Vec<u8> {
@@ -596,6 +604,20 @@ mod tests {
         let j = p(r#""a\"\\\/\n\u00e9\ud83d\ude00\u0001""#);
         assert_eq!(j, Json::String("a\"\\/\né😀\u{1}".into()));
         assert_eq!(String::from_utf8(to_vec(&j)).unwrap(), r#""a\"\\/\né😀\u0001""#);
+    }
+
+    #[test]
+    fn every_escape_between_plain_runs() {
+        let text = "abc\"d\u{e9}f\\g\u{8}\t\n\u{c}\r\u{1f}\u{0}\u{7f}\u{1F600}end";
+        let mut out = Vec::new();
+        write_string(text, &mut out);
+        // RFC 8259 §7 escapes, in Jackson's forms: the short ones where they exist, else
+        // \u00XX in upper case; DEL (0x7f) and non-ASCII characters are written as they are.
+        let expected = "\"abc\\\"d\u{e9}f\\\\g\\b\\t\\n\\f\\r\\u001F\\u0000\u{7f}\u{1F600}end\"";
+        assert_eq!(String::from_utf8(out).unwrap(), expected);
+        let mut out = Vec::new();
+        write_string("", &mut out);
+        assert_eq!(out, b"\"\"");
     }
 
     #[test]

@@ -1,4 +1,5 @@
 use super::*;
+use wasm_connect_formats::RegistrySchema;
 
 fn avro(pairs: &[(&str, &str)]) -> RegistryConverter {
     let mut values: BTreeMap<&str, &str> = pairs.iter().copied().collect();
@@ -73,4 +74,45 @@ fn an_unknown_key_or_bad_url_is_refused() {
     );
     let values: BTreeMap<&str, &str> = [("schema.registry.url", "ftp://r:1")].into_iter().collect();
     assert!(RegistryConverter::new(SchemaType::Json, "key.converter", &values).is_err());
+}
+
+/// The framed bytes of an Avro `long` 1 (zigzag 2) under schema id `id`.
+fn framed_long(id: u8) -> [u8; 6] {
+    [0, 0, 0, 0, id, 2]
+}
+
+#[tokio::test]
+async fn a_lookup_another_task_finished_while_this_one_waited_sends_nothing() {
+    // The registry at 127.0.0.1:1 refuses connections: any request would fail.
+    let c = avro(&[("max.retries", "0")]);
+    let unresolved = |e: ConvertError| match e {
+        ConvertError::Unresolved(u) => u,
+        other => panic!("{other:?}"),
+    };
+
+    // Reading: id 7's reader arrives from another task before this lookup's turn.
+    let read = unresolved(c.to_plugin("orders", Some(&framed_long(7))).unwrap_err());
+    let long = RegistrySchema { schema_type: SchemaType::Avro, text: r#""long""#.into() };
+    c.readers.insert(7, c.format.reader(&long).unwrap());
+    let lookup = c.resolve(&read).await;
+    assert_eq!((lookup.result, lookup.requests), (Ok(()), 0));
+    assert!(c.to_plugin("orders", Some(&framed_long(7))).is_ok());
+
+    // Writing: the schema's id under the topic's subject arrives the same way.
+    let write = unresolved(c.from_plugin("orders", Kind::ConnectJson, Some(ENVELOPE)).unwrap_err());
+    let Some(Need::Register { entry, .. }) = write.need.downcast_ref::<Need>() else {
+        panic!("not a registration")
+    };
+    entry.by_topic.write().unwrap().insert("orders".into(), (3, entry.writer.clone()));
+    let lookup = c.resolve(&write).await;
+    assert_eq!((lookup.result, lookup.requests), (Ok(()), 0));
+    // Confluent's framing (magic byte 0, id 3 as a big-endian int32), then the record's
+    // one long field, 42, as an Avro zigzag varint: 84.
+    let bytes = c.from_plugin("orders", Kind::ConnectJson, Some(ENVELOPE)).unwrap();
+    assert_eq!(bytes, Some(vec![0, 0, 0, 0, 3, 84]));
+
+    // An id nobody looked up is asked of the registry, which is not there.
+    let other = unresolved(c.to_plugin("orders", Some(&framed_long(8))).unwrap_err());
+    let lookup = c.resolve(&other).await;
+    assert!(lookup.result.is_err() && lookup.requests >= 1, "{:?}", lookup.result);
 }

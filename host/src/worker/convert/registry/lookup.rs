@@ -2,7 +2,8 @@
 //! schema of an id read from a topic, or the id of a schema under its subject (registered
 //! with `auto.register.schemas`, looked up without it, or the subject's latest with
 //! `use.latest.version`). The one place of the convert module that does I/O; answers go
-//! into the converter's caches.
+//! into the converter's caches, and a need already answered there (by another task of the
+//! connector) sends nothing.
 //!
 //! An unreachable registry gives a retriable [`ConvertError::Registry`]; a refusal (an
 //! incompatible schema, an unknown id or subject, bad credentials) a final one.
@@ -12,10 +13,21 @@ use std::sync::Arc;
 use wasm_connect_formats::{RegistrySchema, SchemaType};
 use wasm_connect_registry::RegistryError;
 
-use super::{RegistryConverter, WriterEntry};
+use super::{Need, RegistryConverter, WriterEntry};
 use crate::worker::convert::ConvertError;
 
 impl RegistryConverter {
+    /// Whether the answer to `need` is already cached: another task of the connector,
+    /// which shares this converter, looked it up first.
+    pub(super) fn cached(&self, need: &Need) -> bool {
+        match need {
+            Need::Schema(id) => self.readers.get(id).is_some(),
+            Need::Register { topic, entry } => {
+                entry.by_topic.read().expect("not poisoned").contains_key(topic)
+            }
+        }
+    }
+
     /// Reads the schema of `id` and caches its reader.
     pub(super) async fn read_schema(&self, id: u32) -> Result<(), ConvertError> {
         let registered = self.client.schema(id).await.map_err(|e| {

@@ -10,7 +10,8 @@
 //! `lookup`) and converts again. What was looked up stays cached, within
 //! `schemas.cache.config` entries: a registry is asked once per new schema, not per record.
 //! A converter runs one lookup at a time (its tasks share it), so the registry requests
-//! counted around a lookup are that lookup's, which [`Lookup`] reports to the task.
+//! counted around a lookup are that lookup's, which [`Lookup`] reports to the task; what
+//! another task looked up while this one waited its turn is not asked again.
 //!
 //! The mapping between Connect data and each format is the `formats` crate's; the HTTP
 //! client the `registry` crate's. This module owns the subjects, the caches and the
@@ -300,6 +301,9 @@ impl Converter for RegistryConverter {
             return Lookup { result: Ok(()), requests: 0 };
         };
         let _turn = self.lookup_turn.lock().await;
+        if self.cached(need) {
+            return Lookup { result: Ok(()), requests: 0 };
+        }
         let before = self.client.requests();
         let result = match need {
             Need::Schema(id) => self.read_schema(*id).await,
