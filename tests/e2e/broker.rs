@@ -114,7 +114,11 @@ async fn the_worker_survives_a_broker_restart() {
         tokio::time::sleep(Duration::from_secs(1)).await;
     }
     assert!(created, "writes did not recover after the broker came back");
-    wait_state(&app, InstanceId::Task("after".into(), 0), State::Running).await;
+    let after = InstanceId::Task("after".into(), 0);
+    eventually(120, "the task created after the outage to run", async || {
+        (crate::harness::state(&app, &after).await == Some(State::Running)).then_some(())
+    })
+    .await;
     let names = app.herder.connectors().await.unwrap();
     assert!(
         names.contains(&"before".to_string()) && names.contains(&"after".to_string()),

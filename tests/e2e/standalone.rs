@@ -110,7 +110,8 @@ fn a_bad_worker_config_is_one_clear_error_per_key() {
 fn a_worker_converter_it_does_not_have_stops_the_start() {
     let dir = tempfile::tempdir().unwrap();
     let worker = dir.path().join("worker.properties");
-    let class = "io.confluent.connect.avro.AvroConverter";
+    // Apicurio's own Avro converter, a Java class this worker does not have.
+    let class = "io.apicurio.registry.utils.converter.AvroConverter";
     std::fs::write(
         &worker,
         format!(
