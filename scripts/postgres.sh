@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A throwaway PostgreSQL server for tests and benches: Debian's `postgresql` package, a
 # cluster made with initdb in a temp dir, listening on a free 127.0.0.1 port, one
-# password-authenticated user (scram-sha-256; md5 for the user `$POSTGRES_USER_MD5`).
+# password-authenticated user (scram-sha-256; md5 for the user `$POSTGRES_USER_MD5`). The
+# server runs with `wal_level=logical` and the scram user may replicate, so change data
+# capture (logical replication slots, `pgoutput`, publications) works against it.
 #
 #   scripts/postgres.sh start    install the package if missing, initdb, start, wait until
 #                                it accepts logins; prints the variables below (eval-able)
@@ -87,6 +89,10 @@ fsync = off
 synchronous_commit = off
 full_page_writes = off
 max_connections = 200
+# Logical replication for change data capture (pgoutput slots and publications).
+wal_level = logical
+max_replication_slots = 20
+max_wal_senders = 20
 EOF
     # md5 for the md5 user (listed first so it wins), scram-sha-256 for everyone else.
     cat >"$STATE/data/pg_hba.conf" <<EOF
@@ -97,7 +103,7 @@ EOF
     as_owner "$bin/pg_ctl" -D "$STATE/data" -l "$STATE/server.log" -w -t 60 start >/dev/null
     local psql=("$bin/psql" -h "$STATE" -p "$port" -U postgres -v ON_ERROR_STOP=1 -q)
     as_owner "${psql[@]}" -d postgres <<EOF
-CREATE ROLE $USER_NAME LOGIN PASSWORD '$PASSWORD';
+CREATE ROLE $USER_NAME LOGIN REPLICATION PASSWORD '$PASSWORD';
 SET password_encryption = 'md5';
 CREATE ROLE $MD5_USER LOGIN PASSWORD '$MD5_PASSWORD';
 CREATE DATABASE $DB OWNER $USER_NAME;
