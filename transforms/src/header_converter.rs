@@ -11,6 +11,7 @@
 //! default time zone, UTC on a usual deployment).
 
 use crate::data::schemaless::json::{base64_encode, java_double, java_float};
+use crate::data::unscaled::unscaled_digits;
 use crate::data::{DATE, DECIMAL, DECIMAL_SCALE, TIME, TIMESTAMP, java_class};
 use crate::{Schema, SchemaAndValue, TransformError, Type, Value};
 
@@ -265,36 +266,7 @@ fn to_string(schema: Option<&Schema>, value: &Value) -> String {
 
 /// `BigDecimal.toString()` of two's complement unscaled bytes at `scale`.
 fn decimal_string(bytes: &[u8], scale: i32) -> String {
-    let negative = bytes.first().is_some_and(|b| b & 0x80 != 0);
-    let mut magnitude: Vec<u8> = bytes.to_vec();
-    if negative {
-        for b in magnitude.iter_mut() {
-            *b = !*b;
-        }
-        for b in magnitude.iter_mut().rev() {
-            let (sum, overflow) = b.overflowing_add(1);
-            *b = sum;
-            if !overflow {
-                break;
-            }
-        }
-    }
-    // Magnitude to decimal digits by repeated division.
-    let mut digits = Vec::new();
-    while magnitude.iter().any(|b| *b != 0) {
-        let mut rem = 0u32;
-        for b in magnitude.iter_mut() {
-            let cur = (rem << 8) | u32::from(*b);
-            *b = (cur / 10) as u8;
-            rem = cur % 10;
-        }
-        digits.push(b'0' + rem as u8);
-    }
-    if digits.is_empty() {
-        digits.push(b'0');
-    }
-    digits.reverse();
-    let coeff = String::from_utf8(digits).expect("ASCII digits");
+    let (negative, coeff) = unscaled_digits(bytes);
     let sign = if negative { "-" } else { "" };
     let len = coeff.len() as i64;
     let scale = i64::from(scale);

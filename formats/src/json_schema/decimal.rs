@@ -4,6 +4,7 @@
 //! arithmetic only; where a decimal goes in the JSON is the encoder's and decoder's.
 
 use wasm_connect_transforms::data::schemaless::json::Decimal;
+use wasm_connect_transforms::data::unscaled::{unscaled_bytes, unscaled_digits};
 
 /// The most digits a decimal read from JSON may grow to when brought to its schema's
 /// scale: far beyond any database type, small enough that `1e999999999` cannot make us
@@ -23,7 +24,7 @@ pub fn minimal(bytes: &[u8]) -> &[u8] {
 /// `BigDecimal.toString` of `unscaled` × 10^-`scale`: plain when the scale is not
 /// negative and the adjusted exponent is at least -6, scientific (`1.5E-7`) otherwise.
 pub fn to_text(unscaled: &[u8], scale: i32) -> String {
-    let (negative, digits) = to_digits(unscaled);
+    let (negative, digits) = unscaled_digits(unscaled);
     let sign = if negative { "-" } else { "" };
     let scale = i64::from(scale);
     let adjusted = digits.len() as i64 - 1 - scale;
@@ -43,70 +44,6 @@ pub fn to_text(unscaled: &[u8], scale: i32) -> String {
     let point = if rest.is_empty() { String::new() } else { format!(".{rest}") };
     let exp_sign = if adjusted >= 0 { "+" } else { "" };
     format!("{sign}{first}{point}E{exp_sign}{adjusted}")
-}
-
-/// The sign and decimal digits of a two's complement big-endian integer (empty is 0).
-fn to_digits(bytes: &[u8]) -> (bool, String) {
-    let negative = bytes.first().is_some_and(|b| b & 0x80 != 0);
-    let mut magnitude: Vec<u8> = bytes.to_vec();
-    if negative {
-        for b in magnitude.iter_mut() {
-            *b = !*b;
-        }
-        for b in magnitude.iter_mut().rev() {
-            let (sum, overflow) = b.overflowing_add(1);
-            *b = sum;
-            if !overflow {
-                break;
-            }
-        }
-    }
-    let mut digits = Vec::new();
-    while magnitude.iter().any(|&b| b != 0) {
-        let mut rem = 0u32;
-        for b in magnitude.iter_mut() {
-            let x = (rem << 8) | u32::from(*b);
-            *b = (x / 10) as u8;
-            rem = x % 10;
-        }
-        digits.push(b'0' + rem as u8);
-    }
-    if digits.is_empty() {
-        digits.push(b'0');
-    }
-    digits.reverse();
-    (negative, String::from_utf8(digits).expect("ASCII digits"))
-}
-
-/// Decimal digits (no sign) as minimal big-endian two's complement.
-fn from_digits(negative: bool, digits: &str) -> Vec<u8> {
-    let mut magnitude: Vec<u8> = vec![0];
-    for d in digits.bytes() {
-        let mut carry = u32::from(d - b'0');
-        for byte in magnitude.iter_mut().rev() {
-            let x = u32::from(*byte) * 10 + carry;
-            *byte = x as u8;
-            carry = x >> 8;
-        }
-        while carry > 0 {
-            magnitude.insert(0, carry as u8);
-            carry >>= 8;
-        }
-    }
-    magnitude.insert(0, 0);
-    if negative {
-        for byte in magnitude.iter_mut() {
-            *byte = !*byte;
-        }
-        for byte in magnitude.iter_mut().rev() {
-            let (sum, overflow) = byte.overflowing_add(1);
-            *byte = sum;
-            if !overflow {
-                break;
-            }
-        }
-    }
-    minimal(&magnitude).to_vec()
 }
 
 /// The unscaled bytes of `decimal` at `scale`: exact, or an error when the value has
@@ -137,7 +74,7 @@ pub fn rescale(decimal: &Decimal, scale: i32) -> Result<Vec<u8>, String> {
         let kept = &decimal.unscaled[..cut];
         if kept.is_empty() { "0".to_owned() } else { kept.to_owned() }
     };
-    Ok(from_digits(decimal.negative, &digits))
+    Ok(unscaled_bytes(decimal.negative, &digits))
 }
 
 #[cfg(test)]

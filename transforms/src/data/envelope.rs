@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use super::schemaless::json::{self, Json};
 use super::schemaless::{json_of, value_of};
+use super::unscaled::{minimal, unscaled_bytes};
 use super::{DATE, DECIMAL, DECIMAL_SCALE, Schema, SchemaAndValue, Struct, TIME, TIMESTAMP};
 use super::{Type, Value, java_class, validate};
 use crate::TransformError;
@@ -389,51 +390,6 @@ fn decimal_to_connect(schema: &Schema, node: &Json) -> Result<Value, TransformEr
             other.node_type()
         )),
     }
-}
-
-/// Decimal digits (no sign) as `BigInteger.toByteArray` gives them: big-endian two's
-/// complement, as short as the sign allows.
-pub(crate) fn unscaled_bytes(negative: bool, digits: &str) -> Vec<u8> {
-    let mut magnitude: Vec<u8> = vec![0];
-    for d in digits.bytes() {
-        let mut carry = u32::from(d - b'0');
-        for byte in magnitude.iter_mut().rev() {
-            let x = u32::from(*byte) * 10 + carry;
-            *byte = x as u8;
-            carry = x >> 8;
-        }
-        while carry > 0 {
-            magnitude.insert(0, carry as u8);
-            carry >>= 8;
-        }
-    }
-    magnitude.insert(0, 0);
-    if negative {
-        for byte in magnitude.iter_mut() {
-            *byte = !*byte;
-        }
-        for byte in magnitude.iter_mut().rev() {
-            let (sum, overflow) = byte.overflowing_add(1);
-            *byte = sum;
-            if !overflow {
-                break;
-            }
-        }
-    }
-    minimal(magnitude)
-}
-
-/// Two's complement bytes without redundant sign bytes (empty is zero).
-fn minimal(mut bytes: Vec<u8>) -> Vec<u8> {
-    let redundant = bytes
-        .windows(2)
-        .take_while(|w| (w[0] == 0 && w[1] < 0x80) || (w[0] == 0xFF && w[1] >= 0x80))
-        .count();
-    bytes.drain(..redundant);
-    if bytes.is_empty() {
-        bytes.push(0);
-    }
-    bytes
 }
 
 /// `asJsonSchema`, keys in Kafka Connect's order.

@@ -19,11 +19,13 @@
 //!
 //! Layout: `schema` ([`Schema`], [`Field`], [`Type`], logical type names), `value`
 //! ([`Value`], [`Struct`], [`validate`]), `envelope` (`{"schema", "payload"}` JSON ↔
-//! typed data), `schemaless` (plain JSON ↔ schemaless data).
+//! typed data), `schemaless` (plain JSON ↔ schemaless data), `unscaled` (Decimal's
+//! two's complement bytes ↔ decimal digits).
 
 pub mod envelope;
 mod schema;
 pub mod schemaless;
+pub mod unscaled;
 mod value;
 
 use std::sync::Arc;

@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use crate::data::envelope::unscaled_bytes;
+use crate::data::unscaled::unscaled_bytes;
 use crate::data::{DATE, DECIMAL, DECIMAL_SCALE, TIME, TIMESTAMP};
 use crate::{Schema, SchemaAndValue, Type, Value};
 
