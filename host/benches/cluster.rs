@@ -11,6 +11,8 @@
 #[path = "../../tests/e2e/cluster.rs"]
 #[allow(dead_code)]
 mod cluster;
+#[path = "../../tests/e2e/panics.rs"]
+mod panics;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};

@@ -2,9 +2,10 @@
 //! sharing one group and three internal topics on a real broker, driven over REST.
 //!
 //! Each worker logs to a file in the cluster's directory; a test that fails prints the
-//! tail of every log. Workers are killed when the cluster is dropped.
+//! tail of every log, then its panic message again (kept by `panics`). Workers are killed
+//! when the cluster is dropped.
 //!
-//! Self-contained (no other test module), so `benches/cluster.rs` includes it too.
+//! It uses no other test module but `panics`, so `benches/cluster.rs` includes the two.
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -132,6 +133,7 @@ fn free_port() -> u16 {
 impl Cluster {
     /// Starts `n` workers and waits until each answers REST.
     pub async fn start(n: usize, settings: ClusterSettings) -> Self {
+        crate::panics::remember();
         let nanos =
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
         let mut cluster = Self {
@@ -438,6 +440,9 @@ impl Drop for Cluster {
         }
         if std::thread::panicking() {
             eprintln!("{}", self.logs());
+            if let Some(message) = crate::panics::of_this_thread() {
+                eprintln!("---- the test {message}");
+            }
         }
     }
 }

@@ -36,6 +36,7 @@ mod js_plugins;
 mod loggers;
 mod offsets;
 mod offsets_topic;
+mod panics;
 mod plugin_path;
 mod postgres;
 mod providers;

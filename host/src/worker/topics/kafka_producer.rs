@@ -218,11 +218,17 @@ impl KafkaProducer {
             return Err(transaction_error("commit", &e, true));
         }
         let abort = self.producer.abort_transaction(timeout);
-        let fenced = abort.as_ref().is_err_and(is_fenced)
-            || self.producer.client().fatal_error().is_some_and(|(code, _)| {
-                code == RDKafkaErrorCode::Fenced || code == RDKafkaErrorCode::ProducerFenced
-            });
+        let fenced = abort.as_ref().is_err_and(is_fenced) || self.is_fenced();
         Err(transaction_error("commit", &e, fenced))
+    }
+
+    /// Whether librdkafka's fatal error says a newer producer with this `transactional.id`
+    /// fenced this one. A call that races with the fencing may itself fail otherwise (the
+    /// broker answers an `EndTxn` that meets its epoch bump with UNKNOWN_SERVER_ERROR), and
+    /// a record sent with the old epoch with INVALID_PRODUCER_EPOCH; the fatal error is
+    /// what the client concluded.
+    pub fn is_fenced(&self) -> bool {
+        self.producer.client().fatal_error().is_some_and(|(code, _)| is_fenced_code(code))
     }
 
     /// Waits, at most `timeout`, for the records sent to be acknowledged. Blocks.
@@ -242,24 +248,37 @@ impl KafkaProducer {
 
 /// Whether a transaction call failed because a newer producer fenced this one.
 fn is_fenced(e: &KafkaError) -> bool {
+    e.rdkafka_error_code().is_some_and(is_fenced_code)
+}
+
+/// The error codes of a producer whose epoch a newer one with its `transactional.id` took.
+fn is_fenced_code(code: RDKafkaErrorCode) -> bool {
     matches!(
-        e.rdkafka_error_code(),
-        Some(RDKafkaErrorCode::Fenced | RDKafkaErrorCode::ProducerFenced)
+        code,
+        RDKafkaErrorCode::Fenced
+            | RDKafkaErrorCode::ProducerFenced
+            | RDKafkaErrorCode::InvalidProducerEpoch
     )
 }
 
 /// A failed transaction call, in words: a `fenced` producer says so (librdkafka reports a
 /// transaction that outlived `transaction.timeout.ms` the same way).
 fn transaction_error(doing: &str, e: &KafkaError, fenced: bool) -> TopicError {
+    let doing = format!("{doing} the transaction");
     TopicError::Transaction(if fenced {
-        format!(
-            "cannot {doing} the transaction: the producer was fenced by a newer one with its \
-             transactional.id (another instance of this task started elsewhere), or the \
-             transaction outlived transaction.timeout.ms: {e}"
-        )
+        fenced_message(&doing, e)
     } else {
-        format!("cannot {doing} the transaction: {e}")
+        format!("cannot {doing}: {e}")
     })
+}
+
+/// Why `doing` failed, for a producer that was fenced.
+pub(super) fn fenced_message(doing: &str, e: &dyn std::fmt::Display) -> String {
+    format!(
+        "cannot {doing}: the producer was fenced by a newer one with its transactional.id \
+         (another instance of this task started elsewhere), or the transaction outlived \
+         transaction.timeout.ms: {e}"
+    )
 }
 
 impl RecordProducer for KafkaProducer {

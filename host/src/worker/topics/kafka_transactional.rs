@@ -22,7 +22,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use bytes::Bytes;
 
-use super::kafka_producer::KafkaProducer;
+use super::kafka_producer::{KafkaProducer, fenced_message};
 use super::{OutRecord, RecordProducer, SendFuture, TopicError, TransactionalProducer};
 use crate::store::LogRecord;
 
@@ -58,6 +58,22 @@ impl KafkaTransactional {
         Ok(Self { producer, offsets_topic: offsets_topic.into(), open: AtomicBool::new(false) })
     }
 
+    /// `result`, its error saying the producer was fenced when the client concluded so:
+    /// a call (or a record's delivery) that raced with the fencing may have failed
+    /// otherwise, and the task's trace must still say why it ended.
+    fn explained<T>(
+        producer: &KafkaProducer,
+        result: Result<T, TopicError>,
+    ) -> Result<T, TopicError> {
+        result.map_err(|e| {
+            if producer.is_fenced() && !e.to_string().contains("fenced by a newer one") {
+                TopicError::Transaction(fenced_message("write in the transaction", &e))
+            } else {
+                e
+            }
+        })
+    }
+
     fn ensure_open(&self) -> Result<(), TopicError> {
         if !self.open.swap(true, Ordering::SeqCst)
             && let Err(e) = self.producer.begin_transaction()
@@ -75,7 +91,9 @@ impl TransactionalProducer for KafkaTransactional {
         if let Err(e) = self.ensure_open() {
             return Box::pin(async move { Err(e) });
         }
-        self.producer.send(records)
+        let producer = self.producer.clone();
+        let sent = self.producer.send(records);
+        Box::pin(async move { Self::explained(&producer, sent.await) })
     }
 
     async fn commit(&self, offsets: Vec<LogRecord>) -> Result<(), TopicError> {
@@ -100,8 +118,7 @@ impl TransactionalProducer for KafkaTransactional {
         })
         .await;
         self.open.store(false, Ordering::SeqCst);
-        committed?;
-        written.map(drop)
+        Self::explained(&self.producer, committed.and(written.map(drop)))
     }
 
     async fn abort(&self) -> Result<(), TopicError> {
@@ -109,13 +126,14 @@ impl TransactionalProducer for KafkaTransactional {
             return Ok(());
         }
         let p = self.producer.clone();
-        blocking(move || {
+        let aborted = blocking(move || {
             if let Err(e) = p.flush(FLUSH_BEFORE_ABORT) {
                 tracing::debug!(error = %e, "Aborting with records still queued");
             }
             p.abort_transaction(END_TIMEOUT)
         })
-        .await
+        .await;
+        Self::explained(&self.producer, aborted)
     }
 }
 
