@@ -43,6 +43,8 @@
 #   CDC_START_TIMEOUT     seconds for a worker to serve /connectors and a connector to stream (default 180)
 #   CDC_QUIET             seconds without a new record that mean a side is done (default 10)
 #   CDC_GOLDEN_DIR        where debezium-only copies Debezium's capture (default /var/tmp/dbz-golden)
+#   CDC_TAKEOVER_TO       kc: the take-over's second worker is Kafka Connect again (Debezium
+#                         resuming itself: a check of the script and its checks); default wc
 #   COMPARE_KEEP          1: keep the work dir and topics on success too
 # Needs java 17+, javac, mvn (first run), curl, jq, psql and python3.
 set -euo pipefail
@@ -62,6 +64,7 @@ WC_REST_PORT="${WC_REST_PORT:-18184}"
 KC_REST_PORT="${KC_REST_PORT:-18183}"
 START_TIMEOUT="${CDC_START_TIMEOUT:-180}"
 QUIET="${CDC_QUIET:-10}"
+TAKEOVER_TO="${CDC_TAKEOVER_TO:-wc}"
 KC_URL="http://127.0.0.1:$KC_REST_PORT"
 WC_URL="http://127.0.0.1:$WC_REST_PORT"
 
@@ -70,7 +73,7 @@ WC_URL="http://127.0.0.1:$WC_REST_PORT"
 DELIBERATE='
 '
 
-WORK="" BOOTSTRAP="" MODE="" STARTED_BROKER=""
+WORK="" BOOTSTRAP="" MODE="" RUN="" STARTED_BROKER=""
 declare -A PID=()
 SLOTS=()
 
@@ -82,7 +85,7 @@ cleanup() {
     for slot in "${SLOTS[@]}"; do cdc_drop_side "$slot" "${slot}_pub"; done
     if [[ "${COMPARE_KEEP:-}" != 1 && -n "$BOOTSTRAP" ]]; then
         for slot in "${SLOTS[@]}"; do cdc_delete_topics "$slot\\..*"; done
-        [[ -n "$MODE" ]] && cdc_delete_topics "cdc-$MODE-.*"
+        [[ -n "$RUN" ]] && cdc_delete_topics "cdc-$RUN-.*"
     fi
     if [[ -n "$STARTED_BROKER" ]]; then KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" stop >/dev/null || true; fi
     if [[ -n "$WORK" ]]; then
@@ -142,10 +145,10 @@ compare_mode() {
     [[ "$MODE" == debezium-only ]] || check_wasm_connect
     if [[ "$MODE" == debezium-only ]]; then prepare dbz; else prepare dbz wc; fi
     echo "schema $CDC_SCHEMA loaded; starting the workers" >&2
-    start_side kc "cdc-$MODE-kc"
+    start_side kc "cdc-$RUN-kc"
     cdc_put_connector "$KC_URL" dbz "$(cdc_config dbz)"
     if [[ "$MODE" != debezium-only ]]; then
-        start_side wc "cdc-$MODE-wc"
+        start_side wc "cdc-$RUN-wc"
         cdc_put_connector "$WC_URL" wc "$(cdc_config wc)"
     fi
     cdc_await_streaming "$KC_URL" dbz dbz "$START_TIMEOUT"
@@ -176,8 +179,9 @@ compare_mode() {
 }
 
 takeover_mode() {
-    check_wasm_connect
-    local group="cdc-$MODE-$(date +%s)" config
+    [[ "$TAKEOVER_TO" == kc ]] || check_wasm_connect
+    local group config url
+    group="cdc-$RUN"
     prepare tko
     config="$(cdc_config tko)"
     start_side kc "$group"
@@ -193,10 +197,12 @@ takeover_mode() {
     stop_worker "${PID[kc]}"
     unset 'PID[kc]'
     cdc_run_sql handover.sql
-    echo "handover.sql applied with no worker running; starting wasm-connect in group $group" >&2
-    start_side wc "$group"
-    curl -s -o /dev/null -X PUT --max-time 30 "$WC_URL/connectors/cdc/resume"
-    cdc_await_state "$WC_URL" cdc RUNNING "$START_TIMEOUT"
+    echo "handover.sql applied with no worker running; starting $TAKEOVER_TO in group $group" >&2
+    start_side "$TAKEOVER_TO" "$group"
+    url="$WC_URL"
+    [[ "$TAKEOVER_TO" == kc ]] && url="$KC_URL"
+    curl -s -o /dev/null -X PUT --max-time 30 "$url/connectors/cdc/resume"
+    cdc_await_state "$url" cdc RUNNING "$START_TIMEOUT"
     sleep "$QUIET"
     capture tko
     python3 "$ROOT/scripts/compare-cdc-events.py" --takeover "$WORK/capture-before" "$WORK/capture-tko" --expect "$CDC_SQL_DIR/handover.sql" \
@@ -221,6 +227,7 @@ main() {
     fetch_debezium
     cdc_postgres
     WORK="$(mktemp -d "${TMPDIR:-/tmp}/compare-debezium.XXXXXX")"
+    RUN="$MODE-$(date +%s)-$$"
     trap cleanup EXIT
     trap 'exit 130' INT TERM
     start_broker

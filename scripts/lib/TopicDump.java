@@ -3,13 +3,15 @@
 // Used by scripts/compare-debezium.sh and scripts/bench-cdc.sh; run with Kafka's clients on
 // the class path (java -cp "$CONNECT_LIBS/*" scripts/lib/TopicDump.java ...).
 //
-//   TopicDump BOOTSTRAP REGEX OUT_DIR QUIET_SECONDS TIMEOUT_SECONDS [MIN_RECORDS]
+//   TopicDump BOOTSTRAP REGEX OUT_DIR QUIET_SECONDS TIMEOUT_SECONDS [MIN_RECORDS [brief]]
 //
 // Waits until the matching topics hold at least MIN_RECORDS records (default 1) and their end
 // offsets have not moved for QUIET_SECONDS, then writes OUT_DIR/<topic>.jsonl. Each line:
 // {"topic","partition","offset","timestamp","timestamp_type","key","value","headers"}; key
 // and value are the record's bytes as a UTF-8 string (null for null), headers a list of
-// [name, value-as-UTF-8-or-null]. Exits 1 when TIMEOUT_SECONDS pass first.
+// [name, value-as-UTF-8-or-null]. With `brief` (for benchmarks), each line is only
+// {"offset","timestamp","op","source_ts_ms"}, the last two read from a Debezium envelope (null
+// when absent). Exits 1 when TIMEOUT_SECONDS pass first.
 import java.io.*;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.*;
@@ -29,6 +31,7 @@ public class TopicDump {
         Path out = Paths.get(args[2]);
         long quietMs = Long.parseLong(args[3]) * 1000, deadline = System.currentTimeMillis() + Long.parseLong(args[4]) * 1000;
         long minRecords = args.length > 5 ? Long.parseLong(args[5]) : 1;
+        boolean brief = args.length > 6 && args[6].equals("brief");
         Properties p = new Properties();
         p.put("bootstrap.servers", bootstrap);
         p.put("key.deserializer", ByteArrayDeserializer.class.getName());
@@ -73,7 +76,7 @@ public class TopicDump {
                 if (System.currentTimeMillis() > deadline + 60_000) { System.err.println("TopicDump: reading timed out"); System.exit(1); }
                 for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(500))) {
                     TopicPartition tp = new TopicPartition(r.topic(), r.partition());
-                    if (r.offset() < ends.get(tp)) lines.computeIfAbsent(tp, k -> new ArrayList<>()).add(line(r));
+                    if (r.offset() < ends.get(tp)) lines.computeIfAbsent(tp, k -> new ArrayList<>()).add(brief ? briefLine(r) : line(r));
                 }
                 pending.removeIf(tp -> c.position(tp) >= last.get(tp));
             }
@@ -96,6 +99,19 @@ public class TopicDump {
             b.append('[').append(str(h.key())).append(',').append(bytes(h.value())).append(']');
         }
         return b.append("]}").toString();
+    }
+
+    static final Pattern OP = Pattern.compile("\"op\":\"(\\w)\"");
+    static final Pattern SOURCE_TS = Pattern.compile("\"source\":\\{[^{}]*?\"ts_ms\":(\\d+)");
+
+    static String briefLine(ConsumerRecord<byte[], byte[]> r) {
+        String v = r.value() == null ? "" : new String(r.value(), StandardCharsets.UTF_8);
+        java.util.regex.Matcher op = OP.matcher(v), ts = SOURCE_TS.matcher(v);
+        int payload = v.indexOf("\"payload\":");
+        boolean hasOp = payload >= 0 && op.find(payload), hasTs = payload >= 0 && ts.find(payload);
+        return "{\"offset\":" + r.offset() + ",\"timestamp\":" + r.timestamp()
+            + ",\"op\":" + (hasOp ? str(op.group(1)) : "null")
+            + ",\"source_ts_ms\":" + (hasTs ? ts.group(1) : "null") + "}";
     }
 
     static String bytes(byte[] v) { return v == null ? "null" : str(new String(v, StandardCharsets.UTF_8)); }

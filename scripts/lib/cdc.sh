@@ -32,14 +32,14 @@ cdc_postgres() {
 
 # cdc_psql ARGS...: psql as the replicating user, stopping at the first error.
 cdc_psql() {
-    PGPASSWORD="$POSTGRES_PASSWORD" psql -X -q -v ON_ERROR_STOP=1 -h "$PG_HOST" -p "$PG_PORT" \
+    PGOPTIONS='-c client_min_messages=warning' PGPASSWORD="$POSTGRES_PASSWORD" psql -X -q -v ON_ERROR_STOP=1 -h "$PG_HOST" -p "$PG_PORT" \
         -U "$POSTGRES_USER" -d "$PG_DB" "$@"
 }
 
 # cdc_super SQL: one statement as the superuser; prints unaligned tuples.
 cdc_super() {
     # shellcheck disable=SC2086 # POSTGRES_PSQL is a command line
-    $POSTGRES_PSQL -At -c "$1"
+    PGOPTIONS='-c client_min_messages=warning' $POSTGRES_PSQL -At -c "$1"
 }
 
 # cdc_drop_side SLOT PUBLICATION: the slot (terminating a walsender still holding it) and the
@@ -58,7 +58,7 @@ cdc_drop_side() {
 # cdc_load_schema: hstore, then the schema made again with tests/cdc/schema.sql and snapshot.sql.
 cdc_load_schema() {
     cdc_super "CREATE EXTENSION IF NOT EXISTS hstore" >/dev/null
-    cdc_psql -c "DROP SCHEMA IF EXISTS $CDC_SCHEMA CASCADE" -c "CREATE SCHEMA $CDC_SCHEMA" 2>&1 | grep -v NOTICE >&2 || true
+    cdc_psql -c "DROP SCHEMA IF EXISTS $CDC_SCHEMA CASCADE" -c "CREATE SCHEMA $CDC_SCHEMA"
     cdc_run_sql schema.sql
     cdc_run_sql snapshot.sql
 }
@@ -131,8 +131,9 @@ cdc_await_state() {
     done
 }
 
-# cdc_dump REGEX OUT_DIR QUIET TIMEOUT [MIN_RECORDS]: waits until the topics matching REGEX are
-# quiet for QUIET seconds, then writes OUT_DIR/<topic>.jsonl (scripts/lib/TopicDump.java).
+# cdc_dump REGEX OUT_DIR QUIET TIMEOUT [MIN_RECORDS [brief]]: waits until the topics matching
+# REGEX hold MIN_RECORDS and are quiet for QUIET seconds, then writes OUT_DIR/<topic>.jsonl
+# (scripts/lib/TopicDump.java; `brief`: offsets, timestamps, op and source.ts_ms only).
 cdc_dump() {
     if [[ ! -f "$WORK/topicdump/TopicDump.class" ]]; then
         mkdir -p "$WORK/topicdump"
@@ -143,10 +144,11 @@ cdc_dump() {
     fi
     "$JAVA" -Xmx256m -XX:TieredStopAtLevel=1 -cp "$WORK/topicdump:$CONNECT_LIBS/*" \
         -Dlog4j2.configurationFile="file:$WORK/topicdump/log4j2.properties" \
-        TopicDump "$BOOTSTRAP" "$1" "$2" "$3" "$4" "${5:-1}"
+        TopicDump "$BOOTSTRAP" "$1" "$2" "$3" "$4" "${5:-1}" "${6:-full}"
 }
 
 # cdc_delete_topics REGEX: removes earlier runs' topics of a prefix from the broker.
 cdc_delete_topics() {
-    timeout 60 kafka_topics --bootstrap-server "$BOOTSTRAP" --delete --if-exists --topic "$1" >/dev/null 2>&1 || true
+    KAFKA_PORT="${KAFKA_PORT:-9092}" timeout 60 "$ROOT/scripts/kafka.sh" run org.apache.kafka.tools.TopicCommand \
+        --bootstrap-server "$BOOTSTRAP" --delete --if-exists --topic "$1" >/dev/null 2>&1 || true
 }
