@@ -219,4 +219,4 @@ main() {
     done
 }
 
-main "$@"
+main "$@"; exit $?

@@ -43,6 +43,8 @@
 #   CDC_START_TIMEOUT     seconds for a worker to serve /connectors and a connector to stream (default 180)
 #   CDC_QUIET             seconds without a new record that mean a side is done (default 10)
 #   CDC_GOLDEN_DIR        where debezium-only copies Debezium's capture (default /var/tmp/dbz-golden)
+#   CDC_OURS              kc: "our" side (prefix wc) is a second Kafka Connect worker running
+#                         Debezium too, a check of the script and the diff (expect all same)
 #   CDC_TAKEOVER_TO       kc: the take-over's second worker is Kafka Connect again (Debezium
 #                         resuming itself: a check of the script and its checks); default wc
 #   COMPARE_KEEP          1: keep the work dir and topics on success too
@@ -65,6 +67,7 @@ KC_REST_PORT="${KC_REST_PORT:-18183}"
 START_TIMEOUT="${CDC_START_TIMEOUT:-180}"
 QUIET="${CDC_QUIET:-10}"
 TAKEOVER_TO="${CDC_TAKEOVER_TO:-wc}"
+OURS="${CDC_OURS:-wc}"
 KC_URL="http://127.0.0.1:$KC_REST_PORT"
 WC_URL="http://127.0.0.1:$WC_REST_PORT"
 
@@ -110,6 +113,11 @@ start_side() {
         start_kafka_connect "$WORK/kc.properties" "$WORK/kc.log"
         PID[kc]=$STARTED_PID
         await_worker "$KC_URL" "${PID[kc]}" "$WORK/kc.log" "$START_TIMEOUT"
+    elif [[ "$OURS" == kc ]]; then
+        { connect_properties "$group" "$WC_REST_PORT" "$BOOTSTRAP"; echo "plugin.path=$DEBEZIUM_PLUGIN_PATH"; } >"$WORK/wc.properties"
+        start_kafka_connect "$WORK/wc.properties" "$WORK/wc.log"
+        PID[wc]=$STARTED_PID
+        await_worker "$WC_URL" "${PID[wc]}" "$WORK/wc.log" "$START_TIMEOUT"
     else
         { connect_properties "$group" "$WC_REST_PORT" "$BOOTSTRAP"; echo "plugin.path=$WASM_CONNECT_PLUGINS"; } >"$WORK/wc.properties"
         start_wasm_connect "$WASM_CONNECT_BIN" "$WORK/wc.properties" "$WORK/wc.log"
@@ -119,6 +127,7 @@ start_side() {
 }
 
 check_wasm_connect() {
+    [[ "$OURS" != kc ]] || return 0
     [[ -x "$WASM_CONNECT_BIN" ]] || die "no wasm-connect binary at $WASM_CONNECT_BIN (cargo build --release, or set WASM_CONNECT_BIN)"
     compgen -G "$WASM_CONNECT_PLUGINS/*.wasm" >/dev/null || die "no plugins in $WASM_CONNECT_PLUGINS (scripts/build-guests.sh builds them)"
 }
@@ -235,4 +244,4 @@ main() {
     if [[ "$MODE" == takeover ]]; then takeover_mode; else compare_mode; fi
 }
 
-main "$@"
+main "$@"; exit $?
