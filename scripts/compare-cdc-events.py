@@ -45,7 +45,9 @@ MASKED = [
     ("*.transaction", "value.payload.id", "txId:lsn"),
     ("*", "headers.__debezium.context.runId", "a random id per task run"),
 ]
-# Debezium names a logical-decoding message's data collection by a Java object's identity hash.
+# Debezium names a logical-decoding message's data collection by a Java object's identity hash
+# (masked as `@<hash>`), and lists a transaction's data collections in a HashMap's order, which
+# that hash changes from run to run: they are compared sorted by name.
 HASHED = re.compile(r"(LogicalDecodingMessageId)@[0-9a-f]+")
 
 
@@ -81,7 +83,11 @@ def rename(v, src, dst):
 
 def record(raw, src=None, dst=None):
     r = {"key": parse(raw["key"]), "value": parse(raw["value"]), "headers": {h[0]: parse(h[1]) for h in raw["headers"]}}
-    return rename(r, src, dst) if src else rename(r, "\0", "\0")
+    r = rename(r, src, dst) if src else rename(r, "\0", "\0")
+    payload = r["value"].get("payload") if isinstance(r["value"], dict) else None
+    if isinstance(payload, dict) and isinstance(payload.get("data_collections"), list):
+        payload["data_collections"].sort(key=lambda d: json.dumps(d, sort_keys=True))
+    return r
 
 
 def flatten(v, path, out):
