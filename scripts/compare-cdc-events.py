@@ -53,7 +53,7 @@ HASHED = re.compile(r"(LogicalDecodingMessageId)@[0-9a-f]+")
 
 def load(directory):
     topics = {}
-    for name in sorted(os.listdir(directory)):
+    for name in sorted(os.listdir(directory) if os.path.isdir(directory) else []):
         if name.endswith(".jsonl"):
             with open(os.path.join(directory, name), encoding="utf-8") as f:
                 topics[name[: -len(".jsonl")]] = [json.loads(line) for line in f if line.strip()]

@@ -46,8 +46,8 @@ cdc_super() {
 # publication of one side, if they exist.
 cdc_drop_side() {
     cdc_super "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots WHERE slot_name = '$1' AND active_pid IS NOT NULL" >/dev/null || true
-    local i
-    for i in 1 2 3 4 5 6 7 8 9 10; do
+    local _
+    for _ in 1 2 3 4 5 6 7 8 9 10; do
         cdc_super "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = '$1' AND NOT active" >/dev/null 2>&1 || true
         [[ -z "$(cdc_super "SELECT 1 FROM pg_replication_slots WHERE slot_name = '$1'")" ]] && break
         sleep 0.5
