@@ -26,7 +26,7 @@
 # The capture of each side is kept as JSON lines per topic in $WORK/capture-<prefix>/; with
 # debezium-only (or CDC_GOLDEN_DIR set) Debezium's is copied to CDC_GOLDEN_DIR (default
 # /var/tmp/dbz-golden). Slots, publications and the prefixes' topics are dropped at start and on
-# exit (COMPARE_KEEP=1 keeps the topics and the work dir).
+# exit, the schema on exit (COMPARE_KEEP=1 keeps the topics, the schema and the work dir).
 #
 # take-over checks, per data topic: every change made before the hand-over (by Kafka Connect)
 # and after it (by wasm-connect, from tests/cdc/handover.sql) is there exactly once: no
@@ -91,6 +91,7 @@ cleanup() {
     if [[ "${COMPARE_KEEP:-}" != 1 && -n "$BOOTSTRAP" ]]; then
         for slot in "${SLOTS[@]}"; do cdc_delete_topics "$slot\\..*"; done
         [[ -n "$RUN" ]] && cdc_delete_topics "cdc-$RUN-.*"
+        [[ -z "${PG_DB:-}" ]] || cdc_psql -c "DROP SCHEMA IF EXISTS $CDC_SCHEMA CASCADE" >/dev/null 2>&1 || true
     fi
     if [[ -n "$STARTED_BROKER" ]]; then KAFKA_PORT="$KAFKA_PORT" "$ROOT/scripts/kafka.sh" stop >/dev/null || true; fi
     if [[ -n "$WORK" ]]; then
@@ -207,6 +208,7 @@ takeover_mode() {
     sleep 2 # the last offset flush (offset.flush.interval.ms=1000)
     stop_worker "${PID[kc]}"
     unset 'PID[kc]'
+    mv "$WORK/kc.log" "$WORK/kc-before.log"
     cdc_run_sql handover.sql
     echo "handover.sql applied with no worker running; starting $TAKEOVER_TO in group $group" >&2
     start_side "$TAKEOVER_TO" "$group"
