@@ -167,7 +167,7 @@ compare_mode() {
     echo "Debezium streams" >&2
     if [[ "$MODE" != debezium-only ]]; then
         cdc_await_streaming "$WC_URL" wc wc "$START_TIMEOUT"
-        echo "wasm-connect streams" >&2
+        echo "the wc side streams" >&2
     fi
     cdc_run_sql changes.sql
     echo "changes.sql applied" >&2
