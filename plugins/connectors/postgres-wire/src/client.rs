@@ -4,12 +4,16 @@
 //! server infer parameter types from the statement (so `INSERT ... VALUES ($1)` takes the
 //! column's type).
 //!
-//! It owns the socket and the read/write buffers; it does not reconnect (a caller drops a
-//! broken client and connects again) and builds no SQL.
+//! It owns the socket, the read/write buffers and the server's startup parameters
+//! (`server_version`, ...); it does not reconnect (a caller drops a broken client and
+//! connects again) and builds no SQL. Extra startup parameters (`replication=database`)
+//! open a replication connection; [`crate::Replication`] drives that conversation through
+//! the crate-private frame reader here, whose wait can be bounded without breaking the
+//! connection (see `replication` for how that works on wasm32-wasip2).
 
-use std::io::{Read, Write};
+use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use bytes::BytesMut;
 use fallible_iterator::FallibleIterator;
@@ -19,7 +23,12 @@ use postgres_protocol::authentication::sasl::{ChannelBinding, SCRAM_SHA_256, Scr
 use postgres_protocol::message::backend::{ErrorResponseBody, Message};
 use postgres_protocol::message::frontend;
 
-use crate::{ConnectUrl, PgError};
+use crate::{ConnectUrl, PgError, frame};
+
+/// How long a query waits for the server's next bytes unless told otherwise.
+const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
+/// The shortest read timeout set on the socket (a zero timeout means "none" to the OS).
+const MIN_WAIT: Duration = Duration::from_millis(1);
 
 /// A column of a result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,13 +65,19 @@ pub struct Client {
     read: BytesMut,
     write: BytesMut,
     broken: bool,
+    /// The `ParameterStatus` values of the startup (`server_version`, `TimeZone`, ...).
+    parameters: Vec<(String, String)>,
+    /// The read timeout currently set on the socket.
+    socket_timeout: Option<Duration>,
+    /// How long a query waits for the server's next bytes.
+    command_timeout: Duration,
 }
 
 fn protocol(e: impl std::fmt::Display) -> PgError {
     PgError::Protocol(e.to_string())
 }
 
-fn server_error(body: &ErrorResponseBody) -> PgError {
+pub(crate) fn server_error(body: &ErrorResponseBody) -> PgError {
     let (mut code, mut message, mut detail) = (String::new(), String::new(), None);
     let mut fields = body.fields();
     while let Ok(Some(f)) = fields.next() {
@@ -79,6 +94,18 @@ fn server_error(body: &ErrorResponseBody) -> PgError {
 impl Client {
     /// Connects to `url` and logs in as `user`.
     pub fn connect(url: &ConnectUrl, user: &str, password: &str) -> Result<Self, PgError> {
+        Self::connect_with(url, user, password, &[])
+    }
+
+    /// Connects to `url` and logs in as `user`, sending `extra` startup parameters after
+    /// the usual ones (`("replication", "database")` opens a logical replication
+    /// connection).
+    pub fn connect_with(
+        url: &ConnectUrl,
+        user: &str,
+        password: &str,
+        extra: &[(&str, &str)],
+    ) -> Result<Self, PgError> {
         let addrs = (url.host.as_str(), url.port)
             .to_socket_addrs()
             .map_err(|e| PgError::Io(format!("cannot resolve {}: {e}", url.host)))?;
@@ -95,18 +122,26 @@ impl Client {
         }
         let stream = stream.ok_or(last)?;
         let _ = stream.set_nodelay(true);
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
         let mut client = Self {
             stream,
             read: BytesMut::with_capacity(64 * 1024),
             write: BytesMut::new(),
             broken: false,
+            parameters: Vec::new(),
+            socket_timeout: None,
+            command_timeout: COMMAND_TIMEOUT,
         };
-        client.startup(url, user, password).inspect_err(|_| client.broken = true)?;
+        client.startup(url, user, password, extra).inspect_err(|_| client.broken = true)?;
         Ok(client)
     }
 
-    fn startup(&mut self, url: &ConnectUrl, user: &str, password: &str) -> Result<(), PgError> {
+    fn startup(
+        &mut self,
+        url: &ConnectUrl,
+        user: &str,
+        password: &str,
+        extra: &[(&str, &str)],
+    ) -> Result<(), PgError> {
         let database = url.database.as_deref().unwrap_or(user);
         let params = [
             ("user", user),
@@ -116,7 +151,10 @@ impl Client {
             ("TimeZone", "UTC"),
             ("application_name", "wasm-connect"),
         ];
-        frontend::startup_message(params, &mut self.write)?;
+        frontend::startup_message(
+            params.into_iter().chain(extra.iter().copied()),
+            &mut self.write,
+        )?;
         self.flush()?;
         let mut scram = None;
         loop {
@@ -157,9 +195,10 @@ impl Client {
                 }
                 Message::ErrorResponse(body) => return Err(server_error(&body)),
                 Message::ReadyForQuery(_) => return Ok(()),
-                Message::ParameterStatus(_)
-                | Message::BackendKeyData(_)
-                | Message::NoticeResponse(_) => {}
+                Message::ParameterStatus(body) => {
+                    self.parameters.push((body.name()?.to_owned(), body.value()?.to_owned()));
+                }
+                Message::BackendKeyData(_) | Message::NoticeResponse(_) => {}
                 _ => return Err(protocol("unexpected message during startup")),
             }
         }
@@ -168,6 +207,28 @@ impl Client {
     /// Whether the socket failed: the client must be dropped.
     pub fn is_broken(&self) -> bool {
         self.broken
+    }
+
+    /// A parameter the server reported at startup (`server_version`, `TimeZone`, ...).
+    pub fn parameter(&self, name: &str) -> Option<&str> {
+        self.parameters.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// How long a query waits for the server's next bytes before the connection is
+    /// declared broken (60 s unless set).
+    pub fn set_command_timeout(&mut self, timeout: Duration) {
+        self.command_timeout = timeout.max(MIN_WAIT);
+    }
+
+    /// Marks the connection unusable (the conversation is out of step).
+    pub(crate) fn set_broken(&mut self) {
+        self.broken = true;
+    }
+
+    /// Sends one frontend message `tag` with `body` at once.
+    pub(crate) fn send(&mut self, tag: u8, body: &[u8]) -> Result<(), PgError> {
+        frame::encode(tag, body, &mut self.write);
+        self.flush()
     }
 
     fn flush(&mut self) -> Result<(), PgError> {
@@ -179,29 +240,79 @@ impl Client {
     }
 
     fn next(&mut self) -> Result<Message, PgError> {
+        let mut whole = self.next_frame(None)?.expect("waits without a deadline");
+        match Message::parse(&mut whole) {
+            Ok(Some(m)) => Ok(m),
+            Ok(None) => unreachable!("a whole message"),
+            Err(e) => {
+                self.broken = true;
+                Err(protocol(e))
+            }
+        }
+    }
+
+    /// The next whole backend message (tag, length and body). Without a `deadline` it
+    /// waits up to the command timeout, then fails and marks the connection broken. With
+    /// one it returns `None` once the deadline passed (after at least one read), keeping
+    /// what part of a message it already read for the next call; the connection stays
+    /// usable.
+    pub(crate) fn next_frame(
+        &mut self,
+        deadline: Option<Instant>,
+    ) -> Result<Option<BytesMut>, PgError> {
+        let mut tried = false;
         loop {
-            match Message::parse(&mut self.read) {
-                Ok(Some(m)) => return Ok(m),
+            match frame::split(&mut self.read) {
+                Ok(Some(m)) => return Ok(Some(m)),
                 Ok(None) => {}
                 Err(e) => {
                     self.broken = true;
-                    return Err(protocol(e));
+                    return Err(e);
                 }
             }
-            let len = self.read.len();
-            self.read.resize(len + 64 * 1024, 0);
-            match self.stream.read(&mut self.read[len..]) {
-                Ok(0) => {
-                    self.read.truncate(len);
-                    self.broken = true;
-                    return Err(PgError::Io("the server closed the connection".into()));
+            let wait = match deadline {
+                None => self.command_timeout,
+                Some(d) => {
+                    let left = d.saturating_duration_since(Instant::now());
+                    if left.is_zero() && tried {
+                        return Ok(None);
+                    }
+                    left.max(MIN_WAIT)
                 }
-                Ok(n) => self.read.truncate(len + n),
-                Err(e) => {
-                    self.read.truncate(len);
-                    self.broken = true;
-                    return Err(e.into());
-                }
+            };
+            tried = true;
+            if !self.fill(wait)? && deadline.is_none() {
+                self.broken = true;
+                return Err(PgError::Io(format!("no answer from the server within {wait:?}")));
+            }
+        }
+    }
+
+    /// Reads what the socket has within `wait`: false when nothing came in time (the
+    /// buffer is unchanged and the connection usable).
+    fn fill(&mut self, wait: Duration) -> Result<bool, PgError> {
+        if self.socket_timeout != Some(wait) {
+            self.stream.set_read_timeout(Some(wait)).map_err(|e| {
+                self.broken = true;
+                PgError::Io(format!("cannot set the socket's read timeout: {e}"))
+            })?;
+            self.socket_timeout = Some(wait);
+        }
+        let len = self.read.len();
+        self.read.resize(len + 64 * 1024, 0);
+        let result = self.stream.read(&mut self.read[len..]);
+        self.read.truncate(len + *result.as_ref().unwrap_or(&0));
+        match result {
+            Ok(0) => {
+                self.broken = true;
+                Err(PgError::Io("the server closed the connection".into()))
+            }
+            Ok(_) => Ok(true),
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => Ok(false),
+            Err(e) if e.kind() == ErrorKind::Interrupted => Ok(true),
+            Err(e) => {
+                self.broken = true;
+                Err(e.into())
             }
         }
     }
