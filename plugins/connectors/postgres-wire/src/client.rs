@@ -8,56 +8,35 @@
 //! (`server_version`, ...); it does not reconnect (a caller drops a broken client and
 //! connects again) and builds no SQL. Extra startup parameters (`replication=database`)
 //! open a replication connection; [`crate::Replication`] drives that conversation through
-//! the crate-private frame reader here, whose wait can be bounded without breaking the
+//! the crate-private frame reader, whose wait can be bounded without breaking the
 //! connection (see `replication` for how that works on wasm32-wasip2).
+//!
+//! Its parts: `login` (startup and password exchange), `reader` (reading whole messages
+//! with a bounded wait), `result` ([`QueryResult`], [`Column`] and their decoding).
 
-use std::io::{ErrorKind, Read, Write};
+use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use bytes::BytesMut;
 use fallible_iterator::FallibleIterator;
 use postgres_protocol::IsNull;
-use postgres_protocol::authentication::md5_hash;
-use postgres_protocol::authentication::sasl::{ChannelBinding, SCRAM_SHA_256, ScramSha256};
 use postgres_protocol::message::backend::{ErrorResponseBody, Message};
 use postgres_protocol::message::frontend;
 
 use crate::{ConnectUrl, PgError, frame};
 
+mod login;
+mod reader;
+mod result;
+
+pub use result::{Column, QueryResult, Statement};
+use result::{affected, columns, row};
+
 /// How long a query waits for the server's next bytes unless told otherwise.
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
 /// The shortest read timeout set on the socket (a zero timeout means "none" to the OS).
 const MIN_WAIT: Duration = Duration::from_millis(1);
-
-/// A column of a result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Column {
-    /// Its name.
-    pub name: String,
-    /// Its type's OID (`pg_type.oid`: 23 is `int4`, 1184 `timestamptz`, ...).
-    pub type_oid: u32,
-    /// The type modifier (`numeric(p,s)` holds `((p << 16) | s) + 4`), -1 if none.
-    pub type_modifier: i32,
-    /// The OID of the table it comes from, 0 if none.
-    pub table_oid: u32,
-    /// Its attribute number in that table, 0 if none.
-    pub column_id: i16,
-}
-
-/// The rows of a query (text values, `None` for NULL) and the rows a command affected.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct QueryResult {
-    /// The result's columns (empty for a command).
-    pub columns: Vec<Column>,
-    /// The rows.
-    pub rows: Vec<Vec<Option<String>>>,
-    /// The count of the command tag (`INSERT 0 5` → 5).
-    pub affected: u64,
-}
-
-/// One statement of a pipeline: SQL with `$n` placeholders, and its text parameters.
-pub type Statement = (String, Vec<Option<String>>);
 
 /// A logged-in connection.
 pub struct Client {
@@ -135,75 +114,6 @@ impl Client {
         Ok(client)
     }
 
-    fn startup(
-        &mut self,
-        url: &ConnectUrl,
-        user: &str,
-        password: &str,
-        extra: &[(&str, &str)],
-    ) -> Result<(), PgError> {
-        let database = url.database.as_deref().unwrap_or(user);
-        let params = [
-            ("user", user),
-            ("database", database),
-            ("client_encoding", "UTF8"),
-            ("DateStyle", "ISO"),
-            ("TimeZone", "UTC"),
-            ("application_name", "wasm-connect"),
-        ];
-        frontend::startup_message(
-            params.into_iter().chain(extra.iter().copied()),
-            &mut self.write,
-        )?;
-        self.flush()?;
-        let mut scram = None;
-        loop {
-            match self.next()? {
-                Message::AuthenticationOk => {}
-                Message::AuthenticationCleartextPassword => {
-                    frontend::password_message(password.as_bytes(), &mut self.write)?;
-                    self.flush()?;
-                }
-                Message::AuthenticationMd5Password(body) => {
-                    let hash = md5_hash(user.as_bytes(), password.as_bytes(), body.salt());
-                    frontend::password_message(hash.as_bytes(), &mut self.write)?;
-                    self.flush()?;
-                }
-                Message::AuthenticationSasl(body) => {
-                    let mut mechanisms = body.mechanisms();
-                    let mut found = false;
-                    while let Some(m) = mechanisms.next()? {
-                        found |= m == SCRAM_SHA_256;
-                    }
-                    if !found {
-                        return Err(protocol("the server offers no SASL mechanism we speak"));
-                    }
-                    let s = ScramSha256::new(password.as_bytes(), ChannelBinding::unsupported());
-                    frontend::sasl_initial_response(SCRAM_SHA_256, s.message(), &mut self.write)?;
-                    self.flush()?;
-                    scram = Some(s);
-                }
-                Message::AuthenticationSaslContinue(body) => {
-                    let s = scram.as_mut().ok_or_else(|| protocol("unexpected SASL continue"))?;
-                    s.update(body.data()).map_err(protocol)?;
-                    frontend::sasl_response(s.message(), &mut self.write)?;
-                    self.flush()?;
-                }
-                Message::AuthenticationSaslFinal(body) => {
-                    let s = scram.as_mut().ok_or_else(|| protocol("unexpected SASL final"))?;
-                    s.finish(body.data()).map_err(protocol)?;
-                }
-                Message::ErrorResponse(body) => return Err(server_error(&body)),
-                Message::ReadyForQuery(_) => return Ok(()),
-                Message::ParameterStatus(body) => {
-                    self.parameters.push((body.name()?.to_owned(), body.value()?.to_owned()));
-                }
-                Message::BackendKeyData(_) | Message::NoticeResponse(_) => {}
-                _ => return Err(protocol("unexpected message during startup")),
-            }
-        }
-    }
-
     /// Whether the socket failed: the client must be dropped.
     pub fn is_broken(&self) -> bool {
         self.broken
@@ -237,84 +147,6 @@ impl Client {
             self.broken = true;
             PgError::from(e)
         })
-    }
-
-    fn next(&mut self) -> Result<Message, PgError> {
-        let mut whole = self.next_frame(None)?.expect("waits without a deadline");
-        match Message::parse(&mut whole) {
-            Ok(Some(m)) => Ok(m),
-            Ok(None) => unreachable!("a whole message"),
-            Err(e) => {
-                self.broken = true;
-                Err(protocol(e))
-            }
-        }
-    }
-
-    /// The next whole backend message (tag, length and body). Without a `deadline` it
-    /// waits up to the command timeout, then fails and marks the connection broken. With
-    /// one it returns `None` once the deadline passed (after at least one read), keeping
-    /// what part of a message it already read for the next call; the connection stays
-    /// usable.
-    pub(crate) fn next_frame(
-        &mut self,
-        deadline: Option<Instant>,
-    ) -> Result<Option<BytesMut>, PgError> {
-        let mut tried = false;
-        loop {
-            match frame::split(&mut self.read) {
-                Ok(Some(m)) => return Ok(Some(m)),
-                Ok(None) => {}
-                Err(e) => {
-                    self.broken = true;
-                    return Err(e);
-                }
-            }
-            let wait = match deadline {
-                None => self.command_timeout,
-                Some(d) => {
-                    let left = d.saturating_duration_since(Instant::now());
-                    if left.is_zero() && tried {
-                        return Ok(None);
-                    }
-                    left.max(MIN_WAIT)
-                }
-            };
-            tried = true;
-            if !self.fill(wait)? && deadline.is_none() {
-                self.broken = true;
-                return Err(PgError::Io(format!("no answer from the server within {wait:?}")));
-            }
-        }
-    }
-
-    /// Reads what the socket has within `wait`: false when nothing came in time (the
-    /// buffer is unchanged and the connection usable).
-    fn fill(&mut self, wait: Duration) -> Result<bool, PgError> {
-        if self.socket_timeout != Some(wait) {
-            self.stream.set_read_timeout(Some(wait)).map_err(|e| {
-                self.broken = true;
-                PgError::Io(format!("cannot set the socket's read timeout: {e}"))
-            })?;
-            self.socket_timeout = Some(wait);
-        }
-        let len = self.read.len();
-        self.read.resize(len + 64 * 1024, 0);
-        let result = self.stream.read(&mut self.read[len..]);
-        self.read.truncate(len + *result.as_ref().unwrap_or(&0));
-        match result {
-            Ok(0) => {
-                self.broken = true;
-                Err(PgError::Io("the server closed the connection".into()))
-            }
-            Ok(_) => Ok(true),
-            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => Ok(false),
-            Err(e) if e.kind() == ErrorKind::Interrupted => Ok(true),
-            Err(e) => {
-                self.broken = true;
-                Err(e.into())
-            }
-        }
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with the simple protocol and
@@ -410,44 +242,4 @@ impl Client {
             let _ = self.flush();
         }
     }
-}
-
-fn columns(
-    body: &postgres_protocol::message::backend::RowDescriptionBody,
-) -> Result<Vec<Column>, PgError> {
-    let mut out = Vec::new();
-    let mut fields = body.fields();
-    while let Some(f) = fields.next()? {
-        out.push(Column {
-            name: f.name().to_owned(),
-            type_oid: f.type_oid(),
-            type_modifier: f.type_modifier(),
-            table_oid: f.table_oid(),
-            column_id: f.column_id(),
-        });
-    }
-    Ok(out)
-}
-
-fn row(
-    body: &postgres_protocol::message::backend::DataRowBody,
-) -> Result<Vec<Option<String>>, PgError> {
-    let buf = body.buffer();
-    let mut out = Vec::new();
-    let mut ranges = body.ranges();
-    while let Some(r) = ranges.next()? {
-        out.push(match r {
-            Some(r) => Some(
-                std::str::from_utf8(&buf[r])
-                    .map_err(|_| protocol("a text value is not UTF-8"))?
-                    .to_owned(),
-            ),
-            None => None,
-        });
-    }
-    Ok(out)
-}
-
-fn affected(tag: &str) -> u64 {
-    tag.rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0)
 }
