@@ -17,7 +17,10 @@
 //! read nothing. `set_nonblocking` (`ioctl(FIONBIO)`) works too. [`Replication::next`]
 //! sets the read timeout to what is left of its wait before each read, so a timeout
 //! leaves the connection usable and the part of a message already read stays buffered.
-//! Only reading is bounded: a status update is sent blocking (34 bytes).
+//! The host times that wait with its own clock (wasmtime's `subscribe-duration` sleeps on
+//! tokio's), so it ends even in a sandbox whose clock is frozen (no clock grant); the
+//! guest's `Instant` is only used to share one wait among several reads. Only reading is
+//! bounded: a status update is sent blocking (34 bytes).
 
 use std::time::{Duration, Instant};
 
