@@ -57,12 +57,15 @@ impl PgError {
     /// this is the server saying so (told by SQLSTATE and the server's message, which
     /// share codes with other errors).
     pub fn slot_problem(&self) -> Option<SlotProblem> {
-        let Self::Server { code, message, .. } = self else { return None };
+        let Self::Server { code, message, detail } = self else { return None };
+        let invalidated = message.starts_with("can no longer get changes from replication slot")
+            || message.starts_with("cannot read from logical replication slot")
+            || detail.as_deref().is_some_and(|d| d.contains("invalidated"));
         match code.as_str() {
             "42704" if message.starts_with("replication slot ") => Some(SlotProblem::Missing),
             "42704" if message.starts_with("publication ") => Some(SlotProblem::PublicationMissing),
             "55006" if message.starts_with("replication slot ") => Some(SlotProblem::InUse),
-            "55000" if message.contains("replication slot") => Some(SlotProblem::Lost),
+            "55000" if invalidated => Some(SlotProblem::Lost),
             "58P01" if message.starts_with("requested WAL segment") => Some(SlotProblem::Lost),
             _ => None,
         }
@@ -84,7 +87,9 @@ pub enum SlotProblem {
     /// needed, or the changes in between are lost.
     Missing,
     /// The slot exists but cannot serve any more: it was invalidated (it held more WAL
-    /// than `max_slot_wal_keep_size`, 55000), or WAL it needs was removed (58P01
+    /// than `max_slot_wal_keep_size`: 55000 `can no longer get changes from replication
+    /// slot "…"` on PostgreSQL 15, `cannot read from…` on 13–14), or WAL it needs was
+    /// removed (58P01
     /// `requested WAL segment … has already been removed`). Same remedy as `Missing`,
     /// after dropping it.
     Lost,
@@ -117,5 +122,76 @@ impl std::error::Error for PgError {}
 impl From<std::io::Error> for PgError {
     fn from(e: std::io::Error) -> Self {
         Self::Io(e.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn server(code: &str, message: &str, detail: Option<&str>) -> PgError {
+        PgError::Server {
+            code: code.into(),
+            message: message.into(),
+            detail: detail.map(Into::into),
+        }
+    }
+
+    #[test]
+    fn slot_problems_are_told_by_code_and_message() {
+        let cases = [
+            (
+                server("42704", "replication slot \"s\" does not exist", None),
+                Some(SlotProblem::Missing),
+            ),
+            (
+                server("42704", "publication \"p\" does not exist", None),
+                Some(SlotProblem::PublicationMissing),
+            ),
+            (server("42704", "type \"x\" does not exist", None), None),
+            (
+                server("55006", "replication slot \"s\" is active for PID 42", None),
+                Some(SlotProblem::InUse),
+            ),
+            (
+                server(
+                    "55000",
+                    "can no longer get changes from replication slot \"s\"",
+                    Some(
+                        "This slot has been invalidated because it exceeded the maximum reserved size.",
+                    ),
+                ),
+                Some(SlotProblem::Lost),
+            ),
+            (
+                server("55000", "cannot read from logical replication slot \"s\"", None),
+                Some(SlotProblem::Lost),
+            ),
+            (
+                server("55000", "replication slot \"s\" was not created in this database", None),
+                None,
+            ),
+            (
+                server(
+                    "58P01",
+                    "requested WAL segment 000000010000000000000002 has already been removed",
+                    None,
+                ),
+                Some(SlotProblem::Lost),
+            ),
+            (server("58P01", "could not open file \"x\"", None), None),
+            (PgError::Io("reset".into()), None),
+        ];
+        for (error, problem) in cases {
+            assert_eq!(error.slot_problem(), problem, "{error}");
+        }
+        assert!(
+            server("55006", "replication slot \"s\" is active for PID 42", None).is_transient()
+        );
+        assert!(
+            !server("58P01", "requested WAL segment 1 has already been removed", None)
+                .is_transient()
+        );
+        assert!(server("58P01", "could not open file \"x\"", None).is_transient());
     }
 }
