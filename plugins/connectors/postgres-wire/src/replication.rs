@@ -162,8 +162,9 @@ impl Replication {
     }
 
     /// The next message of the stream, waiting at most `wait` for it: `None` when none
-    /// came in time (the connection stays usable). The end of the stream, a server error
-    /// or a closed socket fail and leave the connection broken.
+    /// came in time (the connection stays usable). The end of the stream (CopyDone or
+    /// CommandComplete from the server), a server error or a closed socket fail and leave
+    /// the connection broken.
     pub fn next(&mut self, wait: Duration) -> Result<Option<Event>, PgError> {
         if !self.streaming {
             return Err(protocol("replication is not started"));
@@ -186,7 +187,7 @@ impl Replication {
                     self.client.set_broken();
                     return Err(e);
                 }
-                b'c' => {
+                b'c' | b'C' => {
                     self.streaming = false;
                     self.client.set_broken();
                     return Err(protocol("the server ended the replication stream"));
@@ -224,6 +225,29 @@ impl Replication {
             return Err(protocol("replication is not started"));
         }
         self.client.send(b'd', &status_update(written, flushed, applied, now_us, reply))
+    }
+
+    /// Ends the stream (CopyDone) and waits for the server to end its side, dropping the
+    /// messages still on their way; the connection then takes commands again, but not a
+    /// new stream: PostgreSQL 15 ends a second logical stream on the same connection at
+    /// once (`next` then fails), so stream again on a new connection. Does nothing when
+    /// not streaming.
+    pub fn stop(&mut self) -> Result<(), PgError> {
+        if !self.streaming {
+            return Ok(());
+        }
+        self.streaming = false;
+        self.client.send(b'c', &[])?;
+        let mut error = None;
+        loop {
+            let mut frame = self.client.next_frame(None)?.expect("waits without a deadline");
+            match frame[0] {
+                b'Z' => return error.map_or(Ok(()), Err),
+                b'E' => error = Some(Self::error(&mut self.client, &mut frame)),
+                b'd' | b'c' | b'C' | b'N' | b'S' => {}
+                t => return Err(Self::off_protocol(&mut self.client, t)),
+            }
+        }
     }
 
     /// Closes the connection (the server stops streaming and releases the slot).

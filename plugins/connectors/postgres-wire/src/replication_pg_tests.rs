@@ -139,6 +139,33 @@ fn changes_stream_as_pgoutput_messages_and_status_moves_the_slot() {
     let e = replication().start(&slot, Lsn(0), &options(&publication)).unwrap_err();
     assert_eq!((e.code(), e.slot_problem()), (Some("55006"), Some(SlotProblem::InUse)), "{e}");
     assert!(e.is_transient());
+
+    // Stopping with a change on its way hands the connection back to commands; the slot
+    // is free and still at what was confirmed. A second stream on that connection ends at
+    // once (PostgreSQL 15); a new connection resumes from there with the change.
+    other.simple_query(&format!("INSERT INTO {schema}.t VALUES (2, 'c')")).unwrap();
+    r.stop().unwrap();
+    assert!(!r.is_streaming() && !r.is_broken());
+    let info = r.slot(&slot).unwrap().unwrap();
+    assert_eq!((info.active, info.confirmed_flush_lsn), (false, Some(end)));
+    r.start(&slot, end, &options(&publication)).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let ended = loop {
+        assert!(Instant::now() < deadline, "the second stream went on");
+        match r.next(Duration::from_secs(1)) {
+            Ok(Some(Event::XLogData { data, .. })) => panic!("{:?}", char::from(data[0])),
+            Ok(_) => {}
+            Err(e) => break e,
+        }
+    };
+    assert!(matches!(ended, PgError::Protocol(_)) && r.is_broken(), "{ended}");
+    r.close();
+    let mut r = replication();
+    r.start(&slot, end, &options(&publication)).unwrap();
+    let again = transactions(&mut r, &schema, 1);
+    let tags: String = again[0].iter().map(|m| char::from(m[0])).collect();
+    assert_eq!(tags, "BRIC", "the relation is described again on a new stream");
+    assert!(u64_at(&again[0][3], 10) > end.0);
     r.close();
     other.simple_query(&format!("DROP PUBLICATION {publication}")).unwrap();
 }
