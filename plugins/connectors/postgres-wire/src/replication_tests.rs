@@ -167,7 +167,7 @@ fn client() -> Client {
 
 fn replication() -> Replication {
     let (url, user, password) = env().unwrap();
-    Replication::connect(&url, &user, &password).unwrap()
+    crate::Session::new(url, Some(&user), Some(&password)).replication().unwrap()
 }
 
 /// A fresh schema `wire_<what>_<pid>` with table `t (id int primary key, v text)`.
