@@ -36,6 +36,7 @@ mod time;
 mod url;
 mod wal_message;
 
+pub use bytes::Bytes;
 pub use client::{Client, Column, QueryResult, Statement};
 pub use connection::{
     CONNECTION_PASSWORD, CONNECTION_URL, CONNECTION_USER, Connection, define as define_connection,

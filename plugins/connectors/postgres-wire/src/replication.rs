@@ -136,7 +136,9 @@ impl Replication {
 
     /// Starts streaming slot `slot` from `start` (changes committed after it; `0/0` or
     /// anything before the slot's `confirmed_flush_lsn` means from there) with the output
-    /// plugin's `options` (pgoutput: `proto_version`, `publication_names`, `messages`).
+    /// plugin's `options` (pgoutput: `proto_version`, `publication_names`, `messages`;
+    /// names and values are quoted here, but `publication_names` is itself a list of
+    /// identifiers, so a name with upper case or a comma needs its own double quotes).
     /// A missing slot, a lost one or one in use fails here with the server's error; see
     /// [`PgError::slot_problem`].
     pub fn start(
