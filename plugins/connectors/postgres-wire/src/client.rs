@@ -4,51 +4,39 @@
 //! server infer parameter types from the statement (so `INSERT ... VALUES ($1)` takes the
 //! column's type).
 //!
-//! It owns the socket and the read/write buffers; it does not reconnect (a caller drops a
-//! broken client and connects again) and builds no SQL.
+//! It owns the socket, the read/write buffers and the server's startup parameters
+//! (`server_version`, ...); it does not reconnect (a caller drops a broken client and
+//! connects again) and builds no SQL. Extra startup parameters (`replication=database`)
+//! open a replication connection; [`crate::Replication`] drives that conversation through
+//! the crate-private frame reader, whose wait can be bounded without breaking the
+//! connection (see `replication` for how that works on wasm32-wasip2).
+//!
+//! Its parts: `login` (startup and password exchange), `reader` (reading whole messages
+//! with a bounded wait), `result` ([`QueryResult`], [`Column`] and their decoding).
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
 use bytes::BytesMut;
 use fallible_iterator::FallibleIterator;
 use postgres_protocol::IsNull;
-use postgres_protocol::authentication::md5_hash;
-use postgres_protocol::authentication::sasl::{ChannelBinding, SCRAM_SHA_256, ScramSha256};
 use postgres_protocol::message::backend::{ErrorResponseBody, Message};
 use postgres_protocol::message::frontend;
 
-use crate::{ConnectUrl, PgError};
+use crate::{ConnectUrl, PgError, frame};
 
-/// A column of a result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Column {
-    /// Its name.
-    pub name: String,
-    /// Its type's OID (`pg_type.oid`: 23 is `int4`, 1184 `timestamptz`, ...).
-    pub type_oid: u32,
-    /// The type modifier (`numeric(p,s)` holds `((p << 16) | s) + 4`), -1 if none.
-    pub type_modifier: i32,
-    /// The OID of the table it comes from, 0 if none.
-    pub table_oid: u32,
-    /// Its attribute number in that table, 0 if none.
-    pub column_id: i16,
-}
+mod login;
+mod reader;
+mod result;
 
-/// The rows of a query (text values, `None` for NULL) and the rows a command affected.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct QueryResult {
-    /// The result's columns (empty for a command).
-    pub columns: Vec<Column>,
-    /// The rows.
-    pub rows: Vec<Vec<Option<String>>>,
-    /// The count of the command tag (`INSERT 0 5` → 5).
-    pub affected: u64,
-}
+pub use result::{Column, QueryResult, Statement};
+use result::{affected, columns, row};
 
-/// One statement of a pipeline: SQL with `$n` placeholders, and its text parameters.
-pub type Statement = (String, Vec<Option<String>>);
+/// How long a query waits for the server's next bytes unless told otherwise.
+const COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
+/// The shortest read timeout set on the socket (a zero timeout means "none" to the OS).
+const MIN_WAIT: Duration = Duration::from_millis(1);
 
 /// A logged-in connection.
 pub struct Client {
@@ -56,13 +44,19 @@ pub struct Client {
     read: BytesMut,
     write: BytesMut,
     broken: bool,
+    /// The `ParameterStatus` values of the startup (`server_version`, `TimeZone`, ...).
+    parameters: Vec<(String, String)>,
+    /// The read timeout currently set on the socket.
+    socket_timeout: Option<Duration>,
+    /// How long a query waits for the server's next bytes.
+    command_timeout: Duration,
 }
 
 fn protocol(e: impl std::fmt::Display) -> PgError {
     PgError::Protocol(e.to_string())
 }
 
-fn server_error(body: &ErrorResponseBody) -> PgError {
+pub(crate) fn server_error(body: &ErrorResponseBody) -> PgError {
     let (mut code, mut message, mut detail) = (String::new(), String::new(), None);
     let mut fields = body.fields();
     while let Ok(Some(f)) = fields.next() {
@@ -79,6 +73,18 @@ fn server_error(body: &ErrorResponseBody) -> PgError {
 impl Client {
     /// Connects to `url` and logs in as `user`.
     pub fn connect(url: &ConnectUrl, user: &str, password: &str) -> Result<Self, PgError> {
+        Self::connect_with(url, user, password, &[])
+    }
+
+    /// Connects to `url` and logs in as `user`, sending `extra` startup parameters after
+    /// the usual ones (`("replication", "database")` opens a logical replication
+    /// connection).
+    pub fn connect_with(
+        url: &ConnectUrl,
+        user: &str,
+        password: &str,
+        extra: &[(&str, &str)],
+    ) -> Result<Self, PgError> {
         let addrs = (url.host.as_str(), url.port)
             .to_socket_addrs()
             .map_err(|e| PgError::Io(format!("cannot resolve {}: {e}", url.host)))?;
@@ -95,79 +101,44 @@ impl Client {
         }
         let stream = stream.ok_or(last)?;
         let _ = stream.set_nodelay(true);
-        let _ = stream.set_read_timeout(Some(Duration::from_secs(60)));
         let mut client = Self {
             stream,
             read: BytesMut::with_capacity(64 * 1024),
             write: BytesMut::new(),
             broken: false,
+            parameters: Vec::new(),
+            socket_timeout: None,
+            command_timeout: COMMAND_TIMEOUT,
         };
-        client.startup(url, user, password).inspect_err(|_| client.broken = true)?;
+        client.startup(url, user, password, extra).inspect_err(|_| client.broken = true)?;
         Ok(client)
-    }
-
-    fn startup(&mut self, url: &ConnectUrl, user: &str, password: &str) -> Result<(), PgError> {
-        let database = url.database.as_deref().unwrap_or(user);
-        let params = [
-            ("user", user),
-            ("database", database),
-            ("client_encoding", "UTF8"),
-            ("DateStyle", "ISO"),
-            ("TimeZone", "UTC"),
-            ("application_name", "wasm-connect"),
-        ];
-        frontend::startup_message(params, &mut self.write)?;
-        self.flush()?;
-        let mut scram = None;
-        loop {
-            match self.next()? {
-                Message::AuthenticationOk => {}
-                Message::AuthenticationCleartextPassword => {
-                    frontend::password_message(password.as_bytes(), &mut self.write)?;
-                    self.flush()?;
-                }
-                Message::AuthenticationMd5Password(body) => {
-                    let hash = md5_hash(user.as_bytes(), password.as_bytes(), body.salt());
-                    frontend::password_message(hash.as_bytes(), &mut self.write)?;
-                    self.flush()?;
-                }
-                Message::AuthenticationSasl(body) => {
-                    let mut mechanisms = body.mechanisms();
-                    let mut found = false;
-                    while let Some(m) = mechanisms.next()? {
-                        found |= m == SCRAM_SHA_256;
-                    }
-                    if !found {
-                        return Err(protocol("the server offers no SASL mechanism we speak"));
-                    }
-                    let s = ScramSha256::new(password.as_bytes(), ChannelBinding::unsupported());
-                    frontend::sasl_initial_response(SCRAM_SHA_256, s.message(), &mut self.write)?;
-                    self.flush()?;
-                    scram = Some(s);
-                }
-                Message::AuthenticationSaslContinue(body) => {
-                    let s = scram.as_mut().ok_or_else(|| protocol("unexpected SASL continue"))?;
-                    s.update(body.data()).map_err(protocol)?;
-                    frontend::sasl_response(s.message(), &mut self.write)?;
-                    self.flush()?;
-                }
-                Message::AuthenticationSaslFinal(body) => {
-                    let s = scram.as_mut().ok_or_else(|| protocol("unexpected SASL final"))?;
-                    s.finish(body.data()).map_err(protocol)?;
-                }
-                Message::ErrorResponse(body) => return Err(server_error(&body)),
-                Message::ReadyForQuery(_) => return Ok(()),
-                Message::ParameterStatus(_)
-                | Message::BackendKeyData(_)
-                | Message::NoticeResponse(_) => {}
-                _ => return Err(protocol("unexpected message during startup")),
-            }
-        }
     }
 
     /// Whether the socket failed: the client must be dropped.
     pub fn is_broken(&self) -> bool {
         self.broken
+    }
+
+    /// A parameter the server reported at startup (`server_version`, `TimeZone`, ...).
+    pub fn parameter(&self, name: &str) -> Option<&str> {
+        self.parameters.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+
+    /// How long a query waits for the server's next bytes before the connection is
+    /// declared broken (60 s unless set).
+    pub fn set_command_timeout(&mut self, timeout: Duration) {
+        self.command_timeout = timeout.max(MIN_WAIT);
+    }
+
+    /// Marks the connection unusable (the conversation is out of step).
+    pub(crate) fn set_broken(&mut self) {
+        self.broken = true;
+    }
+
+    /// Sends one frontend message `tag` with `body` at once.
+    pub(crate) fn send(&mut self, tag: u8, body: &[u8]) -> Result<(), PgError> {
+        frame::encode(tag, body, &mut self.write);
+        self.flush()
     }
 
     fn flush(&mut self) -> Result<(), PgError> {
@@ -176,34 +147,6 @@ impl Client {
             self.broken = true;
             PgError::from(e)
         })
-    }
-
-    fn next(&mut self) -> Result<Message, PgError> {
-        loop {
-            match Message::parse(&mut self.read) {
-                Ok(Some(m)) => return Ok(m),
-                Ok(None) => {}
-                Err(e) => {
-                    self.broken = true;
-                    return Err(protocol(e));
-                }
-            }
-            let len = self.read.len();
-            self.read.resize(len + 64 * 1024, 0);
-            match self.stream.read(&mut self.read[len..]) {
-                Ok(0) => {
-                    self.read.truncate(len);
-                    self.broken = true;
-                    return Err(PgError::Io("the server closed the connection".into()));
-                }
-                Ok(n) => self.read.truncate(len + n),
-                Err(e) => {
-                    self.read.truncate(len);
-                    self.broken = true;
-                    return Err(e.into());
-                }
-            }
-        }
     }
 
     /// Runs `sql` (one or more `;`-separated statements) with the simple protocol and
@@ -299,44 +242,4 @@ impl Client {
             let _ = self.flush();
         }
     }
-}
-
-fn columns(
-    body: &postgres_protocol::message::backend::RowDescriptionBody,
-) -> Result<Vec<Column>, PgError> {
-    let mut out = Vec::new();
-    let mut fields = body.fields();
-    while let Some(f) = fields.next()? {
-        out.push(Column {
-            name: f.name().to_owned(),
-            type_oid: f.type_oid(),
-            type_modifier: f.type_modifier(),
-            table_oid: f.table_oid(),
-            column_id: f.column_id(),
-        });
-    }
-    Ok(out)
-}
-
-fn row(
-    body: &postgres_protocol::message::backend::DataRowBody,
-) -> Result<Vec<Option<String>>, PgError> {
-    let buf = body.buffer();
-    let mut out = Vec::new();
-    let mut ranges = body.ranges();
-    while let Some(r) = ranges.next()? {
-        out.push(match r {
-            Some(r) => Some(
-                std::str::from_utf8(&buf[r])
-                    .map_err(|_| protocol("a text value is not UTF-8"))?
-                    .to_owned(),
-            ),
-            None => None,
-        });
-    }
-    Ok(out)
-}
-
-fn affected(tag: &str) -> u64 {
-    tag.rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or(0)
 }

@@ -1,11 +1,12 @@
 //! [`Session`]: a login (URL, user, password) and the connection it opened, opened again
 //! once that connection broke or was closed.
 //!
-//! Both plugins hold one per instance. The login falls back to the URL's own user and
+//! Both plugins hold one per instance; a change data capture task also opens its
+//! replication connection with the same login ([`Session::replication`]). The login falls back to the URL's own user and
 //! password (`postgres://user:secret@host/db`, `?user=`) when the config gives none. It
 //! decides nothing about retries or back-off: a failed connect is returned to the caller.
 
-use crate::{Client, ConnectUrl, PgError};
+use crate::{Client, ConnectUrl, PgError, Replication};
 
 /// A login and its connection, if open.
 pub struct Session {
@@ -41,6 +42,11 @@ impl Session {
             self.client = Some(Client::connect(&self.url, &self.user, &self.password)?);
         }
         Ok((self.client.as_mut().expect("opened above"), opened))
+    }
+
+    /// A new logical replication connection with this login (not kept by the session).
+    pub fn replication(&self) -> Result<Replication, PgError> {
+        Replication::connect(&self.url, &self.user, &self.password)
     }
 
     /// Closes the connection, if open; the next [`Session::client`] opens a new one.
