@@ -1,0 +1,254 @@
+//! A column's Kafka Connect schema, as Debezium's `PostgresValueConverter` gives it for
+//! each type and handling mode, in `JsonConverter`'s JSON form, together with the
+//! [`Conv`]ersion its values need; and the default value Debezium puts in the schema.
+//!
+//! This module owns the mapping from [`PgType`] + type modifier + modes to (schema, Conv).
+//! Converting a value's text is `value`'s job; struct and envelope schemas are
+//! `envelope`'s.
+
+use serde_json::{Map, Value, json};
+
+use crate::catalog::ColumnMeta;
+use crate::pgtype::PgType;
+use crate::settings::{BinaryMode, DecimalMode, HstoreMode, IntervalMode, Settings, TimeMode};
+
+/// How a value's text becomes its JSON payload.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Conv {
+    Int,
+    Float,
+    Bool,
+    Text,
+    /// Decimal bytes at this scale (`money` too).
+    Decimal {
+        scale: u32,
+        money: bool,
+    },
+    /// VariableScaleDecimal `{scale, value}`.
+    VariableDecimal,
+    /// numeric/money as a double.
+    DecimalDouble {
+        money: bool,
+    },
+    /// numeric/money as its text.
+    DecimalString {
+        money: bool,
+    },
+    Days,
+    TimeMillis,
+    TimeMicros,
+    TimestampMillis,
+    TimestampMicros,
+    ZonedTimestamp {
+        precision: u32,
+    },
+    ZonedTime,
+    IntervalMicros,
+    IntervalIso,
+    Binary(BinaryMode),
+    HstoreJson,
+    HstoreMap,
+    /// The text's bytes (include.unknown.datatypes).
+    UnknownBytes,
+    Array(Box<Conv>),
+}
+
+fn named(ty: &str, name: &str) -> Value {
+    json!({"type": ty, "name": name, "version": 1})
+}
+
+/// `numeric(p, s)`'s precision and scale from its type modifier.
+pub fn numeric_precision_scale(typmod: i32) -> Option<(u32, u32)> {
+    (typmod >= 4).then(|| ((((typmod - 4) >> 16) & 0xffff) as u32, ((typmod - 4) & 0xffff) as u32))
+}
+
+/// A time type's fractional digits: its modifier, else 6.
+pub fn time_precision(typmod: i32) -> u32 {
+    if (0..=6).contains(&typmod) { typmod as u32 } else { 6 }
+}
+
+/// The schema (without `optional`, `default` and `field`) and conversion of a value of
+/// `ty`, or `None` when Debezium leaves such a column out.
+pub fn plan(ty: &PgType, typmod: i32, s: &Settings) -> Option<(Value, Conv)> {
+    use PgType::*;
+    let adaptive = matches!(s.time, TimeMode::Adaptive);
+    let connect = matches!(s.time, TimeMode::Connect);
+    Some(match ty {
+        Bool => (json!({"type": "boolean"}), Conv::Bool),
+        Int2 => (json!({"type": "int16"}), Conv::Int),
+        Int4 => (json!({"type": "int32"}), Conv::Int),
+        Int8 | Oid => (json!({"type": "int64"}), Conv::Int),
+        Float4 => (json!({"type": "float"}), Conv::Float),
+        Float8 => (json!({"type": "double"}), Conv::Float),
+        Numeric => match (s.decimal, numeric_precision_scale(typmod)) {
+            (DecimalMode::Precise, None) => (
+                json!({"type": "struct", "name": "io.debezium.data.VariableScaleDecimal", "version": 1,
+                       "doc": "Variable scaled decimal",
+                       "fields": [{"type": "int32", "optional": false, "field": "scale"},
+                                  {"type": "bytes", "optional": false, "field": "value"}]}),
+                Conv::VariableDecimal,
+            ),
+            (DecimalMode::Precise, Some((p, sc))) => (
+                json!({"type": "bytes", "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
+                       "parameters": {"scale": sc.to_string(), "connect.decimal.precision": p.to_string()}}),
+                Conv::Decimal { scale: sc, money: false },
+            ),
+            (DecimalMode::Double, _) => {
+                (json!({"type": "double"}), Conv::DecimalDouble { money: false })
+            }
+            (DecimalMode::String, _) => {
+                (json!({"type": "string"}), Conv::DecimalString { money: false })
+            }
+        },
+        Money => match s.decimal {
+            DecimalMode::Precise => (
+                json!({"type": "bytes", "name": "org.apache.kafka.connect.data.Decimal", "version": 1,
+                       "parameters": {"scale": "2"}}),
+                Conv::Decimal { scale: 2, money: true },
+            ),
+            DecimalMode::Double => (json!({"type": "double"}), Conv::DecimalDouble { money: true }),
+            DecimalMode::String => (json!({"type": "string"}), Conv::DecimalString { money: true }),
+        },
+        Text | TextForm => (json!({"type": "string"}), Conv::Text),
+        Date if connect => (named("int32", "org.apache.kafka.connect.data.Date"), Conv::Days),
+        Date => (named("int32", "io.debezium.time.Date"), Conv::Days),
+        Time if connect => (named("int32", "org.apache.kafka.connect.data.Time"), Conv::TimeMillis),
+        Time if adaptive && time_precision(typmod) <= 3 => {
+            (named("int32", "io.debezium.time.Time"), Conv::TimeMillis)
+        }
+        Time => (named("int64", "io.debezium.time.MicroTime"), Conv::TimeMicros),
+        Timestamp if connect => {
+            (named("int64", "org.apache.kafka.connect.data.Timestamp"), Conv::TimestampMillis)
+        }
+        Timestamp if !matches!(s.time, TimeMode::Microseconds) && time_precision(typmod) <= 3 => {
+            (named("int64", "io.debezium.time.Timestamp"), Conv::TimestampMillis)
+        }
+        Timestamp => (named("int64", "io.debezium.time.MicroTimestamp"), Conv::TimestampMicros),
+        TimestampTz => (
+            named("string", "io.debezium.time.ZonedTimestamp"),
+            Conv::ZonedTimestamp { precision: time_precision(typmod) },
+        ),
+        TimeTz => (named("string", "io.debezium.time.ZonedTime"), Conv::ZonedTime),
+        Interval => match s.interval {
+            IntervalMode::Numeric => {
+                (named("int64", "io.debezium.time.MicroDuration"), Conv::IntervalMicros)
+            }
+            IntervalMode::String => {
+                (named("string", "io.debezium.time.Interval"), Conv::IntervalIso)
+            }
+        },
+        Json => (named("string", "io.debezium.data.Json"), Conv::Text),
+        Xml => (named("string", "io.debezium.data.Xml"), Conv::Text),
+        Uuid => (named("string", "io.debezium.data.Uuid"), Conv::Text),
+        Bytea => match s.binary {
+            BinaryMode::Bytes => (json!({"type": "bytes"}), Conv::Binary(s.binary)),
+            mode => (json!({"type": "string"}), Conv::Binary(mode)),
+        },
+        Hstore => match s.hstore {
+            HstoreMode::Json => (named("string", "io.debezium.data.Json"), Conv::HstoreJson),
+            HstoreMode::Map => (
+                json!({"type": "map", "keys": {"type": "string", "optional": false},
+                       "values": {"type": "string", "optional": true}}),
+                Conv::HstoreMap,
+            ),
+        },
+        Enum(labels) => (
+            json!({"type": "string", "name": "io.debezium.data.Enum", "version": 1,
+                   "parameters": {"allowed": labels.join(",")}}),
+            Conv::Text,
+        ),
+        Array(element) => {
+            let (mut items, conv) = match plan(element, typmod, s) {
+                Some(p) => p,
+                None if s.include_unknown_datatypes => {
+                    (json!({"type": "bytes"}), Conv::UnknownBytes)
+                }
+                None => return None,
+            };
+            items["optional"] = json!(true);
+            (json!({"type": "array", "items": items}), Conv::Array(Box::new(conv)))
+        }
+        Unknown(_) if s.include_unknown_datatypes => (json!({"type": "bytes"}), Conv::UnknownBytes),
+        Unknown(_) => return None,
+    })
+}
+
+/// The field schema of `column` in a Value or Key struct: its type's schema, `optional`
+/// unless NOT NULL (or `force_required`), Debezium's default, and `field`.
+pub fn field_schema(
+    column: &ColumnMeta,
+    s: &Settings,
+    force_required: bool,
+) -> Option<(Value, Conv)> {
+    let (schema, conv) = plan(&column.ty, column.type_modifier, s)?;
+    let Value::Object(mut map) = schema else { return None };
+    let optional = !(column.not_null || force_required);
+    map.insert("optional".into(), json!(optional));
+    if let Some(default) = default_value(column, &conv, optional) {
+        map.insert("default".into(), default);
+    }
+    map.insert("field".into(), json!(column.name));
+    Some((Value::Object(map), conv))
+}
+
+/// The schema default Debezium derives from a column default: a literal (`'dflt'::text`,
+/// `42`, `true`) converted like a value; for a NOT NULL column whose default is an
+/// expression (`nextval(...)`, `now()`), the type's zero value.
+fn default_value(column: &ColumnMeta, conv: &Conv, optional: bool) -> Option<Value> {
+    let expr = column.default_expr.as_deref()?.trim();
+    let literal = literal_text(expr);
+    match literal.and_then(|t| crate::value::convert(conv, &t).ok()) {
+        Some(v) if !v.is_null() => Some(v),
+        _ if !optional => Some(crate::value::zero(conv)),
+        _ => None,
+    }
+}
+
+/// The text of a simple literal default: `'text'::type`, `'text'`, a number (optionally
+/// parenthesised or cast), `true`/`false`.
+fn literal_text(expr: &str) -> Option<String> {
+    let e = expr.trim_start_matches('(');
+    if let Some(rest) = e.strip_prefix('\'') {
+        let mut out = String::new();
+        let mut chars = rest.chars().peekable();
+        while let Some(c) = chars.next() {
+            if c == '\'' {
+                if chars.peek() == Some(&'\'') {
+                    chars.next();
+                    out.push('\'');
+                    continue;
+                }
+                let tail: String = chars.collect();
+                return (tail.is_empty() || tail.starts_with("::")).then_some(out);
+            }
+            out.push(c);
+        }
+        return None;
+    }
+    let head = expr.split("::").next()?.trim().trim_start_matches('(').trim_end_matches(')');
+    let numeric = !head.is_empty()
+        && head.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit() || b == b'.');
+    (numeric || head == "true" || head == "false").then(|| head.to_owned())
+}
+
+/// A struct schema named `name` with `fields`, optional or not.
+pub fn struct_schema(
+    name: &str,
+    fields: Vec<Value>,
+    optional: bool,
+    version: Option<u32>,
+) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), json!("struct"));
+    m.insert("fields".into(), Value::Array(fields));
+    m.insert("optional".into(), json!(optional));
+    m.insert("name".into(), json!(name));
+    if let Some(v) = version {
+        m.insert("version".into(), json!(v));
+    }
+    Value::Object(m)
+}
+
+#[cfg(test)]
+#[path = "schema_tests.rs"]
+mod tests;

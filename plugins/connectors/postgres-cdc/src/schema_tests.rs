@@ -1,0 +1,125 @@
+use serde_json::json;
+use wasm_connect_sdk::Config;
+
+use super::*;
+
+fn settings(extra: &[(&str, &str)]) -> Settings {
+    let mut c = Config::new()
+        .with("database.hostname", "h")
+        .with("database.user", "u")
+        .with("database.dbname", "d")
+        .with("topic.prefix", "pg");
+    for (k, v) in extra {
+        c.set(*k, *v);
+    }
+    Settings::parse(&c).unwrap()
+}
+
+fn column(ty: PgType, typmod: i32, not_null: bool, default: Option<&str>) -> ColumnMeta {
+    ColumnMeta {
+        name: "c".into(),
+        position: 1,
+        type_oid: 0,
+        type_modifier: typmod,
+        type_name: String::new(),
+        not_null,
+        default_expr: default.map(str::to_owned),
+        key: false,
+        ty,
+    }
+}
+
+#[test]
+fn numeric_schemas_follow_the_decimal_mode() {
+    let s = settings(&[]);
+    // numeric(10,2): typmod = (10 << 16 | 2) + 4.
+    let typmod = ((10 << 16) | 2) + 4;
+    assert_eq!(numeric_precision_scale(typmod), Some((10, 2)));
+    let (schema, conv) = plan(&PgType::Numeric, typmod, &s).unwrap();
+    assert_eq!(schema["name"], "org.apache.kafka.connect.data.Decimal");
+    assert_eq!(schema["parameters"], json!({"scale": "2", "connect.decimal.precision": "10"}));
+    assert_eq!(conv, Conv::Decimal { scale: 2, money: false });
+    let (schema, _) = plan(&PgType::Numeric, -1, &s).unwrap();
+    assert_eq!(schema["name"], "io.debezium.data.VariableScaleDecimal");
+    let s = settings(&[("decimal.handling.mode", "string")]);
+    assert_eq!(plan(&PgType::Numeric, typmod, &s).unwrap().0, json!({"type": "string"}));
+    assert_eq!(
+        plan(&PgType::Money, -1, &settings(&[])).unwrap().0["parameters"],
+        json!({"scale": "2"})
+    );
+}
+
+#[test]
+fn temporal_schemas_follow_precision_and_mode() {
+    let s = settings(&[]);
+    assert_eq!(plan(&PgType::Time, -1, &s).unwrap().0["name"], "io.debezium.time.MicroTime");
+    assert_eq!(
+        plan(&PgType::Time, 3, &s).unwrap().0,
+        json!({"type": "int32", "name": "io.debezium.time.Time", "version": 1})
+    );
+    assert_eq!(
+        plan(&PgType::Timestamp, -1, &s).unwrap().0["name"],
+        "io.debezium.time.MicroTimestamp"
+    );
+    assert_eq!(plan(&PgType::Timestamp, 3, &s).unwrap().0["name"], "io.debezium.time.Timestamp");
+    assert_eq!(
+        plan(&PgType::TimestampTz, -1, &s).unwrap().0["name"],
+        "io.debezium.time.ZonedTimestamp"
+    );
+    assert_eq!(
+        plan(&PgType::Interval, -1, &s).unwrap().0["name"],
+        "io.debezium.time.MicroDuration"
+    );
+    let c = settings(&[("time.precision.mode", "connect"), ("interval.handling.mode", "string")]);
+    assert_eq!(
+        plan(&PgType::Timestamp, -1, &c).unwrap().0["name"],
+        "org.apache.kafka.connect.data.Timestamp"
+    );
+    assert_eq!(
+        plan(&PgType::Date, -1, &c).unwrap().0["name"],
+        "org.apache.kafka.connect.data.Date"
+    );
+    assert_eq!(plan(&PgType::Interval, -1, &c).unwrap().0["name"], "io.debezium.time.Interval");
+    let m = settings(&[("time.precision.mode", "adaptive_time_microseconds")]);
+    assert_eq!(plan(&PgType::Time, 3, &m).unwrap().0["name"], "io.debezium.time.MicroTime");
+}
+
+#[test]
+fn enums_arrays_and_unknown_types() {
+    let s = settings(&[]);
+    let e = PgType::Enum(vec!["sad".into(), "ok".into()]);
+    assert_eq!(plan(&e, -1, &s).unwrap().0["parameters"], json!({"allowed": "sad,ok"}));
+    let (schema, _) = plan(&PgType::Array(Box::new(PgType::Int4)), -1, &s).unwrap();
+    assert_eq!(schema, json!({"type": "array", "items": {"type": "int32", "optional": true}}));
+    assert!(plan(&PgType::Unknown("point".into()), -1, &s).is_none());
+    let u = settings(&[("include.unknown.datatypes", "true")]);
+    assert_eq!(plan(&PgType::Unknown("point".into()), -1, &u).unwrap().0, json!({"type": "bytes"}));
+}
+
+#[test]
+fn field_schemas_carry_optionality_and_defaults() {
+    let s = settings(&[]);
+    let (f, _) = field_schema(
+        &column(PgType::Int4, -1, true, Some("nextval('t_id_seq'::regclass)")),
+        &s,
+        false,
+    )
+    .unwrap();
+    assert_eq!(f, json!({"type": "int32", "optional": false, "default": 0, "field": "c"}));
+    let (f, _) = field_schema(
+        &column(PgType::Text, -1, false, Some("'dflt'::character varying")),
+        &s,
+        false,
+    )
+    .unwrap();
+    assert_eq!(f, json!({"type": "string", "optional": true, "default": "dflt", "field": "c"}));
+    let (f, _) =
+        field_schema(&column(PgType::Text, -1, false, Some("'it''s'::text")), &s, false).unwrap();
+    assert_eq!(f["default"], "it's");
+    let (f, _) =
+        field_schema(&column(PgType::Int8, -1, false, Some("'-5'::integer")), &s, false).unwrap();
+    assert_eq!(f["default"], -5);
+    let (f, _) =
+        field_schema(&column(PgType::TimestampTz, -1, false, Some("now()")), &s, false).unwrap();
+    assert!(f.get("default").is_none());
+}
