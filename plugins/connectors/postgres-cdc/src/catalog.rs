@@ -68,7 +68,7 @@ const TYPE: &str = "SELECT t.typtype, t.typname, t.typelem, t.typbasetype, t.typ
      (SELECT json_agg(e.enumlabel ORDER BY e.enumsortorder) FROM pg_enum e WHERE e.enumtypid = t.oid) \
      FROM pg_type t WHERE t.oid = $1";
 
-fn cell<'a>(row: &'a [Option<String>], i: usize) -> &'a str {
+fn cell(row: &[Option<String>], i: usize) -> &str {
     row.get(i).and_then(|c| c.as_deref()).unwrap_or("")
 }
 

@@ -53,7 +53,7 @@ pub struct TxnBlock {
 
 /// One table's schemas: which columns are emitted and how.
 struct TableSchema {
-    columns: Vec<(String, u32, i32)>,
+    columns: Vec<(String, u32, i32, bool, bool)>,
     /// (column index, conversion, not null) of each Value field.
     value_fields: Vec<(usize, Conv, bool)>,
     key_fields: Vec<(usize, Conv, bool)>,
@@ -102,15 +102,22 @@ impl Emitter {
     }
 
     fn schemas(&mut self, table: &TableMeta) {
-        let signature: Vec<_> =
-            table.columns.iter().map(|c| (c.name.clone(), c.type_oid, c.type_modifier)).collect();
+        let signature: Vec<_> = table
+            .columns
+            .iter()
+            .map(|c| (c.name.clone(), c.type_oid, c.type_modifier, c.key, c.not_null))
+            .collect();
         if self.tables.get(&table.oid).is_none_or(|t| t.columns != signature) {
             let built = self.build(table, signature);
             self.tables.insert(table.oid, built);
         }
     }
 
-    fn build(&self, table: &TableMeta, columns: Vec<(String, u32, i32)>) -> TableSchema {
+    fn build(
+        &self,
+        table: &TableMeta,
+        columns: Vec<(String, u32, i32, bool, bool)>,
+    ) -> TableSchema {
         let s = &self.settings;
         let base = format!("{}.{}.{}", s.topic_prefix, table.schema, table.name);
         let (mut value_fields, mut value_schemas, mut key_fields, mut key_schemas) =

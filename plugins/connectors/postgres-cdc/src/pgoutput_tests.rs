@@ -165,7 +165,7 @@ fn bad_markers_and_lengths_are_named() {
 fn random_bytes_never_panic() {
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     for round in 0..20_000 {
-        let len = (round % 64) as usize;
+        let len = round % 64;
         let mut buf = Vec::with_capacity(len);
         for _ in 0..len {
             x ^= x << 13;
