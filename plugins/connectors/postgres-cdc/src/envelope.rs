@@ -51,12 +51,16 @@ pub struct TxnBlock {
     pub data_collection_order: i64,
 }
 
+/// A struct field: the column's index, its conversion, and what a NULL becomes (the
+/// schema default, else the type's zero value, for a NOT NULL column; null otherwise).
+type Field = (usize, Conv, Value);
+
 /// One table's schemas: which columns are emitted and how.
 struct TableSchema {
     columns: Vec<(String, u32, i32, bool, bool)>,
-    /// (column index, conversion, not null) of each Value field.
-    value_fields: Vec<(usize, Conv, bool)>,
-    key_fields: Vec<(usize, Conv, bool)>,
+    /// (column index, conversion, value when NULL arrives) of each Value field.
+    value_fields: Vec<Field>,
+    key_fields: Vec<Field>,
     key_schema: Option<Value>,
     envelope_schema: Value,
 }
@@ -127,12 +131,17 @@ impl Emitter {
                 continue;
             }
             let Some((schema, conv)) = field_schema(c, s, false) else { continue };
+            let on_null = match (c.not_null, schema.get("default")) {
+                (false, _) => Value::Null,
+                (true, Some(default)) => default.clone(),
+                (true, None) => zero(&conv),
+            };
             if c.key {
-                key_fields.push((i, conv.clone(), c.not_null));
+                key_fields.push((i, conv.clone(), on_null.clone()));
                 key_schemas.push(schema.clone());
             }
             if s.filters.include_column(&table.schema, &table.name, &c.name) {
-                value_fields.push((i, conv, c.not_null));
+                value_fields.push((i, conv, on_null));
                 value_schemas.push(schema);
             }
         }
@@ -157,22 +166,17 @@ impl Emitter {
         TableSchema { columns, value_fields, key_fields, key_schema, envelope_schema }
     }
 
-    /// A struct payload of `fields` from `row`: a NULL in a NOT NULL column gets the
-    /// type's zero value (Debezium's REPLICA IDENTITY DEFAULT `before`).
-    fn row(
-        fields: &[(usize, Conv, bool)],
-        table: &TableMeta,
-        row: &[Datum],
-    ) -> Result<Value, String> {
+    /// A struct payload of `fields` from `row`: a NULL in a NOT NULL column gets its
+    /// default or the type's zero value (Debezium's REPLICA IDENTITY DEFAULT `before`).
+    fn row(fields: &[Field], table: &TableMeta, row: &[Datum]) -> Result<Value, String> {
         let mut m = Map::new();
-        for (i, conv, not_null) in fields {
+        for (i, conv, on_null) in fields {
             let v = match row.get(*i) {
                 Some(Datum::Text(t)) => convert(conv, t).map_err(|e| {
                     format!("{}.{}.{}: {e}", table.schema, table.name, table.columns[*i].name)
                 })?,
                 Some(Datum::Unchanged) => unavailable(conv),
-                Some(Datum::Null) | None if *not_null => zero(conv),
-                Some(Datum::Null) | None => Value::Null,
+                Some(Datum::Null) | None => on_null.clone(),
             };
             m.insert(table.columns[*i].name.clone(), v);
         }

@@ -40,6 +40,7 @@ fn table() -> TableMeta {
         columns: vec![
             col("id", PgType::Int4, true, true),
             col("name", PgType::Text, true, false),
+            ColumnMeta { default_expr: Some("42".into()), ..col("qty", PgType::Int4, true, false) },
             col("body", PgType::Text, false, false),
         ],
     }
@@ -73,7 +74,7 @@ fn header(r: &SourceRecord, key: &str) -> Option<String> {
 #[test]
 fn an_insert_has_key_envelope_source_and_context_headers() {
     let mut e = Emitter::new(&settings(&[]), "run-1");
-    let after = [t("1"), t("a"), Datum::Null];
+    let after = [t("1"), t("a"), t("3"), Datum::Null];
     let recs = e
         .change(
             &table(),
@@ -112,7 +113,7 @@ fn an_insert_has_key_envelope_source_and_context_headers() {
     assert_eq!(schema["fields"][0]["name"], "pg.public.items.Value");
     assert_eq!(schema["fields"][0]["optional"], true);
     let p = &value["payload"];
-    assert_eq!(p["after"], json!({"id": 1, "name": "a", "body": null}));
+    assert_eq!(p["after"], json!({"id": 1, "name": "a", "qty": 3, "body": null}));
     assert_eq!(
         (p["before"].clone(), p["op"].clone(), p["transaction"].clone()),
         (Value::Null, json!("c"), Value::Null)
@@ -131,13 +132,17 @@ fn an_insert_has_key_envelope_source_and_context_headers() {
 #[test]
 fn a_default_identity_delete_fills_not_null_columns_with_zero_and_adds_a_tombstone() {
     let mut e = Emitter::new(&settings(&[]), "r");
-    let old = [t("7"), Datum::Null, Datum::Null];
+    let old = [t("7"), Datum::Null, Datum::Null, Datum::Null];
     let recs = e
         .change(&table(), Op::Delete, Some(&old), None, &source(), None, &Offset::default(), 0)
         .unwrap();
     assert_eq!(recs.len(), 2);
     let p = json_of(&recs[0].value)["payload"].clone();
-    assert_eq!(p["before"], json!({"id": 7, "name": "", "body": null}));
+    assert_eq!(
+        p["before"],
+        json!({"id": 7, "name": "", "qty": 42, "body": null}),
+        "zero, or the default"
+    );
     assert_eq!((p["after"].clone(), p["op"].clone()), (Value::Null, json!("d")));
     assert_eq!(json_of(&recs[1].key)["payload"], json!({"id": 7}));
     assert!(recs[1].value.is_none(), "tombstone");
@@ -156,8 +161,8 @@ fn a_default_identity_delete_fills_not_null_columns_with_zero_and_adds_a_tombsto
 #[test]
 fn a_key_change_is_delete_tombstone_create_with_key_headers() {
     let mut e = Emitter::new(&settings(&[]), "r");
-    let old = [t("2"), Datum::Null, Datum::Null];
-    let new = [t("100"), t("n"), Datum::Unchanged];
+    let old = [t("2"), Datum::Null, Datum::Null, Datum::Null];
+    let new = [t("100"), t("n"), t("1"), Datum::Unchanged];
     let recs = e
         .change(
             &table(),
@@ -187,7 +192,7 @@ fn a_key_change_is_delete_tombstone_create_with_key_headers() {
 #[test]
 fn updates_skips_truncates_and_keyless_tables() {
     let mut e = Emitter::new(&settings(&[("skipped.operations", "c")]), "r");
-    let row = [t("1"), t("a"), t("b")];
+    let row = [t("1"), t("a"), t("1"), t("b")];
     assert!(
         e.change(&table(), Op::Create, None, Some(&row), &source(), None, &Offset::default(), 0)
             .unwrap()

@@ -184,51 +184,81 @@ pub fn field_schema(
     let Value::Object(mut map) = schema else { return None };
     let optional = !(column.not_null || force_required);
     map.insert("optional".into(), json!(optional));
-    if let Some(default) = default_value(column, &conv, optional) {
+    if let Some(default) = default_value(column, &conv) {
         map.insert("default".into(), default);
     }
     map.insert("field".into(), json!(column.name));
     Some((Value::Object(map), conv))
 }
 
-/// The schema default Debezium derives from a column default: a literal (`'dflt'::text`,
-/// `42`, `true`) converted like a value; for a NOT NULL column whose default is an
-/// expression (`nextval(...)`, `now()`), the type's zero value.
-fn default_value(column: &ColumnMeta, conv: &Conv, optional: bool) -> Option<Value> {
+/// The schema default Debezium's `PostgresDefaultValueConverter` derives from a column
+/// default, for the types it has a mapper for: a literal (`'dflt'::text`, `42`, `true`)
+/// converted like a value; a function call (`nextval(...)`, `now()`) or `CURRENT_*` as
+/// the type's placeholder (`0`, `''`, `1970-01-01`, ...). Struct values (variable scale
+/// decimals) and anything unparseable give no default.
+pub fn default_value(column: &ColumnMeta, conv: &Conv) -> Option<Value> {
+    use PgType::*;
     let expr = column.default_expr.as_deref()?.trim();
-    let literal = literal_text(expr);
-    match literal.and_then(|t| crate::value::convert(conv, &t).ok()) {
-        Some(v) if !v.is_null() => Some(v),
-        _ if !optional => Some(crate::value::zero(conv)),
+    let placeholder = match &column.ty {
+        Bool => "false",
+        Int2 | Int4 | Int8 => "0",
+        Float4 | Float8 | Numeric => "0.0",
+        Text | Xml => "",
+        Json => "{}",
+        Uuid => "00000000-0000-0000-0000-000000000000",
+        Date | Timestamp | TimestampTz => "1970-01-01",
+        Time => "00:00",
+        Interval => "epoch",
+        Enum(_) => {
+            let (value, _) = expr.rsplit_once("::")?;
+            let text = value.strip_prefix('\'')?.strip_suffix('\'')?;
+            return crate::value::convert(conv, text).ok();
+        }
+        _ => return None,
+    };
+    let function = regex_lite::Regex::new(r"^[(]?[A-Za-z0-9_.]+\((?:.+(?:, ?.+)*)?\)").ok()?;
+    let current =
+        ["current_timestamp", "current_time", "current_date", "localtime", "localtimestamp"];
+    let text = if function.is_match(expr) || current.contains(&expr.to_ascii_lowercase().as_str()) {
+        placeholder.to_owned()
+    } else if !expr.contains('\'') {
+        if expr.starts_with("NULL::") {
+            return None;
+        }
+        expr.to_owned()
+    } else {
+        first_literal(expr)?
+    };
+    let text = match &column.ty {
+        Date | Timestamp | TimestampTz if !text.contains(' ') && text.len() <= 13 => {
+            if column.ty == Date { text } else { format!("{text} 00:00:00+00") }
+        }
+        Time if text.matches(':').count() == 1 => format!("{text}:00"),
+        _ => text,
+    };
+    match crate::value::convert(conv, &text) {
+        Ok(v) if !v.is_null() && !v.is_object() => Some(v),
         _ => None,
     }
 }
 
-/// The text of a simple literal default: `'text'::type`, `'text'`, a number (optionally
-/// parenthesised or cast), `true`/`false`.
-fn literal_text(expr: &str) -> Option<String> {
-    let e = expr.trim_start_matches('(');
-    if let Some(rest) = e.strip_prefix('\'') {
-        let mut out = String::new();
-        let mut chars = rest.chars().peekable();
-        while let Some(c) = chars.next() {
-            if c == '\'' {
-                if chars.peek() == Some(&'\'') {
-                    chars.next();
-                    out.push('\'');
-                    continue;
-                }
-                let tail: String = chars.collect();
-                return (tail.is_empty() || tail.starts_with("::")).then_some(out);
+/// The first single-quoted literal of `expr`, with doubled quotes undone.
+fn first_literal(expr: &str) -> Option<String> {
+    let rest = &expr[expr.find('\'')? + 1..];
+    let mut out = String::new();
+    let mut chars = rest.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\'' {
+            if chars.peek() == Some(&'\'') {
+                chars.next();
+                out.push('\'');
+                continue;
             }
-            out.push(c);
+            return Some(out);
         }
-        return None;
+        out.push(c);
     }
-    let head = expr.split("::").next()?.trim().trim_start_matches('(').trim_end_matches(')');
-    let numeric = !head.is_empty()
-        && head.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit() || b == b'.');
-    (numeric || head == "true" || head == "false").then(|| head.to_owned())
+    None
 }
 
 /// A struct schema named `name` with `fields`, optional or not.

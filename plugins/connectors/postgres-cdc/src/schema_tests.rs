@@ -119,7 +119,43 @@ fn field_schemas_carry_optionality_and_defaults() {
     let (f, _) =
         field_schema(&column(PgType::Int8, -1, false, Some("'-5'::integer")), &s, false).unwrap();
     assert_eq!(f["default"], -5);
+    // Debezium's placeholders for function defaults, whatever the nullability.
     let (f, _) =
         field_schema(&column(PgType::TimestampTz, -1, false, Some("now()")), &s, false).unwrap();
+    assert_eq!(f["default"], "1970-01-01T00:00:00.000000Z");
+    let (f, _) =
+        field_schema(&column(PgType::Uuid, -1, false, Some("gen_random_uuid()")), &s, false)
+            .unwrap();
+    assert_eq!(f["default"], "00000000-0000-0000-0000-000000000000");
+    let (f, _) =
+        field_schema(&column(PgType::Timestamp, -1, true, Some("CURRENT_TIMESTAMP")), &s, false)
+            .unwrap();
+    assert_eq!(f["default"], 0);
+    let (f, _) =
+        field_schema(&column(PgType::Date, -1, false, Some("'2000-01-02'::date")), &s, false)
+            .unwrap();
+    assert_eq!(f["default"], 10958, "30 years incl. 7 leap days + 1 day");
+    let (f, _) = field_schema(&column(PgType::Bool, -1, false, Some("true")), &s, false).unwrap();
+    assert_eq!(f["default"], true);
+    let (f, _) =
+        field_schema(&column(PgType::Interval, -1, false, Some("'1 day'::interval")), &s, false)
+            .unwrap();
+    assert_eq!(f["default"], 86_400_000_000i64);
+    let e = PgType::Enum(vec!["sad".into(), "ok".into()]);
+    let (f, _) = field_schema(&column(e, -1, false, Some("'ok'::mood")), &s, false).unwrap();
+    assert_eq!(f["default"], "ok");
+    // No mapper (bytea), NULL defaults and struct values give none.
+    let (f, _) =
+        field_schema(&column(PgType::Bytea, -1, true, Some("'\\x00'::bytea")), &s, false).unwrap();
     assert!(f.get("default").is_none());
+    let (f, _) =
+        field_schema(&column(PgType::Text, -1, false, Some("NULL::character varying")), &s, false)
+            .unwrap();
+    assert!(f.get("default").is_none());
+    let (f, _) = field_schema(&column(PgType::Numeric, -1, false, Some("1.5")), &s, false).unwrap();
+    assert!(f.get("default").is_none(), "VariableScaleDecimal is a struct");
+    let typmod = ((10 << 16) | 2) + 4;
+    let (f, _) =
+        field_schema(&column(PgType::Numeric, typmod, false, Some("1.5")), &s, false).unwrap();
+    assert_eq!(f["default"], "AJY=", "150 at scale 2");
 }
