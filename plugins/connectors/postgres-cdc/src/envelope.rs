@@ -19,7 +19,7 @@ use crate::pgoutput::Datum;
 use crate::schema::{Conv, field_schema, struct_schema};
 use crate::settings::Settings;
 use crate::source_info::{self, Source};
-use crate::value::{convert, unavailable, zero};
+use crate::value::{convert_in, unavailable, zero};
 
 /// A row change's operation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,8 +51,10 @@ pub struct TxnBlock {
     pub data_collection_order: i64,
 }
 
-/// A struct field: the column's index, its conversion, and what a NULL becomes (the
-/// schema default, else the type's zero value, for a NOT NULL column; null otherwise).
+/// A struct field: the column's index, its conversion, and what a NULL becomes: the schema
+/// default when there is one (Kafka's JsonConverter writes a null as the default,
+/// `replace.null.with.default`), else the type's zero value for a NOT NULL column
+/// (Debezium's fallback), else null.
 type Field = (usize, Conv, Value);
 
 /// One table's schemas: which columns are emitted and how.
@@ -131,10 +133,10 @@ impl Emitter {
                 continue;
             }
             let Some((schema, conv)) = field_schema(c, s, false) else { continue };
-            let on_null = match (c.not_null, schema.get("default")) {
-                (false, _) => Value::Null,
-                (true, Some(default)) => default.clone(),
-                (true, None) => zero(&conv),
+            let on_null = match (schema.get("default"), c.not_null) {
+                (Some(default), _) => default.clone(),
+                (None, true) => zero(&conv),
+                (None, false) => Value::Null,
             };
             if c.key {
                 key_fields.push((i, conv.clone(), on_null.clone()));
@@ -166,13 +168,19 @@ impl Emitter {
         TableSchema { columns, value_fields, key_fields, key_schema, envelope_schema }
     }
 
-    /// A struct payload of `fields` from `row`: a NULL in a NOT NULL column gets its
-    /// default or the type's zero value (Debezium's REPLICA IDENTITY DEFAULT `before`).
-    fn row(fields: &[Field], table: &TableMeta, row: &[Datum]) -> Result<Value, String> {
+    /// A struct payload of `fields` from `row` (read by a snapshot when `snapshot`): a NULL
+    /// becomes the field's default or zero value (see [`Field`]), which also fills a
+    /// REPLICA IDENTITY DEFAULT delete's `before`.
+    fn row(
+        fields: &[Field],
+        table: &TableMeta,
+        row: &[Datum],
+        snapshot: bool,
+    ) -> Result<Value, String> {
         let mut m = Map::new();
         for (i, conv, on_null) in fields {
             let v = match row.get(*i) {
-                Some(Datum::Text(t)) => convert(conv, t).map_err(|e| {
+                Some(Datum::Text(t)) => convert_in(conv, t, snapshot).map_err(|e| {
                     format!("{}.{}.{}: {e}", table.schema, table.name, table.columns[*i].name)
                 })?,
                 Some(Datum::Unchanged) => unavailable(conv),
@@ -221,17 +229,18 @@ impl Emitter {
             self.settings.table_topic(&table.schema, &table.name),
             self.settings.topic_prefix.clone(),
         );
+        let snapshot = op == Op::Read;
         let tombstones = self.settings.tombstones_on_delete;
         self.schemas(table);
         let ts = &self.tables[&table.oid];
         let key_of = |row: Option<&[Datum]>| -> Result<Option<Value>, String> {
             match (row, &ts.key_schema) {
-                (Some(r), Some(_)) => Ok(Some(Self::row(&ts.key_fields, table, r)?)),
+                (Some(r), Some(_)) => Ok(Some(Self::row(&ts.key_fields, table, r, snapshot)?)),
                 _ => Ok(None),
             }
         };
         let value_of = |row: Option<&[Datum]>| {
-            row.map_or(Ok(Value::Null), |r| Self::row(&ts.value_fields, table, r))
+            row.map_or(Ok(Value::Null), |r| Self::row(&ts.value_fields, table, r, snapshot))
         };
         let envelope = |op: Op, before: Value, after: Value| {
             json!({"before": before, "after": after, "source": source.payload(&prefix), "transaction": block(txn),

@@ -31,13 +31,20 @@ fn bc_shift(days: i64, text: &str) -> Result<i64, String> {
     Ok(days_from_civil(1 - y, m, d))
 }
 
-/// A `date` as days since 1970-01-01. `infinity` and `-infinity` become the days of
-/// Debezium's `POSITIVE_INFINITY_LOCAL_DATE` (-5877611-06-21) and
-/// `NEGATIVE_INFINITY_LOCAL_DATE` (-5877611-06-22).
-pub fn date_days(text: &str) -> Result<i64, String> {
-    match text {
-        "infinity" => return Ok(days_from_civil(-5_877_611, 6, 21)),
-        "-infinity" => return Ok(days_from_civil(-5_877_611, 6, 22)),
+/// The days Debezium's snapshot (through JDBC, whose `infinity` dates overflow) writes for
+/// `date` `infinity` and `-infinity`, as Debezium 3.6.1 was observed to write them.
+pub const SNAPSHOT_DATE_INFINITY: (i64, i64) = (-622_191_234, -625_821_272);
+
+/// A `date` as days since 1970-01-01. Streamed `infinity` and `-infinity` become the days
+/// of Debezium's `POSITIVE_INFINITY_LOCAL_DATE` (-5877611-06-21) and
+/// `NEGATIVE_INFINITY_LOCAL_DATE` (-5877611-06-22); read by a snapshot, the JDBC values
+/// of [`SNAPSHOT_DATE_INFINITY`].
+pub fn date_days(text: &str, snapshot: bool) -> Result<i64, String> {
+    match (text, snapshot) {
+        ("infinity", false) => return Ok(days_from_civil(-5_877_611, 6, 21)),
+        ("-infinity", false) => return Ok(days_from_civil(-5_877_611, 6, 22)),
+        ("infinity", true) => return Ok(SNAPSHOT_DATE_INFINITY.0),
+        ("-infinity", true) => return Ok(SNAPSHOT_DATE_INFINITY.1),
         _ => {}
     }
     let (t, bc) = era(text);

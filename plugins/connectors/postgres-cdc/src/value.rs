@@ -125,8 +125,14 @@ fn number(text: &str) -> Result<Value, String> {
     }
 }
 
-/// The payload of `text` under `conv`.
+/// The payload of streamed (or default) `text` under `conv`.
 pub fn convert(conv: &Conv, text: &str) -> Result<Value, String> {
+    convert_in(conv, text, false)
+}
+
+/// The payload of `text` under `conv`, read by a snapshot (`snapshot`) or streamed: they
+/// differ only for `date` infinities, as in Debezium.
+pub fn convert_in(conv: &Conv, text: &str, snapshot: bool) -> Result<Value, String> {
     let infinity = |pos: bool, scale: i64| {
         json!(if pos { POSITIVE_INFINITY } else { NEGATIVE_INFINITY } / scale)
     };
@@ -162,7 +168,7 @@ pub fn convert(conv: &Conv, text: &str) -> Result<Value, String> {
             }
             _ => Value::String(text.to_owned()),
         },
-        Conv::Days => json!(temporal::date_days(text)?),
+        Conv::Days => json!(temporal::date_days(text, snapshot)?),
         Conv::TimeMillis => json!(temporal::time_micros(text)? / 1000),
         Conv::TimeMicros => json!(temporal::time_micros(text)?),
         Conv::TimestampMillis => match temporal::timestamp_micros(text)? {
@@ -184,7 +190,7 @@ pub fn convert(conv: &Conv, text: &str) -> Result<Value, String> {
         Conv::Array(element) => Value::Array(
             crate::array::parse(text)?
                 .iter()
-                .map(|e| e.as_deref().map_or(Ok(Value::Null), |t| convert(element, t)))
+                .map(|e| e.as_deref().map_or(Ok(Value::Null), |t| convert_in(element, t, snapshot)))
                 .collect::<Result<_, _>>()?,
         ),
     })
