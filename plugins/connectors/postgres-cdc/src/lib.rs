@@ -8,7 +8,8 @@
 //! `pgoutput` (decoding replication messages), `pgtype` (what a column's type is),
 //! `schema` (a column's Kafka Connect schema), `value` (a column's text as its Kafka
 //! Connect value, with `numeric`, `temporal` and `array` helpers), `source_info` (the
-//! `source` block), `offset` (source partition and offset), `headers`, and `envelope`
+//! `source` block), `offset` (source partition and offset), `headers`, `transaction`
+//! (transaction metadata counts), and `envelope`
 //! ([`envelope::Emitter`], which builds the records). The replication conversation and the
 //! connector and task state machines live elsewhere and use these modules.
 
@@ -26,4 +27,5 @@ pub mod schema;
 pub mod settings;
 pub mod source_info;
 pub mod temporal;
+pub mod transaction;
 pub mod value;

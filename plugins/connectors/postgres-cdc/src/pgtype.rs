@@ -31,6 +31,8 @@ pub enum PgType {
     Xml,
     Uuid,
     Bytea,
+    /// `bit(n)` and `bit varying(n)`.
+    Bit,
     Hstore,
     /// An enum type and its labels in sort order.
     Enum(Vec<String>),
@@ -66,6 +68,7 @@ impl PgType {
             142 => Xml,
             2950 => Uuid,
             17 => Bytea,
+            1560 | 1562 => Bit,
             _ => return Self::builtin_array(oid),
         })
     }

@@ -46,6 +46,10 @@ pub enum Conv {
     IntervalMicros,
     IntervalIso,
     Binary(BinaryMode),
+    /// `bit(1)` as a boolean.
+    BitBool,
+    /// `bit(n)`, n > 1, as `io.debezium.data.Bits` little-endian bytes.
+    Bits,
     HstoreJson,
     HstoreMap,
     /// The text's bytes (include.unknown.datatypes).
@@ -144,6 +148,15 @@ pub fn plan(ty: &PgType, typmod: i32, s: &Settings) -> Option<(Value, Conv)> {
             BinaryMode::Bytes => (json!({"type": "bytes"}), Conv::Binary(s.binary)),
             mode => (json!({"type": "string"}), Conv::Binary(mode)),
         },
+        Bit if typmod == 1 => (json!({"type": "boolean"}), Conv::BitBool),
+        Bit if typmod > 1 => (
+            json!({"type": "bytes", "name": "io.debezium.data.Bits", "version": 1,
+                   "parameters": {"length": typmod.to_string()}}),
+            Conv::Bits,
+        ),
+        // An unconstrained `bit varying` has no length to declare.
+        Bit if s.include_unknown_datatypes => (json!({"type": "bytes"}), Conv::UnknownBytes),
+        Bit => return None,
         Hstore => match s.hstore {
             HstoreMode::Json => (named("string", "io.debezium.data.Json"), Conv::HstoreJson),
             HstoreMode::Map => (

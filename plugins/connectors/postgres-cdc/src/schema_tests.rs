@@ -92,6 +92,12 @@ fn enums_arrays_and_unknown_types() {
     let (schema, _) = plan(&PgType::Array(Box::new(PgType::Int4)), -1, &s).unwrap();
     assert_eq!(schema, json!({"type": "array", "items": {"type": "int32", "optional": true}}));
     assert!(plan(&PgType::Unknown("point".into()), -1, &s).is_none());
+    assert_eq!(plan(&PgType::Bit, 1, &s).unwrap().0, json!({"type": "boolean"}));
+    assert_eq!(
+        plan(&PgType::Bit, 12, &s).unwrap().0,
+        json!({"type": "bytes", "name": "io.debezium.data.Bits", "version": 1, "parameters": {"length": "12"}})
+    );
+    assert!(plan(&PgType::Bit, -1, &s).is_none(), "unconstrained varbit");
     let u = settings(&[("include.unknown.datatypes", "true")]);
     assert_eq!(plan(&PgType::Unknown("point".into()), -1, &u).unwrap().0, json!({"type": "bytes"}));
 }

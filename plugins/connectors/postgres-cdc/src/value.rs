@@ -53,6 +53,24 @@ pub fn bytea(text: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// A bit string (`10110`, first character the highest bit) as Java's
+/// `BitSet.toByteArray`: little-endian bytes, the last character bit 0, no trailing zero
+/// bytes (so all zeros is empty).
+pub fn bits(text: &str) -> Result<Vec<u8>, String> {
+    let mut out = vec![0u8; text.len().div_ceil(8)];
+    for (i, c) in text.bytes().rev().enumerate() {
+        match c {
+            b'1' => out[i / 8] |= 1 << (i % 8),
+            b'0' => {}
+            _ => return Err(format!("bad bit string {text:?}")),
+        }
+    }
+    while out.last() == Some(&0) {
+        out.pop();
+    }
+    Ok(out)
+}
+
 /// Bytes in a binary handling mode.
 pub fn binary(bytes: &[u8], mode: BinaryMode) -> Value {
     match mode {
@@ -184,6 +202,8 @@ pub fn convert_in(conv: &Conv, text: &str, snapshot: bool) -> Result<Value, Stri
         Conv::IntervalMicros => json!(temporal::interval_micros(text)?),
         Conv::IntervalIso => json!(temporal::interval_iso(text)?),
         Conv::Binary(mode) => binary(&bytea(text)?, *mode),
+        Conv::BitBool => json!(text.contains('1')),
+        Conv::Bits => b64(&bits(text)?),
         Conv::HstoreJson => Value::String(Value::Object(hstore(text)?).to_string()),
         Conv::HstoreMap => Value::Object(hstore(text)?),
         Conv::UnknownBytes => b64(text.as_bytes()),
@@ -219,7 +239,8 @@ pub fn zero(conv: &Conv) -> Value {
         | Conv::TimestampMicros
         | Conv::IntervalMicros => json!(0),
         Conv::Float | Conv::DecimalDouble { .. } => json!(0.0),
-        Conv::Bool => json!(false),
+        Conv::Bool | Conv::BitBool => json!(false),
+        Conv::Bits => b64(&[]),
         Conv::Text | Conv::DecimalString { .. } => json!(""),
         Conv::Decimal { .. } => b64(&[0]),
         Conv::VariableDecimal => json!({"scale": 0, "value": b64(&[0])}),

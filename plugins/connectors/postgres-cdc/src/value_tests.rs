@@ -90,3 +90,18 @@ fn hstore_arrays_and_zeroes() {
     assert_eq!(zero(&Conv::Text), json!(""));
     assert_eq!(zero(&Conv::Decimal { scale: 2, money: false }), json!("AA=="));
 }
+
+#[test]
+fn bit_strings_as_little_endian_bitsets() {
+    // "101": bits 0 and 2 -> 0b101 = 5.
+    assert_eq!(bits("101").unwrap(), [5]);
+    // "100000000" (9 chars): only bit 8 -> byte 0 = 0, byte 1 = 1.
+    assert_eq!(bits("100000000").unwrap(), [0, 1]);
+    // "000000011": bits 0 and 1 -> [3], the zero high byte dropped.
+    assert_eq!(bits("000000011").unwrap(), [3]);
+    assert_eq!(bits("000").unwrap(), Vec::<u8>::new());
+    assert!(bits("102").is_err());
+    assert_eq!(convert(&Conv::Bits, "101").unwrap(), json!("BQ=="));
+    assert_eq!(convert(&Conv::BitBool, "1").unwrap(), json!(true));
+    assert_eq!(convert(&Conv::BitBool, "0").unwrap(), json!(false));
+}
