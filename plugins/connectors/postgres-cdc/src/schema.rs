@@ -178,7 +178,8 @@ pub fn plan(ty: &PgType, typmod: i32, s: &Settings) -> Option<(Value, Conv)> {
                 }
                 None => return None,
             };
-            items["optional"] = json!(true);
+            // Debezium's enum arrays alone have required items.
+            items["optional"] = json!(!matches!(**element, Enum(_)));
             (json!({"type": "array", "items": items}), Conv::Array(Box::new(conv)))
         }
         Unknown(_) if s.include_unknown_datatypes => (json!({"type": "bytes"}), Conv::UnknownBytes),

@@ -91,6 +91,12 @@ fn enums_arrays_and_unknown_types() {
     assert_eq!(plan(&e, -1, &s).unwrap().0["parameters"], json!({"allowed": "sad,ok"}));
     let (schema, _) = plan(&PgType::Array(Box::new(PgType::Int4)), -1, &s).unwrap();
     assert_eq!(schema, json!({"type": "array", "items": {"type": "int32", "optional": true}}));
+    let (schema, _) = plan(&PgType::Array(Box::new(e.clone())), -1, &s).unwrap();
+    assert_eq!(
+        schema["items"]["optional"], false,
+        "enum arrays: SchemaBuilder.array(Enum.builder(..))"
+    );
+    assert_eq!(schema["items"]["name"], "io.debezium.data.Enum");
     assert!(plan(&PgType::Unknown("point".into()), -1, &s).is_none());
     assert_eq!(plan(&PgType::Bit, 1, &s).unwrap().0, json!({"type": "boolean"}));
     assert_eq!(

@@ -23,7 +23,7 @@ fn b64(bytes: &[u8]) -> Value {
 /// `bytea` text output (`\x0a0b`, or the older escape format) as bytes.
 pub fn bytea(text: &str) -> Result<Vec<u8>, String> {
     if let Some(hex) = text.strip_prefix("\\x") {
-        if hex.len() % 2 != 0 {
+        if hex.len() % 2 != 0 || !hex.is_ascii() {
             return Err(format!("odd hex length in bytea {text:?}"));
         }
         return (0..hex.len())

@@ -61,6 +61,7 @@ fn binary_modes_and_bytea_text() {
     assert_eq!(bytea("\\x01ff").unwrap(), [1, 255]);
     assert_eq!(bytea("a\\\\b\\001").unwrap(), [b'a', b'\\', b'b', 1]);
     assert!(bytea("\\x0").is_err());
+    assert!(bytea("\\xé0").is_err(), "not ASCII, and no panic on a char boundary");
     // 0xfb 0xff: base64 "+/8=", url-safe "-_8=", hex "fbff".
     assert_eq!(convert(&Conv::Binary(BinaryMode::Bytes), "\\xfbff").unwrap(), json!("+/8="));
     assert_eq!(
@@ -104,4 +105,50 @@ fn bit_strings_as_little_endian_bitsets() {
     assert_eq!(convert(&Conv::Bits, "101").unwrap(), json!("BQ=="));
     assert_eq!(convert(&Conv::BitBool, "1").unwrap(), json!(true));
     assert_eq!(convert(&Conv::BitBool, "0").unwrap(), json!(false));
+}
+
+#[test]
+fn random_text_never_panics_in_any_conversion() {
+    let convs = [
+        Conv::Int,
+        Conv::Float,
+        Conv::Bool,
+        Conv::Text,
+        Conv::Decimal { scale: 2, money: false },
+        Conv::Decimal { scale: 2, money: true },
+        Conv::VariableDecimal,
+        Conv::DecimalDouble { money: true },
+        Conv::DecimalString { money: true },
+        Conv::Days,
+        Conv::TimeMillis,
+        Conv::TimeMicros,
+        Conv::TimestampMillis,
+        Conv::TimestampMicros,
+        Conv::ZonedTimestamp { precision: 6 },
+        Conv::ZonedTime,
+        Conv::IntervalMicros,
+        Conv::IntervalIso,
+        Conv::Binary(BinaryMode::Hex),
+        Conv::BitBool,
+        Conv::Bits,
+        Conv::HstoreJson,
+        Conv::HstoreMap,
+        Conv::Array(Box::new(Conv::Int)),
+    ];
+    let alphabet: Vec<char> = "0123456789-+:. ,{}\"\\=>xNULLé$()ab\tinfty".chars().collect();
+    let mut x: u64 = 0x2545_F491_4F6C_DD1D;
+    for round in 0..30_000 {
+        let len = round % 24;
+        let text: String = (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                alphabet[(x % alphabet.len() as u64) as usize]
+            })
+            .collect();
+        for conv in &convs {
+            let _ = convert_in(conv, &text, round % 2 == 0);
+        }
+    }
 }
