@@ -2,6 +2,9 @@
 //! changes (with tombstones and primary-key changes), truncates, logical decoding
 //! messages, transaction BEGIN/END records and heartbeats, in `JsonConverter`'s form.
 //!
+//! Records that are not row changes (messages, transaction BEGIN/END, heartbeats) are
+//! built in `meta_records`.
+//!
 //! It owns the per-table key/value/envelope schemas (cached by table OID; [`Emitter::forget`]
 //! drops one when a Relation message changes it) and the rules for `before`/`after`. It
 //! does not decide offsets, snapshot markers, transaction ids or counts: the caller passes
@@ -69,19 +72,19 @@ struct TableSchema {
 
 /// Builds records; one per task.
 pub struct Emitter {
-    settings: Settings,
+    pub(crate) settings: Settings,
     run_id: String,
     tables: HashMap<u32, TableSchema>,
 }
 
-fn block_schema() -> Value {
+pub(crate) fn block_schema() -> Value {
     json!({"type": "struct", "name": "event.block", "version": 1, "optional": true, "field": "transaction",
            "fields": [{"type": "string", "optional": false, "field": "id"},
                       {"type": "int64", "optional": false, "field": "total_order"},
                       {"type": "int64", "optional": false, "field": "data_collection_order"}]})
 }
 
-fn block(txn: Option<&TxnBlock>) -> Value {
+pub(crate) fn block(txn: Option<&TxnBlock>) -> Value {
     txn.map_or(Value::Null, |t| {
         json!({"id": t.id, "total_order": t.total_order, "data_collection_order": t.data_collection_order})
     })
@@ -92,7 +95,7 @@ fn with_field(mut schema: Value, field: &str) -> Value {
     schema
 }
 
-fn opt_i64(field: &str) -> Value {
+pub(crate) fn opt_i64(field: &str) -> Value {
     json!({"type": "int64", "optional": true, "field": field})
 }
 
@@ -191,7 +194,7 @@ impl Emitter {
         Ok(Value::Object(m))
     }
 
-    fn record(&self, topic: String, offset: &Offset) -> SourceRecord {
+    pub(crate) fn record(&self, topic: String, offset: &Offset) -> SourceRecord {
         SourceRecord::new(topic, partition(&self.settings.topic_prefix), offset.to_json())
     }
 
@@ -318,113 +321,6 @@ impl Emitter {
         let value = json!({"before": null, "after": null, "source": source.payload(&prefix), "transaction": block(txn),
                            "op": "t", "ts_ms": now_us.div_euclid(1000), "ts_us": now_us, "ts_ns": now_us.saturating_mul(1000)});
         vec![self.with_context(self.record(topic, offset).connect_json_value(&schema, &value))]
-    }
-
-    /// The record of a logical decoding message on `<prefix>.message`.
-    pub fn message(
-        &self,
-        prefix: &str,
-        content: &[u8],
-        source: &Source,
-        txn: Option<&TxnBlock>,
-        offset: &Offset,
-        now_us: i64,
-    ) -> SourceRecord {
-        let binary = self.settings.binary;
-        let mut content_schema = match binary {
-            crate::settings::BinaryMode::Bytes => json!({"type": "bytes"}),
-            _ => json!({"type": "string"}),
-        };
-        content_schema["optional"] = json!(true);
-        content_schema["field"] = json!("content");
-        let key_schema = json!({"type": "struct", "name": "io.debezium.connector.postgresql.MessageKey", "version": 1, "optional": false,
-                                "fields": [{"type": "string", "optional": true, "field": "prefix"}]});
-        let value_schema = json!({"type": "struct", "name": "io.debezium.connector.postgresql.MessageValue", "version": 1, "optional": false,
-        "fields": [
-            {"type": "string", "optional": false, "field": "op"},
-            opt_i64("ts_ms"),
-            source_info::schema(),
-            block_schema(),
-            {"type": "struct", "name": "io.debezium.connector.postgresql.Message", "version": 1, "optional": false, "field": "message",
-             "fields": [{"type": "string", "optional": true, "field": "prefix"}, content_schema]},
-        ]});
-        let value = json!({"op": "m", "ts_ms": now_us.div_euclid(1000), "source": source.payload(&self.settings.topic_prefix),
-                           "transaction": block(txn),
-                           "message": {"prefix": prefix, "content": crate::value::binary(content, binary)}});
-        self.record(self.settings.message_topic(), offset)
-            .connect_json_key(&key_schema, &json!({"prefix": prefix}))
-            .connect_json_value(&value_schema, &value)
-    }
-
-    fn transaction(
-        &self,
-        id: &str,
-        status: &str,
-        ts_ms: i64,
-        counts: Option<(i64, &[(String, i64)])>,
-        offset: &Offset,
-    ) -> SourceRecord {
-        let key_schema = json!({"type": "struct", "name": "io.debezium.connector.common.TransactionMetadataKey", "version": 1,
-                                "optional": false, "fields": [{"type": "string", "optional": false, "field": "id"}]});
-        let value_schema = json!({"type": "struct", "name": "io.debezium.connector.common.TransactionMetadataValue", "version": 1, "optional": false,
-        "fields": [
-            {"type": "string", "optional": false, "field": "status"},
-            {"type": "string", "optional": false, "field": "id"},
-            opt_i64("event_count"),
-            {"type": "array", "optional": true, "field": "data_collections", "items":
-                {"type": "struct", "name": "event.collection", "version": 1, "optional": true, "fields": [
-                    {"type": "string", "optional": false, "field": "data_collection"},
-                    {"type": "int64", "optional": false, "field": "event_count"}]}},
-            {"type": "int64", "optional": false, "field": "ts_ms"},
-        ]});
-        let (count, collections) = match counts {
-            Some((n, c)) => (
-                json!(n),
-                Value::Array(
-                    c.iter()
-                        .map(|(d, n)| json!({"data_collection": d, "event_count": n}))
-                        .collect(),
-                ),
-            ),
-            None => (Value::Null, Value::Null),
-        };
-        let value = json!({"status": status, "id": id, "event_count": count, "data_collections": collections, "ts_ms": ts_ms});
-        self.record(self.settings.transaction_topic.clone(), offset)
-            .connect_json_key(&key_schema, &json!({"id": id}))
-            .connect_json_value(&value_schema, &value)
-    }
-
-    /// The BEGIN record of transaction `id` on the transaction topic.
-    pub fn begin(&self, id: &str, ts_ms: i64, offset: &Offset) -> SourceRecord {
-        self.transaction(id, "BEGIN", ts_ms, None, offset)
-    }
-
-    /// The END record: `event_count` events, per `schema.table` counts in order.
-    pub fn end(
-        &self,
-        id: &str,
-        ts_ms: i64,
-        event_count: i64,
-        data_collections: &[(String, i64)],
-        offset: &Offset,
-    ) -> SourceRecord {
-        self.transaction(id, "END", ts_ms, Some((event_count, data_collections)), offset)
-    }
-
-    /// A heartbeat record on `__debezium-heartbeat.<prefix>`.
-    pub fn heartbeat(&self, now_ms: i64, offset: &Offset) -> SourceRecord {
-        let prefix = &self.settings.topic_prefix;
-        self.record(self.settings.heartbeat_topic(), offset)
-            .connect_json_key(
-                &json!({"type": "struct", "name": "io.debezium.connector.common.ServerNameKey", "version": 1, "optional": false,
-                        "fields": [{"type": "string", "optional": false, "field": "serverName"}]}),
-                &json!({"serverName": prefix}),
-            )
-            .connect_json_value(
-                &json!({"type": "struct", "name": "io.debezium.connector.common.Heartbeat", "version": 1, "optional": false,
-                        "fields": [{"type": "int64", "optional": false, "field": "ts_ms"}]}),
-                &json!({"ts_ms": now_ms}),
-            )
     }
 }
 
