@@ -2,6 +2,9 @@
 //! [`ColumnMeta`], with each column's [`PgType`] resolved (enums with their labels, arrays
 //! with their element, domains as their base type).
 //!
+//! A table read here is matched with the `Relation` messages of the stream by
+//! [`TableMeta::matches`] and [`TableMeta::align`].
+//!
 //! This module owns the catalog queries (`pg_class`, `pg_attribute`, `pg_index`,
 //! `pg_type`, `pg_enum`) and which columns form the key. It does not filter columns or
 //! convert values; it only reads, through a `postgres_wire::Client`.
@@ -10,6 +13,7 @@ use std::collections::HashMap;
 
 use postgres_wire::{Client, PgError};
 
+use crate::pgoutput::{Datum, Relation};
 use crate::pgtype::PgType;
 use crate::settings::Settings;
 
@@ -49,6 +53,35 @@ impl TableMeta {
     /// Whether any column is a key column.
     pub fn has_key(&self) -> bool {
         self.columns.iter().any(|c| c.key)
+    }
+
+    /// Whether a pgoutput `Relation` describes this table as read: same name, and the same
+    /// column names and type OIDs in order. When not, read the table again.
+    pub fn matches(&self, relation: &Relation) -> bool {
+        self.schema == relation.namespace
+            && self.name == relation.name
+            && self.columns.len() == relation.columns.len()
+            && self
+                .columns
+                .iter()
+                .zip(&relation.columns)
+                .all(|(c, r)| c.name == r.name && c.type_oid == r.type_oid)
+    }
+
+    /// A tuple of `relation` (one datum per relation column) rearranged to this table's
+    /// columns, matched by name; a column the relation lacks is `Datum::Null`.
+    pub fn align(&self, relation: &Relation, tuple: &[Datum]) -> Vec<Datum> {
+        self.columns
+            .iter()
+            .map(|c| {
+                relation
+                    .columns
+                    .iter()
+                    .position(|r| r.name == c.name)
+                    .and_then(|i| tuple.get(i).cloned())
+                    .unwrap_or(Datum::Null)
+            })
+            .collect()
     }
 }
 

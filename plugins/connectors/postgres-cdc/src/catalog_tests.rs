@@ -5,6 +5,60 @@ use wasm_connect_sdk::Config;
 
 use super::*;
 
+fn meta(names: &[(&str, u32)]) -> TableMeta {
+    TableMeta {
+        oid: 1,
+        schema: "s".into(),
+        name: "t".into(),
+        replica_identity: 'd',
+        columns: names
+            .iter()
+            .map(|(n, oid)| ColumnMeta {
+                name: (*n).into(),
+                position: 0,
+                type_oid: *oid,
+                type_modifier: -1,
+                type_name: String::new(),
+                not_null: false,
+                default_expr: None,
+                key: false,
+                ty: PgType::Int4,
+            })
+            .collect(),
+    }
+}
+
+fn relation(names: &[(&str, u32)]) -> Relation {
+    Relation {
+        oid: 1,
+        namespace: "s".into(),
+        name: "t".into(),
+        replica_identity: 'd',
+        columns: names
+            .iter()
+            .map(|(n, oid)| crate::pgoutput::RelationColumn {
+                key: false,
+                name: (*n).into(),
+                type_oid: *oid,
+                type_modifier: -1,
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn relations_match_and_tuples_align_by_name() {
+    let t = meta(&[("a", 23), ("b", 25)]);
+    assert!(t.matches(&relation(&[("a", 23), ("b", 25)])));
+    assert!(!t.matches(&relation(&[("a", 23), ("b", 20)])), "type changed");
+    assert!(!t.matches(&relation(&[("a", 23)])), "column dropped");
+    let r = relation(&[("b", 25), ("c", 23), ("a", 23)]);
+    let tuple = [Datum::Text("B".into()), Datum::Text("C".into()), Datum::Unchanged];
+    assert_eq!(t.align(&r, &tuple), [Datum::Unchanged, Datum::Text("B".into())]);
+    let short = relation(&[("a", 23)]);
+    assert_eq!(t.align(&short, &[Datum::Text("1".into())]), [Datum::Text("1".into()), Datum::Null]);
+}
+
 fn client() -> Option<Client> {
     let url = std::env::var("POSTGRES_URL").ok()?;
     let user = std::env::var("POSTGRES_USER").ok()?;
