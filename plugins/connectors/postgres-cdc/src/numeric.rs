@@ -62,6 +62,16 @@ impl Decimal {
         self
     }
 
+    /// The same value without the fractional part's trailing zeros (Java's
+    /// `stripTrailingZeros`, with a negative scale set back to 0).
+    pub fn strip_fraction_zeros(mut self) -> Decimal {
+        while self.scale > 0 && self.digits.ends_with('0') {
+            self.digits.pop();
+            self.scale -= 1;
+        }
+        self
+    }
+
     /// The unscaled value as two's complement big-endian bytes, as short as possible.
     pub fn unscaled_bytes(&self) -> Vec<u8> {
         // Magnitude in base 256, little-endian while building.
@@ -148,6 +158,10 @@ mod tests {
         assert_eq!(d.clone().rescale(1).digits, "00123");
         assert!(Decimal::parse("NaN").is_none() && Decimal::parse("Infinity").is_none());
         assert!(Decimal::parse("0.000").unwrap().is_zero());
+        let d = Decimal::parse("100.500").unwrap().strip_fraction_zeros();
+        assert_eq!((d.digits.as_str(), d.scale), ("1005", 1));
+        let d = Decimal::parse("100").unwrap().strip_fraction_zeros();
+        assert_eq!((d.digits.as_str(), d.scale), ("100", 0), "integer zeros stay");
         let m = Decimal::parse_money("-$1,234.5").unwrap();
         assert_eq!((m.negative, m.scale, m.unscaled_bytes()), (true, 2, bytes("-1234.50")));
         assert_eq!(Decimal::parse("1.25").unwrap().to_f64(), 1.25);

@@ -165,9 +165,12 @@ pub fn convert_in(conv: &Conv, text: &str, snapshot: bool) -> Result<Value, Stri
             Some(d) => b64(&d.rescale(*scale).unscaled_bytes()),
             None => Value::Null,
         },
+        // Debezium strips trailing zeros (never below scale 0): 1.500 is 15 at scale 1.
         Conv::VariableDecimal => match Decimal::parse(text) {
-            Some(d) if d.is_zero() => json!({"scale": 0, "value": b64(&[0])}),
-            Some(d) => json!({"scale": d.scale, "value": b64(&d.unscaled_bytes())}),
+            Some(d) => {
+                let d = d.strip_fraction_zeros();
+                json!({"scale": d.scale, "value": b64(&d.unscaled_bytes())})
+            }
             None => Value::Null,
         },
         Conv::DecimalDouble { money } => match decimal(text, *money) {
