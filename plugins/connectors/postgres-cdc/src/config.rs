@@ -55,6 +55,9 @@ pub const INCLUDE_UNKNOWN_DATATYPES: &str = "include.unknown.datatypes";
 pub const STATUS_UPDATE_INTERVAL_MS: &str = "status.update.interval.ms";
 pub const SNAPSHOT_FETCH_SIZE: &str = "snapshot.fetch.size";
 pub const TRANSACTION_TOPIC: &str = "transaction.topic";
+pub const TOPIC_TRANSACTION: &str = "topic.transaction";
+pub const TOPIC_HEARTBEAT_PREFIX: &str = "topic.heartbeat.prefix";
+pub const TOPIC_HEARTBEAT_NAME: &str = "topic.heartbeat.name";
 pub const TOPIC_DELIMITER: &str = "topic.delimiter";
 
 /// Snapshot modes Debezium 3.6 accepts (`never` is its deprecated name of `no_data`).
@@ -162,7 +165,9 @@ pub fn definition() -> ConfigDef {
         .define(ConfigKey::int(HEARTBEAT_INTERVAL_MS).default_value(0).ensure(Range::at_least(0))
             .doc("Milliseconds between heartbeat records; 0 sends none."))
         .define(ConfigKey::string(HEARTBEAT_ACTION_QUERY).doc("A query run on the database at each heartbeat."))
-        .define(s(HEARTBEAT_TOPICS_PREFIX, "__debezium-heartbeat", "Prefix of the heartbeat topic, `<prefix>.<topic.prefix>`."))
+        .define(s(HEARTBEAT_TOPICS_PREFIX, "__debezium-heartbeat", "Accepted as Debezium accepts it; as in Debezium 3.x the heartbeat topic is named from topic.heartbeat.prefix."))
+        .define(s(TOPIC_HEARTBEAT_PREFIX, "__debezium-heartbeat", "Prefix of the heartbeat topic, `<topic.heartbeat.prefix>.<topic.prefix>`."))
+        .define(ConfigKey::string(TOPIC_HEARTBEAT_NAME).doc("The whole heartbeat topic name, instead of `<topic.heartbeat.prefix>.<topic.prefix>`."))
         .define(b(EXTENDED_HEADERS, true, "Whether data records carry the __debezium.context.* headers."))
         .define(ConfigKey::string(MESSAGE_KEY_COLUMNS).doc(
             "Custom keys: `<schema.table regex>:<column>,<column>;...`, replacing the primary key of matching tables.",
@@ -177,8 +182,10 @@ pub fn definition() -> ConfigDef {
         .define(ConfigKey::int(STATUS_UPDATE_INTERVAL_MS).default_value(10000).ensure(Range::at_least(0))
             .doc("Milliseconds between standby status updates to the server."))
         .define(ConfigKey::int(SNAPSHOT_FETCH_SIZE).ensure(Range::at_least(1)).doc("Rows fetched at a time during the snapshot; default 10240."))
-        .define(ConfigKey::string(TRANSACTION_TOPIC).default_value("${topic.prefix}.transaction")
-            .doc("Topic of transaction BEGIN/END records; `${topic.prefix}` is replaced."))
+        .define(s(TOPIC_TRANSACTION, "transaction", "Name of the transaction topic after the prefix: `<topic.prefix>.<topic.transaction>`."))
+        .define(ConfigKey::string(TRANSACTION_TOPIC).doc(
+            "Not a Debezium 3.x key (Debezium's is topic.transaction): when set, the whole transaction topic name; `${topic.prefix}` is replaced.",
+        ))
         .define(s(TOPIC_DELIMITER, ".", "Delimiter between the parts of topic names."))
 }
 

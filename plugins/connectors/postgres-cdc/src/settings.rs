@@ -126,7 +126,8 @@ pub struct Settings {
     pub hstore: HstoreMode,
     pub heartbeat_interval_ms: u64,
     pub heartbeat_action_query: Option<String>,
-    pub heartbeat_topics_prefix: String,
+    /// `topic.heartbeat.name`, else `<topic.heartbeat.prefix>.<topic.prefix>`.
+    pub heartbeat_topic: String,
     pub extended_headers: bool,
     /// `message.key.columns`: a table pattern and the columns forming its key.
     pub message_key_columns: Vec<(Regex, Vec<String>)>,
@@ -135,6 +136,7 @@ pub struct Settings {
     pub include_unknown_datatypes: bool,
     pub status_update_interval_ms: u64,
     pub snapshot_fetch_size: usize,
+    /// `transaction.topic` when set, else `<topic.prefix>.<topic.transaction>`.
     pub transaction_topic: String,
     pub topic_delimiter: String,
 }
@@ -274,7 +276,14 @@ impl Settings {
                 .map(str::trim)
                 .filter(|q| !q.is_empty())
                 .map(str::to_owned),
-            heartbeat_topics_prefix: text(HEARTBEAT_TOPICS_PREFIX, "__debezium-heartbeat"),
+            heartbeat_topic: match config.get(TOPIC_HEARTBEAT_NAME).map(str::trim) {
+                Some(name) if !name.is_empty() => name.to_owned(),
+                _ => format!(
+                    "{}{}{topic_prefix}",
+                    text(TOPIC_HEARTBEAT_PREFIX, "__debezium-heartbeat"),
+                    text(TOPIC_DELIMITER, ".")
+                ),
+            },
             extended_headers: flag(EXTENDED_HEADERS, true)?,
             message_key_columns: key_columns(config.get_or(MESSAGE_KEY_COLUMNS, ""))?,
             poll_interval_ms: int(POLL_INTERVAL_MS, 500)?.max(0) as u64,
@@ -282,8 +291,14 @@ impl Settings {
             include_unknown_datatypes: flag(INCLUDE_UNKNOWN_DATATYPES, false)?,
             status_update_interval_ms: int(STATUS_UPDATE_INTERVAL_MS, 10000)?.max(0) as u64,
             snapshot_fetch_size: int(SNAPSHOT_FETCH_SIZE, 10240)?.max(1) as usize,
-            transaction_topic: text(TRANSACTION_TOPIC, "${topic.prefix}.transaction")
-                .replace("${topic.prefix}", &topic_prefix),
+            transaction_topic: match config.get(TRANSACTION_TOPIC).map(str::trim) {
+                Some(name) if !name.is_empty() => name.replace("${topic.prefix}", &topic_prefix),
+                _ => format!(
+                    "{topic_prefix}{}{}",
+                    text(TOPIC_DELIMITER, "."),
+                    text(TOPIC_TRANSACTION, "transaction")
+                ),
+            },
             topic_delimiter: text(TOPIC_DELIMITER, "."),
             topic_prefix,
         })
@@ -295,14 +310,15 @@ impl Settings {
         format!("{}{d}{schema}{d}{table}", self.topic_prefix)
     }
 
-    /// The heartbeat topic: `<heartbeat.topics.prefix>.<prefix>`.
+    /// The heartbeat topic.
     pub fn heartbeat_topic(&self) -> String {
-        format!("{}{}{}", self.heartbeat_topics_prefix, self.topic_delimiter, self.topic_prefix)
+        self.heartbeat_topic.clone()
     }
 
-    /// The logical decoding message topic: `<prefix>.message`.
+    /// The logical decoding message topic: `<prefix>.message` (Debezium writes the dot
+    /// whatever `topic.delimiter` says).
     pub fn message_topic(&self) -> String {
-        format!("{}{}message", self.topic_prefix, self.topic_delimiter)
+        format!("{}.message", self.topic_prefix)
     }
 
     /// The `message.key.columns` of `schema.table`, if a pattern matches it.

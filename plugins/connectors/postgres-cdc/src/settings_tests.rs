@@ -52,6 +52,18 @@ fn modes_and_lists_parse() {
     assert_eq!(s.key_columns_of("public", "b"), None);
     assert_eq!(s.transaction_topic, "tx.pg");
     assert_eq!(s.address, "10.0.0.1:6543");
+    let s = Settings::parse(
+        &base()
+            .with(TOPIC_TRANSACTION, "tx")
+            .with(TOPIC_HEARTBEAT_PREFIX, "hb")
+            .with(TOPIC_DELIMITER, "_"),
+    )
+    .unwrap();
+    assert_eq!((s.transaction_topic.as_str(), s.heartbeat_topic().as_str()), ("pg_tx", "hb_pg"));
+    assert_eq!(s.table_topic("public", "t"), "pg_public_t");
+    assert_eq!(s.message_topic(), "pg.message");
+    let s = Settings::parse(&base().with(TOPIC_HEARTBEAT_NAME, "beats")).unwrap();
+    assert_eq!(s.heartbeat_topic(), "beats");
     assert_eq!(
         SkippedOps::parse("c, d").unwrap(),
         SkippedOps { create: true, delete: true, ..Default::default() }
