@@ -34,6 +34,8 @@ pub const TABLE_INCLUDE: &str = "table.include.list";
 pub const TABLE_EXCLUDE: &str = "table.exclude.list";
 pub const COLUMN_INCLUDE: &str = "column.include.list";
 pub const COLUMN_EXCLUDE: &str = "column.exclude.list";
+pub const MESSAGE_PREFIX_INCLUDE: &str = "message.prefix.include.list";
+pub const MESSAGE_PREFIX_EXCLUDE: &str = "message.prefix.exclude.list";
 pub const SNAPSHOT_MODE: &str = "snapshot.mode";
 pub const TOMBSTONES_ON_DELETE: &str = "tombstones.on.delete";
 pub const SKIPPED_OPERATIONS: &str = "skipped.operations";
@@ -60,9 +62,10 @@ pub const TOPIC_HEARTBEAT_PREFIX: &str = "topic.heartbeat.prefix";
 pub const TOPIC_HEARTBEAT_NAME: &str = "topic.heartbeat.name";
 pub const TOPIC_DELIMITER: &str = "topic.delimiter";
 
-/// Snapshot modes Debezium 3.6 accepts (`never` is its deprecated name of `no_data`).
-pub const SNAPSHOT_MODES: [&str; 6] =
-    ["initial", "no_data", "never", "when_needed", "initial_only", "always"];
+/// Snapshot modes Debezium 3.6 accepts and we implement (Debezium 3 dropped `never`, the
+/// old name of `no_data`; `configuration_based` and `custom` are not supported).
+pub const SNAPSHOT_MODES: [&str; 5] =
+    ["initial", "no_data", "when_needed", "initial_only", "always"];
 
 fn one_of(values: &[&str]) -> ValidString {
     ValidString::one_of(values.iter().copied()).ignore_case()
@@ -103,7 +106,7 @@ fn connection(def: ConfigDef) -> ConfigDef {
 
 /// Every key, in the order users should read them.
 pub fn definition() -> ConfigDef {
-    let lists = |def: ConfigDef, names: [(&str, &str); 6]| {
+    let lists = |def: ConfigDef, names: [(&str, &str); 8]| {
         names.into_iter().fold(def, |d, (n, doc)| d.define(ConfigKey::list(n).doc(doc)))
     };
     let def = connection(ConfigDef::new())
@@ -144,9 +147,17 @@ pub fn definition() -> ConfigDef {
                 COLUMN_EXCLUDE,
                 "Regular expressions matching whole `schema.table.column` names of the columns to drop. Not with column.include.list.",
             ),
+            (
+                MESSAGE_PREFIX_INCLUDE,
+                "Regular expressions matching the prefixes of the logical decoding messages to emit. Not with message.prefix.exclude.list.",
+            ),
+            (
+                MESSAGE_PREFIX_EXCLUDE,
+                "Regular expressions matching the prefixes of the logical decoding messages not to emit. Not with message.prefix.include.list.",
+            ),
         ],
     );
-    def.define(s(SNAPSHOT_MODE, "initial", "initial: snapshot then stream; no_data (alias never, deprecated): stream only; when_needed: snapshot when no usable offset; initial_only: snapshot and stop; always: snapshot at every start.")
+    def.define(s(SNAPSHOT_MODE, "initial", "initial: snapshot then stream; no_data (Debezium 2's never): stream only; when_needed: snapshot when no usable offset; initial_only: snapshot and stop; always: snapshot at every start.")
             .ensure(one_of(&SNAPSHOT_MODES)))
         .define(b(TOMBSTONES_ON_DELETE, true, "Whether a delete is followed by a tombstone (null value) with the same key."))
         .define(s(SKIPPED_OPERATIONS, "t", "Comma-separated operations not to emit: c (create), u (update), d (delete), t (truncate); `none` skips nothing.")
@@ -198,6 +209,7 @@ pub fn problems(config: &Config) -> Vec<ConfigProblem> {
         (SCHEMA_INCLUDE, SCHEMA_EXCLUDE, "schema"),
         (TABLE_INCLUDE, TABLE_EXCLUDE, "table"),
         (COLUMN_INCLUDE, COLUMN_EXCLUDE, "column"),
+        (MESSAGE_PREFIX_INCLUDE, MESSAGE_PREFIX_EXCLUDE, "message prefix"),
     ] {
         if set(inc) && set(exc) {
             out.push(ConfigProblem::new(

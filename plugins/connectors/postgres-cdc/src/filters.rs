@@ -1,7 +1,8 @@
 //! [`Filters`]: which schemas, tables and columns are captured, by Debezium's rules.
 //!
 //! Each list is comma-separated regular expressions matched case-insensitively against
-//! the whole name (`schema`, `schema.table`, `schema.table.column`); an include list keeps
+//! the whole name (`schema`, `schema.table`, `schema.table.column`, a logical decoding
+//! message's prefix); an include list keeps
 //! only what matches, an exclude list drops what matches, and no list keeps everything.
 //! PostgreSQL's system schemas are never captured. This module only matches names: it
 //! neither reads the catalog nor checks that include and exclude are not both set (that
@@ -11,7 +12,8 @@ use regex_lite::Regex;
 use wasm_connect_sdk::Config;
 
 use crate::config::{
-    COLUMN_EXCLUDE, COLUMN_INCLUDE, SCHEMA_EXCLUDE, SCHEMA_INCLUDE, TABLE_EXCLUDE, TABLE_INCLUDE,
+    COLUMN_EXCLUDE, COLUMN_INCLUDE, MESSAGE_PREFIX_EXCLUDE, MESSAGE_PREFIX_INCLUDE, SCHEMA_EXCLUDE,
+    SCHEMA_INCLUDE, TABLE_EXCLUDE, TABLE_INCLUDE,
 };
 
 /// One level's rule.
@@ -68,6 +70,7 @@ pub struct Filters {
     schemas: Rule,
     tables: Rule,
     columns: Rule,
+    message_prefixes: Rule,
 }
 
 impl Filters {
@@ -77,6 +80,7 @@ impl Filters {
             schemas: Rule::parse(config, SCHEMA_INCLUDE, SCHEMA_EXCLUDE)?,
             tables: Rule::parse(config, TABLE_INCLUDE, TABLE_EXCLUDE)?,
             columns: Rule::parse(config, COLUMN_INCLUDE, COLUMN_EXCLUDE)?,
+            message_prefixes: Rule::parse(config, MESSAGE_PREFIX_INCLUDE, MESSAGE_PREFIX_EXCLUDE)?,
         })
     }
 
@@ -90,6 +94,11 @@ impl Filters {
     /// Whether `column` of `schema.table` appears in events.
     pub fn include_column(&self, schema: &str, table: &str, column: &str) -> bool {
         self.columns.keeps(&format!("{schema}.{table}.{column}"))
+    }
+
+    /// Whether logical decoding messages with `prefix` are emitted.
+    pub fn include_message(&self, prefix: &str) -> bool {
+        self.message_prefixes.keeps(prefix)
     }
 
     /// Whether a table include list is set (a `filtered` publication then names tables).
@@ -138,6 +147,9 @@ mod tests {
         assert!(!f.include_column("app", "users", "password"));
         assert!(f.include_column("app", "users", "name"));
         assert!(f.include_column("app", "other", "password"));
+        let f = filters(&[(MESSAGE_PREFIX_EXCLUDE, "audit.*")]).unwrap();
+        assert!(!f.include_message("audit-1") && f.include_message("cdc-test"));
+        assert!(filters(&[]).unwrap().include_message("anything"));
     }
 
     #[test]

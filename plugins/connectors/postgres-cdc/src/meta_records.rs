@@ -14,7 +14,8 @@ use crate::offset::Offset;
 use crate::source_info::{self, Source};
 
 impl Emitter {
-    /// The record of a logical decoding message on `<prefix>.message`.
+    /// The record of a logical decoding message on `<prefix>.message`. The caller drops
+    /// messages `settings.filters.include_message` refuses before counting them.
     pub fn message(
         &self,
         prefix: &str,

@@ -191,7 +191,6 @@ impl Settings {
             &[
                 ("initial", SnapshotMode::Initial),
                 ("no_data", SnapshotMode::NoData),
-                ("never", SnapshotMode::NoData),
                 ("when_needed", SnapshotMode::WhenNeeded),
                 ("initial_only", SnapshotMode::InitialOnly),
                 ("always", SnapshotMode::Always),

@@ -37,14 +37,16 @@ fn defaults_are_debeziums() {
 #[test]
 fn modes_and_lists_parse() {
     let c = base()
-        .with(SNAPSHOT_MODE, "never")
+        .with(SNAPSHOT_MODE, "no_data")
         .with(SKIPPED_OPERATIONS, "none")
         .with(DECIMAL_HANDLING, "STRING")
         .with(MESSAGE_KEY_COLUMNS, "public.a:x,y;inv\\..*:z")
         .with(TRANSACTION_TOPIC, "tx.${topic.prefix}")
         .with(ADDRESS, "10.0.0.1:6543");
     let s = Settings::parse(&c).unwrap();
-    assert_eq!(s.snapshot_mode, SnapshotMode::NoData, "never is no_data");
+    assert_eq!(s.snapshot_mode, SnapshotMode::NoData);
+    assert!(Settings::parse(&base().with(SNAPSHOT_MODE, "never")).is_err(), "gone in Debezium 3");
+    assert_eq!(definition().validate(&base().with(SNAPSHOT_MODE, "never")).len(), 1);
     assert_eq!(s.skipped, SkippedOps::default());
     assert_eq!(s.decimal, DecimalMode::String);
     assert_eq!(s.key_columns_of("public", "a"), Some(&["x".to_owned(), "y".to_owned()][..]));
