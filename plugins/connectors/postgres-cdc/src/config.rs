@@ -7,9 +7,11 @@
 //!
 //! Deliberate differences from Debezium: `plugin.name` defaults to `pgoutput` (Debezium's
 //! default, `decoderbufs`, needs a server plugin we do not speak and is refused);
-//! `tasks.max` above 1 is refused, as Debezium does; `database.address` is an internal key
+//! `database.address` is an internal key
 //! (`host:port`) the connector writes into task configs so the sandbox may connect there.
 //! Any other `database.*` key is accepted and ignored (Debezium hands those to JDBC).
+//! `tasks.max` is the worker's key: like Debezium, the connector runs one task whatever it
+//! says.
 
 use wasm_connect_sdk::{
     Config, ConfigDef, ConfigKey, ConfigProblem, Grant, Importance, Range, ValidString,
@@ -50,7 +52,6 @@ pub const HEARTBEAT_ACTION_QUERY: &str = "heartbeat.action.query";
 pub const HEARTBEAT_TOPICS_PREFIX: &str = "heartbeat.topics.prefix";
 pub const EXTENDED_HEADERS: &str = "extended.headers.enabled";
 pub const MESSAGE_KEY_COLUMNS: &str = "message.key.columns";
-pub const TASKS_MAX: &str = "tasks.max";
 pub const POLL_INTERVAL_MS: &str = "poll.interval.ms";
 pub const MAX_BATCH_SIZE: &str = "max.batch.size";
 pub const INCLUDE_UNKNOWN_DATATYPES: &str = "include.unknown.datatypes";
@@ -183,8 +184,6 @@ pub fn definition() -> ConfigDef {
         .define(ConfigKey::string(MESSAGE_KEY_COLUMNS).doc(
             "Custom keys: `<schema.table regex>:<column>,<column>;...`, replacing the primary key of matching tables.",
         ))
-        .define(ConfigKey::int(TASKS_MAX).default_value(1).ensure(Range::between(1, 1))
-            .doc("At most one task, as Debezium."))
         .define(ConfigKey::long(POLL_INTERVAL_MS).default_value(500).ensure(Range::at_least(0)).grant(Grant::Clock)
             .doc("Milliseconds to wait for new changes when none are ready."))
         .define(ConfigKey::int(MAX_BATCH_SIZE).default_value(2048).ensure(Range::at_least(1))

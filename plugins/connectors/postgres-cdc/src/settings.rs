@@ -181,9 +181,6 @@ impl Settings {
         let port = u16::try_from(int(PORT, 5432)?)
             .map_err(|_| Error::config(format!("{PORT}: not a port")))?;
         let topic_prefix = config.require(TOPIC_PREFIX)?.trim().to_owned();
-        if int(TASKS_MAX, 1)? > 1 {
-            return Err(Error::config("Only a single connector task may be started"));
-        }
         let snapshot_mode = pick(
             config,
             SNAPSHOT_MODE,
