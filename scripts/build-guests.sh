@@ -10,7 +10,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TARGET=wasm32-wasip2
-CONNECTORS=(file-source file-sink datagen postgres-sink postgres-source http-sink)
+CONNECTORS=(file-source file-sink datagen postgres-sink postgres-source postgres-cdc http-sink)
 EXAMPLES=(hello-source echo-sink redact-transform)
 FIXTURES=(chaos-source chaos-sink chaos-transform)
 

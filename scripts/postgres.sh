@@ -110,6 +110,8 @@ CREATE DATABASE $DB OWNER $USER_NAME;
 GRANT ALL ON DATABASE $DB TO $MD5_USER;
 EOF
     as_owner "${psql[@]}" -d "$DB" -c "GRANT ALL ON SCHEMA public TO $MD5_USER"
+    # hstore (the change-data-capture scenario has a column of it) needs the superuser.
+    as_owner "${psql[@]}" -d "$DB" -c "CREATE EXTENSION IF NOT EXISTS hstore"
     local psql_cmd="${psql[*]} -d $DB"
     [[ "$(id -u)" == 0 ]] && psql_cmd="runuser -u postgres -- $psql_cmd"
     cat >"$STATE/env" <<EOF

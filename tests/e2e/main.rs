@@ -12,6 +12,7 @@ mod harness;
 mod backoff;
 mod bounds;
 mod broker;
+mod cdc;
 mod cli;
 mod cluster;
 mod compat;

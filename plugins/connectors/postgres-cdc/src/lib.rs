@@ -25,6 +25,7 @@
 pub mod array;
 pub mod catalog;
 pub mod config;
+mod connector;
 pub mod envelope;
 pub mod filters;
 pub mod headers;
@@ -33,9 +34,16 @@ pub mod numeric;
 pub mod offset;
 pub mod pgoutput;
 pub mod pgtype;
+mod position;
+mod publication;
 pub mod schema;
 pub mod settings;
+mod snapshot;
 pub mod source_info;
+mod stream;
+mod task;
 pub mod temporal;
 pub mod transaction;
 pub mod value;
+
+wasm_connect_sdk::export_source!(connector::CdcConnector, task::CdcTask);
