@@ -209,7 +209,7 @@ pub fn convert_in(conv: &Conv, text: &str, snapshot: bool) -> Result<Value, Stri
         Conv::Bits => b64(&bits(text)?),
         Conv::HstoreJson => Value::String(Value::Object(hstore(text)?).to_string()),
         Conv::HstoreMap => Value::Object(hstore(text)?),
-        Conv::UnknownBytes => b64(text.as_bytes()),
+        Conv::UnknownBytes(mode) => binary(text.as_bytes(), *mode),
         Conv::Array(element) => Value::Array(
             crate::array::parse(text)?
                 .iter()
@@ -224,7 +224,7 @@ pub fn convert_in(conv: &Conv, text: &str, snapshot: bool) -> Result<Value, Stri
 pub fn unavailable(conv: &Conv) -> Value {
     match conv {
         Conv::Binary(mode) => binary(UNAVAILABLE.as_bytes(), *mode),
-        Conv::UnknownBytes => b64(UNAVAILABLE.as_bytes()),
+        Conv::UnknownBytes(mode) => binary(UNAVAILABLE.as_bytes(), *mode),
         Conv::Array(element) => Value::Array(vec![unavailable(element)]),
         _ => Value::String(UNAVAILABLE.to_owned()),
     }
@@ -251,7 +251,7 @@ pub fn zero(conv: &Conv) -> Value {
         Conv::ZonedTime => json!("00:00:00Z"),
         Conv::IntervalIso => json!("P0Y0M0DT0H0M0S"),
         Conv::Binary(mode) => binary(&[], *mode),
-        Conv::UnknownBytes => b64(&[]),
+        Conv::UnknownBytes(mode) => binary(&[], *mode),
         Conv::HstoreJson => json!("{}"),
         Conv::HstoreMap => json!({}),
         Conv::Array(_) => json!([]),
