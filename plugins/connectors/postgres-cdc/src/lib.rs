@@ -7,7 +7,7 @@
 //! ([`settings::Settings`]), `filters` (include/exclude lists), `catalog` (table and type
 //! metadata from the database), `pgoutput` (decoding replication messages), `pgtype` (what
 //! a column's type is), `schema` (a column's Kafka Connect schema and default), `value` (a
-//! column's text as its payload, with the `numeric`, `temporal` and `array` helpers),
+//! column's text as its payload, with the `numeric`, `temporal`, `array` and `hstore` helpers),
 //! `source_info` (the `source` block), `offset` (source partition and offset), `headers`,
 //! `transaction` (transaction metadata counts), `envelope` ([`envelope::Emitter`]: row
 //! change records) and `meta_records` (messages, BEGIN/END, heartbeats).
@@ -28,6 +28,7 @@ pub mod config;
 pub mod envelope;
 pub mod filters;
 pub mod headers;
+pub mod hstore;
 pub mod meta_records;
 pub mod numeric;
 pub mod offset;
