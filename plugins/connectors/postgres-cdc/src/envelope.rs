@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use serde_json::{Map, Value, json};
 use wasm_connect_sdk::SourceRecord;
 
-use crate::catalog::TableMeta;
+use crate::catalog::{ColumnMeta, TableMeta};
 use crate::headers;
 use crate::offset::{Offset, partition};
 use crate::pgoutput::Datum;
@@ -62,7 +62,8 @@ type Field = (usize, Conv, Value);
 
 /// One table's schemas: which columns are emitted and how.
 struct TableSchema {
-    columns: Vec<(String, u32, i32, bool, bool)>,
+    /// The columns the schemas were built from; other columns rebuild them.
+    columns: Vec<ColumnMeta>,
     /// (column index, conversion, value when NULL arrives) of each Value field.
     value_fields: Vec<Field>,
     key_fields: Vec<Field>,
@@ -111,22 +112,13 @@ impl Emitter {
     }
 
     fn schemas(&mut self, table: &TableMeta) {
-        let signature: Vec<_> = table
-            .columns
-            .iter()
-            .map(|c| (c.name.clone(), c.type_oid, c.type_modifier, c.key, c.not_null))
-            .collect();
-        if self.tables.get(&table.oid).is_none_or(|t| t.columns != signature) {
-            let built = self.build(table, signature);
+        if self.tables.get(&table.oid).is_none_or(|t| t.columns != table.columns) {
+            let built = self.build(table);
             self.tables.insert(table.oid, built);
         }
     }
 
-    fn build(
-        &self,
-        table: &TableMeta,
-        columns: Vec<(String, u32, i32, bool, bool)>,
-    ) -> TableSchema {
+    fn build(&self, table: &TableMeta) -> TableSchema {
         let s = &self.settings;
         let base = format!("{}.{}.{}", s.topic_prefix, table.schema, table.name);
         let (mut value_fields, mut value_schemas, mut key_fields, mut key_schemas) =
@@ -168,7 +160,13 @@ impl Emitter {
             false,
             Some(2),
         );
-        TableSchema { columns, value_fields, key_fields, key_schema, envelope_schema }
+        TableSchema {
+            columns: table.columns.clone(),
+            value_fields,
+            key_fields,
+            key_schema,
+            envelope_schema,
+        }
     }
 
     /// A struct payload of `fields` from `row` (read by a snapshot when `snapshot`): a NULL
