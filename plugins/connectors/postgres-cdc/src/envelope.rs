@@ -7,8 +7,8 @@
 //!
 //! It owns the per-table key/value/envelope schemas (cached by table OID; [`Emitter::forget`]
 //! drops one when a Relation message changes it) and the rules for `before`/`after`. It
-//! does not decide offsets, snapshot markers, transaction ids or counts: the caller passes
-//! [`Source`], [`Offset`] and [`TxnBlock`].
+//! does not decide offsets or snapshot markers, nor keep transaction counts: the caller
+//! passes [`Source`], [`Offset`] and its [`TxnTracker`].
 
 use std::collections::HashMap;
 
@@ -22,6 +22,7 @@ use crate::pgoutput::Datum;
 use crate::schema::{Conv, field_schema, struct_schema};
 use crate::settings::Settings;
 use crate::source_info::{self, Source};
+use crate::transaction::TxnTracker;
 use crate::value::{convert_in, unavailable, zero};
 
 /// A row change's operation.
@@ -206,7 +207,9 @@ impl Emitter {
     /// The records of one row change: `before` and `after` are aligned with
     /// `table.columns`. An update whose key changed becomes delete, tombstone, create (with
     /// `__debezium.newkey`/`oldkey` headers); a delete is followed by a tombstone when
-    /// `tombstones.on.delete`. Operations in `skipped.operations` yield nothing.
+    /// `tombstones.on.delete`. Operations in `skipped.operations` yield nothing. With a
+    /// `txn` (transaction metadata on, inside a transaction), each data record (not the
+    /// tombstones) is counted there at `source.lsn` and carries its block.
     #[allow(clippy::too_many_arguments)]
     pub fn change(
         &mut self,
@@ -215,7 +218,7 @@ impl Emitter {
         before: Option<&[Datum]>,
         after: Option<&[Datum]>,
         source: &Source,
-        txn: Option<&TxnBlock>,
+        mut txn: Option<&mut TxnTracker>,
         offset: &Offset,
         now_us: i64,
     ) -> Result<Vec<SourceRecord>, String> {
@@ -243,8 +246,11 @@ impl Emitter {
         let value_of = |row: Option<&[Datum]>| {
             row.map_or(Ok(Value::Null), |r| Self::row(&ts.value_fields, table, r, snapshot))
         };
-        let envelope = |op: Op, before: Value, after: Value| {
-            json!({"before": before, "after": after, "source": source.payload(&prefix), "transaction": block(txn),
+        let collection = format!("{}.{}", table.schema, table.name);
+        let lsn = source.lsn.unwrap_or(0);
+        let mut next_block = || txn.as_deref_mut().and_then(|t| t.event(&collection, lsn));
+        let envelope = |op: Op, before: Value, after: Value, txn: Option<TxnBlock>| {
+            json!({"before": before, "after": after, "source": source.payload(&prefix), "transaction": block(txn.as_ref()),
                    "op": op.code(), "ts_ms": now_us.div_euclid(1000), "ts_us": now_us, "ts_ns": now_us.saturating_mul(1000)})
         };
         let keyed = |r: SourceRecord, key: &Option<Value>| match (key, &ts.key_schema) {
@@ -254,9 +260,9 @@ impl Emitter {
         let mut out = Vec::new();
         let (old_key, new_key) = (key_of(before)?, key_of(after)?);
         let key_changed = op == Op::Update && old_key.is_some() && old_key != new_key;
-        let make = |op: Op, key: &Option<Value>, b: Value, a: Value| {
+        let make = |op: Op, key: &Option<Value>, b: Value, a: Value, txn: Option<TxnBlock>| {
             keyed(self.record(topic.clone(), offset), key)
-                .connect_json_value(&ts.envelope_schema, &envelope(op, b, a))
+                .connect_json_value(&ts.envelope_schema, &envelope(op, b, a, txn))
         };
         let tombstone = |key: &Option<Value>| keyed(self.record(topic.clone(), offset), key);
         if key_changed {
@@ -264,7 +270,7 @@ impl Emitter {
                 headers::key(headers::NEW_KEY, new_key.as_ref().unwrap_or(&Value::Null));
             let old_header =
                 headers::key(headers::OLD_KEY, old_key.as_ref().unwrap_or(&Value::Null));
-            let mut d = make(Op::Delete, &old_key, value_of(before)?, Value::Null);
+            let mut d = make(Op::Delete, &old_key, value_of(before)?, Value::Null, next_block());
             d.headers.push(new_header.clone());
             out.push(self.with_context(d));
             if tombstones {
@@ -272,18 +278,20 @@ impl Emitter {
                 t.headers.push(new_header);
                 out.push(self.with_context(t));
             }
-            let mut c = make(Op::Create, &new_key, Value::Null, value_of(after)?);
+            let mut c = make(Op::Create, &new_key, Value::Null, value_of(after)?, next_block());
             c.headers.push(old_header);
             out.push(self.with_context(c));
             return Ok(out);
         }
         match op {
             Op::Delete => {
+                let b = value_of(before)?;
                 out.push(self.with_context(make(
                     Op::Delete,
                     &old_key,
-                    value_of(before)?,
+                    b,
                     Value::Null,
+                    next_block(),
                 )));
                 if tombstones {
                     out.push(self.with_context(tombstone(&old_key)));
@@ -291,21 +299,30 @@ impl Emitter {
             }
             Op::Update => {
                 let before = if before.is_some() { value_of(before)? } else { Value::Null };
-                out.push(self.with_context(make(Op::Update, &new_key, before, value_of(after)?)));
+                let after = value_of(after)?;
+                out.push(self.with_context(make(
+                    Op::Update,
+                    &new_key,
+                    before,
+                    after,
+                    next_block(),
+                )));
             }
             Op::Create | Op::Read => {
-                out.push(self.with_context(make(op, &new_key, Value::Null, value_of(after)?)));
+                let after = value_of(after)?;
+                out.push(self.with_context(make(op, &new_key, Value::Null, after, next_block())));
             }
         }
         Ok(out)
     }
 
-    /// The record of a TRUNCATE of `table` (null key), unless truncates are skipped.
+    /// The record of a TRUNCATE of `table` (null key), unless truncates are skipped;
+    /// counted in `txn` as `change` counts.
     pub fn truncate(
         &mut self,
         table: &TableMeta,
         source: &Source,
-        txn: Option<&TxnBlock>,
+        txn: Option<&mut TxnTracker>,
         offset: &Offset,
         now_us: i64,
     ) -> Vec<SourceRecord> {
@@ -316,7 +333,9 @@ impl Emitter {
         let prefix = self.settings.topic_prefix.clone();
         self.schemas(table);
         let schema = self.tables[&table.oid].envelope_schema.clone();
-        let value = json!({"before": null, "after": null, "source": source.payload(&prefix), "transaction": block(txn),
+        let collection = format!("{}.{}", table.schema, table.name);
+        let txn = txn.and_then(|t| t.event(&collection, source.lsn.unwrap_or(0)));
+        let value = json!({"before": null, "after": null, "source": source.payload(&prefix), "transaction": block(txn.as_ref()),
                            "op": "t", "ts_ms": now_us.div_euclid(1000), "ts_us": now_us, "ts_ns": now_us.saturating_mul(1000)});
         vec![self.with_context(self.record(topic, offset).connect_json_value(&schema, &value))]
     }

@@ -9,22 +9,26 @@
 use serde_json::{Value, json};
 use wasm_connect_sdk::SourceRecord;
 
-use crate::envelope::{Emitter, TxnBlock, block, block_schema, opt_i64};
+use crate::envelope::{Emitter, block, block_schema, opt_i64};
 use crate::offset::Offset;
 use crate::source_info::{self, Source};
+use crate::transaction::TxnTracker;
 
 impl Emitter {
     /// The record of a logical decoding message on `<prefix>.message`. The caller drops
-    /// messages `settings.filters.include_message` refuses before counting them.
+    /// messages `settings.filters.include_message` refuses, and passes `txn` for a
+    /// transactional message only: it counts there as a data collection of its own, as
+    /// Debezium counts each message under a fresh `LogicalDecodingMessageId` object.
     pub fn message(
         &self,
         prefix: &str,
         content: &[u8],
         source: &Source,
-        txn: Option<&TxnBlock>,
+        txn: Option<&mut TxnTracker>,
         offset: &Offset,
         now_us: i64,
     ) -> SourceRecord {
+        let txn = txn.and_then(|t| t.message_event(source.lsn.unwrap_or(0)));
         let binary = self.settings.binary;
         let mut content_schema = match binary {
             crate::settings::BinaryMode::Bytes => json!({"type": "bytes"}),
@@ -44,7 +48,7 @@ impl Emitter {
              "fields": [{"type": "string", "optional": true, "field": "prefix"}, content_schema]},
         ]});
         let value = json!({"op": "m", "ts_ms": now_us.div_euclid(1000), "source": source.payload(&self.settings.topic_prefix),
-                           "transaction": block(txn),
+                           "transaction": block(txn.as_ref()),
                            "message": {"prefix": prefix, "content": crate::value::binary(content, binary)}});
         self.record(self.settings.message_topic(), offset)
             .connect_json_key(&key_schema, &json!({"prefix": prefix}))
