@@ -16,10 +16,12 @@
 //! `config::problems`; the task parses [`settings::Settings`], reads
 //! [`catalog::tables`], and builds one [`envelope::Emitter`]. A snapshot row read as text
 //! becomes `Datum`s aligned with `TableMeta::columns` and goes to `Emitter::change` with
-//! `Op::Read`; a streamed `pgoutput::Message` is decoded, its `Relation` mapped to a
-//! catalog table by name (calling `Emitter::forget` when the columns change), and its
-//! tuples go to `change`, `truncate` or `message`, with a [`transaction::TxnTracker`]
-//! giving each event's `TxnBlock` and the END counts. The replication conversation and the
+//! `Op::Read` and a `source_info::SnapshotMarker::resolve`d marker; a streamed
+//! `pgoutput::Message` is decoded, its `Relation` checked with `TableMeta::matches` (the
+//! table read again when not), its tuples rearranged by `TableMeta::align` and given to
+//! `change`, `truncate` or `message`, with the [`transaction::TxnTracker`] opened at BEGIN
+//! (when `provide.transaction.metadata`) counting the events for each `transaction` block
+//! and for the END record. The replication conversation and the
 //! connector and task state machines live elsewhere.
 
 pub mod array;
