@@ -85,6 +85,8 @@ fn debeziums_refusals() {
         "one task anyway, as Debezium"
     );
     assert!(Settings::parse(&base().with(TIME_PRECISION, "nanoseconds")).is_err());
+    let err = Settings::parse(&base().with(PORT, "70000")).unwrap_err();
+    assert!(err.message().contains("database.port"), "the definition's checks run: {err:?}");
     assert!(Settings::parse(&base().remove_key(TOPIC_PREFIX)).is_err());
 }
 
