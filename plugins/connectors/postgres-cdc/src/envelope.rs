@@ -79,22 +79,48 @@ pub struct Emitter {
     tables: HashMap<u32, TableSchema>,
 }
 
+/// The `transaction` field's schema (`event.block`).
 pub(crate) fn block_schema() -> Value {
-    json!({"type": "struct", "name": "event.block", "version": 1, "optional": true, "field": "transaction",
-           "fields": [{"type": "string", "optional": false, "field": "id"},
-                      {"type": "int64", "optional": false, "field": "total_order"},
-                      {"type": "int64", "optional": false, "field": "data_collection_order"}]})
+    let fields = vec![
+        json!({"type": "string", "optional": false, "field": "id"}),
+        json!({"type": "int64", "optional": false, "field": "total_order"}),
+        json!({"type": "int64", "optional": false, "field": "data_collection_order"}),
+    ];
+    with_field(struct_schema("event.block", fields, true, Some(1)), "transaction")
 }
 
+/// The `transaction` field's payload.
 pub(crate) fn block(txn: Option<&TxnBlock>) -> Value {
     txn.map_or(Value::Null, |t| {
-        json!({"id": t.id, "total_order": t.total_order, "data_collection_order": t.data_collection_order})
+        let (total, per_collection) = (t.total_order, t.data_collection_order);
+        json!({"id": t.id, "total_order": total, "data_collection_order": per_collection})
     })
 }
 
 fn with_field(mut schema: Value, field: &str) -> Value {
     schema["field"] = json!(field);
     schema
+}
+
+/// An envelope's payload; `now_us` is when the connector processed the event.
+fn envelope_payload(
+    op: &str,
+    before: Value,
+    after: Value,
+    source: Value,
+    txn: Option<&TxnBlock>,
+    now_us: i64,
+) -> Value {
+    json!({
+        "before": before,
+        "after": after,
+        "source": source,
+        "transaction": block(txn),
+        "op": op,
+        "ts_ms": now_us.div_euclid(1000),
+        "ts_us": now_us,
+        "ts_ns": now_us.saturating_mul(1000),
+    })
 }
 
 pub(crate) fn opt_i64(field: &str) -> Value {
@@ -250,8 +276,8 @@ impl Emitter {
         let lsn = source.lsn.unwrap_or(0);
         let mut next_block = || txn.as_deref_mut().and_then(|t| t.event(&collection, lsn));
         let envelope = |op: Op, before: Value, after: Value, txn: Option<TxnBlock>| {
-            json!({"before": before, "after": after, "source": source.payload(&prefix), "transaction": block(txn.as_ref()),
-                   "op": op.code(), "ts_ms": now_us.div_euclid(1000), "ts_us": now_us, "ts_ns": now_us.saturating_mul(1000)})
+            let source = source.payload(&prefix);
+            envelope_payload(op.code(), before, after, source, txn.as_ref(), now_us)
         };
         let keyed = |r: SourceRecord, key: &Option<Value>| match (key, &ts.key_schema) {
             (Some(k), Some(s)) => r.connect_json_key(s, k),
@@ -335,8 +361,14 @@ impl Emitter {
         let schema = self.tables[&table.oid].envelope_schema.clone();
         let collection = format!("{}.{}", table.schema, table.name);
         let txn = txn.and_then(|t| t.event(&collection, source.lsn.unwrap_or(0)));
-        let value = json!({"before": null, "after": null, "source": source.payload(&prefix), "transaction": block(txn.as_ref()),
-                           "op": "t", "ts_ms": now_us.div_euclid(1000), "ts_us": now_us, "ts_ns": now_us.saturating_mul(1000)});
+        let value = envelope_payload(
+            "t",
+            Value::Null,
+            Value::Null,
+            source.payload(&prefix),
+            txn.as_ref(),
+            now_us,
+        );
         vec![self.with_context(self.record(topic, offset).connect_json_value(&schema, &value))]
     }
 }
