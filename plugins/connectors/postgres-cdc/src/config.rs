@@ -7,8 +7,8 @@
 //!
 //! Deliberate differences from Debezium: `plugin.name` defaults to `pgoutput` (Debezium's
 //! default, `decoderbufs`, needs a server plugin we do not speak and is refused);
-//! `database.address` is an internal key
-//! (`host:port`) the connector writes into task configs so the sandbox may connect there.
+//! `database.address` is an internal key (`host:port`) the connector writes into task
+//! configs so the sandbox may connect there.
 //! Any other `database.*` key is accepted and ignored (Debezium hands those to JDBC).
 //! `tasks.max` is the worker's key: like Debezium, the connector runs one task whatever it
 //! says.

@@ -7,8 +7,8 @@
 //! ([`settings::Settings`]), `filters` (include/exclude lists), `catalog` (table and type
 //! metadata from the database), `pgoutput` (decoding replication messages), `pgtype` (what
 //! a column's type is), `schema` (a column's Kafka Connect schema and default), `value` (a
-//! column's text as its payload, with the `numeric`, `temporal`, `array` and `hstore` helpers),
-//! `source_info` (the `source` block), `offset` (source partition and offset), `headers`,
+//! column's text as its payload, with the `numeric`, `temporal`, `array` and `hstore`
+//! helpers), `source_info` (the `source` block), `offset` (source partition and offset), `headers`,
 //! `transaction` (transaction metadata counts), `envelope` ([`envelope::Emitter`]: row
 //! change records) and `meta_records` (messages, BEGIN/END, heartbeats).
 //!

@@ -1,5 +1,5 @@
 //! The records of [`Emitter`] that are not row changes: logical decoding messages
-//! (`<prefix>.message`), transaction BEGIN/END records (`transaction.topic`) and heartbeats
+//! (`<prefix>.message`), transaction BEGIN/END records (the transaction topic) and heartbeats
 //! (`__debezium-heartbeat.<prefix>`), with Debezium's schemas. None of them carries the
 //! `__debezium.context.*` headers (Debezium 3.6.1 adds none).
 //!

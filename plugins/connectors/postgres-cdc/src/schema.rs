@@ -3,8 +3,8 @@
 //! [`Conv`]ersion its values need; and the default value Debezium puts in the schema.
 //!
 //! This module owns the mapping from [`PgType`] + type modifier + modes to (schema, Conv).
-//! Converting a value's text is `value`'s job; struct and envelope schemas are
-//! `envelope`'s.
+//! Converting a value's text is `value`'s job; assembling fields into key, value and
+//! envelope schemas is `envelope`'s (with [`struct_schema`] from here).
 
 use serde_json::{Map, Value, json};
 

@@ -1,5 +1,6 @@
-//! The `source` block of Debezium's PostgreSQL events (`io.debezium.connector.postgresql.Source`):
-//! its schema and [`Source`], the values of one event.
+//! The `source` block of Debezium's PostgreSQL events
+//! (`io.debezium.connector.postgresql.Source`): its schema, [`Source`] (the values of one
+//! event) and the [`SnapshotMarker`] of a snapshot record.
 //!
 //! This module owns the block's fields, types and optionality (Debezium's
 //! `SchemaFactory.sourceInfoSchemaBuilder` plus `PostgresSourceInfoStructMaker`); deciding
