@@ -7,8 +7,8 @@
 //!
 //! Deliberate differences from Debezium: `plugin.name` defaults to `pgoutput` (Debezium's
 //! default, `decoderbufs`, needs a server plugin we do not speak and is refused);
-//! `database.address` is an internal key
-//! (`host:port`) the connector writes into task configs so the sandbox may connect there.
+//! `database.address` is an internal key (`host:port`) the connector writes into task
+//! configs so the sandbox may connect there.
 //! Any other `database.*` key is accepted and ignored (Debezium hands those to JDBC).
 //! `tasks.max` is the worker's key: like Debezium, the connector runs one task whatever it
 //! says.
@@ -82,10 +82,12 @@ fn b(name: &str, default: bool, doc: &str) -> ConfigKey {
 
 /// The connection keys.
 fn connection(def: ConfigDef) -> ConfigDef {
-    let other = " Other `database.*` keys are accepted and ignored (Debezium passes them to JDBC).";
-    def.define(ConfigKey::string(HOSTNAME).required().importance(Importance::High).doc(
-        format!("Resolvable hostname or IP address of the PostgreSQL server.{other}"),
-    ))
+    let other = "Other `database.*` keys are accepted and ignored (Debezium \
+    passes them to JDBC).";
+    def.define(ConfigKey::string(HOSTNAME).required().importance(Importance::High).doc(format!(
+        "Resolvable hostname or IP address of the PostgreSQL \
+        server.{other}"
+    )))
     .define(
         ConfigKey::int(PORT)
             .default_value(5432)
@@ -94,15 +96,27 @@ fn connection(def: ConfigDef) -> ConfigDef {
             .doc("Port of the PostgreSQL server."),
     )
     .define(ConfigKey::string(USER).required().importance(Importance::High).doc(
-        "Name of the database user (it needs the REPLICATION attribute and LOGIN).",
+        "Name of the database user (it needs the REPLICATION \
+        attribute and LOGIN).",
     ))
-    .define(ConfigKey::password(PASSWORD).importance(Importance::High).doc("Password of the database user."))
-    .define(ConfigKey::string(DBNAME).required().importance(Importance::High).doc(
-        "Name of the database to capture changes from.",
-    ))
-    .define(ConfigKey::string(ADDRESS).grant(Grant::Connect).importance(Importance::Low).doc(
-        "Internal: host:port of the database, written by the connector into task configs so the task may connect. Do not set it.",
-    ))
+    .define(
+        ConfigKey::password(PASSWORD)
+            .importance(Importance::High)
+            .doc("Password of the database user."),
+    )
+    .define(
+        ConfigKey::string(DBNAME)
+            .required()
+            .importance(Importance::High)
+            .doc("Name of the database to capture changes from."),
+    )
+    .define(
+        ConfigKey::string(ADDRESS).grant(Grant::Connect).importance(Importance::Low).doc(
+            "Internal: host:port of the database, written by the \
+            connector into task configs so the task may connect. Do not \
+            set it.",
+        ),
+    )
 }
 
 /// Every key, in the order users should read them.
@@ -112,91 +126,230 @@ pub fn definition() -> ConfigDef {
     };
     let def = connection(ConfigDef::new())
         .define(ConfigKey::string(TOPIC_PREFIX).required().importance(Importance::High).doc(
-            "Topic prefix: the logical name of this server; every topic name starts with it, and it is the source partition's `server`.",
+            "Topic prefix: the logical name of this server; every topic \
+            name starts with it, and it is the source partition's \
+            `server`.",
         ))
-        .define(s(PLUGIN_NAME, "pgoutput", "Logical decoding plugin. Only `pgoutput` is supported; unlike Debezium, whose default is `decoderbufs`, the default here is `pgoutput`.")
-            .ensure(one_of(&["pgoutput", "decoderbufs"])))
+        .define(
+            s(
+                PLUGIN_NAME,
+                "pgoutput",
+                "Logical decoding plugin. Only `pgoutput` is supported; \
+                unlike Debezium, whose default is `decoderbufs`, the default \
+                here is `pgoutput`.",
+            )
+            .ensure(one_of(&["pgoutput", "decoderbufs"])),
+        )
         .define(s(SLOT_NAME, "debezium", "Name of the logical replication slot."))
         .define(b(SLOT_DROP_ON_STOP, false, "Whether to drop the slot when the task stops."))
         .define(s(PUBLICATION_NAME, "dbz_publication", "Name of the publication streamed from."))
-        .define(s(PUBLICATION_AUTOCREATE, "all_tables", "all_tables: create the publication FOR ALL TABLES when missing; filtered: create it for the included tables (and keep it in step); disabled: the publication must exist.")
-            .ensure(one_of(&["all_tables", "filtered", "disabled"])));
+        .define(
+            s(
+                PUBLICATION_AUTOCREATE,
+                "all_tables",
+                "all_tables: create the publication FOR ALL TABLES when \
+                missing; filtered: create it for the included tables (and \
+                keep it in step); disabled: the publication must exist.",
+            )
+            .ensure(one_of(&["all_tables", "filtered", "disabled"])),
+        );
     let def = lists(
         def,
         [
             (
                 SCHEMA_INCLUDE,
-                "Regular expressions matching whole schema names to capture; none: every non-system schema. Not with schema.exclude.list.",
+                "Regular expressions matching whole schema names to capture; \
+                none: every non-system schema. Not with schema.exclude.list.",
             ),
             (
                 SCHEMA_EXCLUDE,
-                "Regular expressions matching whole schema names not to capture. Not with schema.include.list.",
+                "Regular expressions matching whole schema names not to \
+                capture. Not with schema.include.list.",
             ),
             (
                 TABLE_INCLUDE,
-                "Regular expressions matching whole `schema.table` names to capture. Not with table.exclude.list.",
+                "Regular expressions matching whole `schema.table` names to \
+                capture. Not with table.exclude.list.",
             ),
             (
                 TABLE_EXCLUDE,
-                "Regular expressions matching whole `schema.table` names not to capture. Not with table.include.list.",
+                "Regular expressions matching whole `schema.table` names not \
+                to capture. Not with table.include.list.",
             ),
             (
                 COLUMN_INCLUDE,
-                "Regular expressions matching whole `schema.table.column` names of the columns to keep. Not with column.exclude.list.",
+                "Regular expressions matching whole `schema.table.column` \
+                names of the columns to keep. Not with column.exclude.list.",
             ),
             (
                 COLUMN_EXCLUDE,
-                "Regular expressions matching whole `schema.table.column` names of the columns to drop. Not with column.include.list.",
+                "Regular expressions matching whole `schema.table.column` \
+                names of the columns to drop. Not with column.include.list.",
             ),
             (
                 MESSAGE_PREFIX_INCLUDE,
-                "Regular expressions matching the prefixes of the logical decoding messages to emit. Not with message.prefix.exclude.list.",
+                "Regular expressions matching the prefixes of the logical \
+                decoding messages to emit. Not with \
+                message.prefix.exclude.list.",
             ),
             (
                 MESSAGE_PREFIX_EXCLUDE,
-                "Regular expressions matching the prefixes of the logical decoding messages not to emit. Not with message.prefix.include.list.",
+                "Regular expressions matching the prefixes of the logical \
+                decoding messages not to emit. Not with \
+                message.prefix.include.list.",
             ),
         ],
     );
-    def.define(s(SNAPSHOT_MODE, "initial", "initial: snapshot then stream; no_data (Debezium 2's never): stream only; when_needed: snapshot when no usable offset; initial_only: snapshot and stop; always: snapshot at every start.")
-            .ensure(one_of(&SNAPSHOT_MODES)))
-        .define(b(TOMBSTONES_ON_DELETE, true, "Whether a delete is followed by a tombstone (null value) with the same key."))
-        .define(s(SKIPPED_OPERATIONS, "t", "Comma-separated operations not to emit: c (create), u (update), d (delete), t (truncate); `none` skips nothing.")
-            .validator(|v| crate::settings::SkippedOps::parse(v).map(|_| ())))
-        .define(b(PROVIDE_TRANSACTION_METADATA, false, "Whether to emit BEGIN/END records on the transaction topic and a `transaction` block in each event."))
-        .define(s(DECIMAL_HANDLING, "precise", "numeric and money as precise (Decimal / VariableScaleDecimal), double or string.")
-            .ensure(one_of(&["precise", "double", "string"])))
-        .define(s(TIME_PRECISION, "adaptive", "Temporal types as adaptive, adaptive_time_microseconds, connect or microseconds (isostring, nanoseconds and structured are not supported).")
-            .ensure(one_of(&["adaptive", "adaptive_time_microseconds", "connect", "microseconds"])))
-        .define(s(INTERVAL_HANDLING, "numeric", "interval as numeric (MicroDuration microseconds) or string (ISO 8601 Interval).")
-            .ensure(one_of(&["numeric", "string"])))
-        .define(s(BINARY_HANDLING, "bytes", "bytea as bytes, base64, base64-url-safe or hex.")
-            .ensure(one_of(&["bytes", "base64", "base64-url-safe", "hex"])))
-        .define(s(HSTORE_HANDLING, "json", "hstore as json (io.debezium.data.Json text) or map.")
-            .ensure(one_of(&["json", "map"])))
-        .define(ConfigKey::int(HEARTBEAT_INTERVAL_MS).default_value(0).ensure(Range::at_least(0))
-            .doc("Milliseconds between heartbeat records; 0 sends none."))
-        .define(ConfigKey::string(HEARTBEAT_ACTION_QUERY).doc("A query run on the database at each heartbeat."))
-        .define(s(HEARTBEAT_TOPICS_PREFIX, "__debezium-heartbeat", "Accepted as Debezium accepts it; as in Debezium 3.x the heartbeat topic is named from topic.heartbeat.prefix."))
-        .define(s(TOPIC_HEARTBEAT_PREFIX, "__debezium-heartbeat", "Prefix of the heartbeat topic, `<topic.heartbeat.prefix>.<topic.prefix>`."))
-        .define(ConfigKey::string(TOPIC_HEARTBEAT_NAME).doc("The whole heartbeat topic name, instead of `<topic.heartbeat.prefix>.<topic.prefix>`."))
-        .define(b(EXTENDED_HEADERS, true, "Whether data records carry the __debezium.context.* headers."))
-        .define(ConfigKey::string(MESSAGE_KEY_COLUMNS).doc(
-            "Custom keys: `<schema.table regex>:<column>,<column>;...`, replacing the primary key of matching tables.",
-        ))
-        .define(ConfigKey::long(POLL_INTERVAL_MS).default_value(500).ensure(Range::at_least(0)).grant(Grant::Clock)
-            .doc("Milliseconds to wait for new changes when none are ready."))
-        .define(ConfigKey::int(MAX_BATCH_SIZE).default_value(2048).ensure(Range::at_least(1))
-            .doc("The most records one poll returns."))
-        .define(b(INCLUDE_UNKNOWN_DATATYPES, false, "Whether columns of unknown types are emitted (as their text's bytes); otherwise they are left out."))
-        .define(ConfigKey::int(STATUS_UPDATE_INTERVAL_MS).default_value(10000).ensure(Range::at_least(0))
-            .doc("Milliseconds between standby status updates to the server."))
-        .define(ConfigKey::int(SNAPSHOT_FETCH_SIZE).ensure(Range::at_least(1)).doc("Rows fetched at a time during the snapshot; default 10240."))
-        .define(s(TOPIC_TRANSACTION, "transaction", "Name of the transaction topic after the prefix: `<topic.prefix>.<topic.transaction>`."))
-        .define(ConfigKey::string(TRANSACTION_TOPIC).doc(
-            "Not a Debezium 3.x key (Debezium's is topic.transaction): when set, the whole transaction topic name; `${topic.prefix}` is replaced.",
-        ))
-        .define(s(TOPIC_DELIMITER, ".", "Delimiter between the parts of topic names."))
+    def.define(
+        s(
+            SNAPSHOT_MODE,
+            "initial",
+            "initial: snapshot then stream; no_data (Debezium 2's never): \
+            stream only; when_needed: snapshot when no usable offset; \
+            initial_only: snapshot and stop; always: snapshot at every \
+            start.",
+        )
+        .ensure(one_of(&SNAPSHOT_MODES)),
+    )
+    .define(b(
+        TOMBSTONES_ON_DELETE,
+        true,
+        "Whether a delete is followed by a tombstone (null value) \
+        with the same key.",
+    ))
+    .define(
+        s(
+            SKIPPED_OPERATIONS,
+            "t",
+            "Comma-separated operations not to emit: c (create), u \
+            (update), d (delete), t (truncate); `none` skips nothing.",
+        )
+        .validator(|v| crate::settings::SkippedOps::parse(v).map(|_| ())),
+    )
+    .define(b(
+        PROVIDE_TRANSACTION_METADATA,
+        false,
+        "Whether to emit BEGIN/END records on the transaction topic \
+        and a `transaction` block in each event.",
+    ))
+    .define(
+        s(
+            DECIMAL_HANDLING,
+            "precise",
+            "numeric and money as precise (Decimal / \
+            VariableScaleDecimal), double or string.",
+        )
+        .ensure(one_of(&["precise", "double", "string"])),
+    )
+    .define(
+        s(
+            TIME_PRECISION,
+            "adaptive",
+            "Temporal types as adaptive, adaptive_time_microseconds, \
+            connect or microseconds (isostring, nanoseconds and \
+            structured are not supported).",
+        )
+        .ensure(one_of(&[
+            "adaptive",
+            "adaptive_time_microseconds",
+            "connect",
+            "microseconds",
+        ])),
+    )
+    .define(
+        s(
+            INTERVAL_HANDLING,
+            "numeric",
+            "interval as numeric (MicroDuration microseconds) or string \
+            (ISO 8601 Interval).",
+        )
+        .ensure(one_of(&["numeric", "string"])),
+    )
+    .define(
+        s(BINARY_HANDLING, "bytes", "bytea as bytes, base64, base64-url-safe or hex.")
+            .ensure(one_of(&["bytes", "base64", "base64-url-safe", "hex"])),
+    )
+    .define(
+        s(HSTORE_HANDLING, "json", "hstore as json (io.debezium.data.Json text) or map.")
+            .ensure(one_of(&["json", "map"])),
+    )
+    .define(
+        ConfigKey::int(HEARTBEAT_INTERVAL_MS)
+            .default_value(0)
+            .ensure(Range::at_least(0))
+            .doc("Milliseconds between heartbeat records; 0 sends none."),
+    )
+    .define(
+        ConfigKey::string(HEARTBEAT_ACTION_QUERY)
+            .doc("A query run on the database at each heartbeat."),
+    )
+    .define(s(
+        HEARTBEAT_TOPICS_PREFIX,
+        "__debezium-heartbeat",
+        "Accepted as Debezium accepts it; as in Debezium 3.x the \
+        heartbeat topic is named from topic.heartbeat.prefix.",
+    ))
+    .define(s(
+        TOPIC_HEARTBEAT_PREFIX,
+        "__debezium-heartbeat",
+        "Prefix of the heartbeat topic, \
+        `<topic.heartbeat.prefix>.<topic.prefix>`.",
+    ))
+    .define(ConfigKey::string(TOPIC_HEARTBEAT_NAME).doc(
+        "The whole heartbeat topic name, instead of \
+        `<topic.heartbeat.prefix>.<topic.prefix>`.",
+    ))
+    .define(b(
+        EXTENDED_HEADERS,
+        true,
+        "Whether data records carry the __debezium.context.* headers.",
+    ))
+    .define(ConfigKey::string(MESSAGE_KEY_COLUMNS).doc(
+        "Custom keys: `<schema.table regex>:<column>,<column>;...`, \
+        replacing the primary key of matching tables.",
+    ))
+    .define(
+        ConfigKey::long(POLL_INTERVAL_MS)
+            .default_value(500)
+            .ensure(Range::at_least(0))
+            .grant(Grant::Clock)
+            .doc("Milliseconds to wait for new changes when none are ready."),
+    )
+    .define(
+        ConfigKey::int(MAX_BATCH_SIZE)
+            .default_value(2048)
+            .ensure(Range::at_least(1))
+            .doc("The most records one poll returns."),
+    )
+    .define(b(
+        INCLUDE_UNKNOWN_DATATYPES,
+        false,
+        "Whether columns of unknown types are emitted (as their \
+        text's bytes); otherwise they are left out.",
+    ))
+    .define(
+        ConfigKey::int(STATUS_UPDATE_INTERVAL_MS)
+            .default_value(10000)
+            .ensure(Range::at_least(0))
+            .doc("Milliseconds between standby status updates to the server."),
+    )
+    .define(
+        ConfigKey::int(SNAPSHOT_FETCH_SIZE)
+            .ensure(Range::at_least(1))
+            .doc("Rows fetched at a time during the snapshot; default 10240."),
+    )
+    .define(s(
+        TOPIC_TRANSACTION,
+        "transaction",
+        "Name of the transaction topic after the prefix: \
+        `<topic.prefix>.<topic.transaction>`.",
+    ))
+    .define(ConfigKey::string(TRANSACTION_TOPIC).doc(
+        "Not a Debezium 3.x key (Debezium's is topic.transaction): \
+        when set, the whole transaction topic name; \
+        `${topic.prefix}` is replaced.",
+    ))
+    .define(s(TOPIC_DELIMITER, ".", "Delimiter between the parts of topic names."))
 }
 
 /// The problems Debezium finds between keys: include and exclude lists of the same level
@@ -213,14 +366,18 @@ pub fn problems(config: &Config) -> Vec<ConfigProblem> {
         if set(inc) && set(exc) {
             out.push(ConfigProblem::new(
                 exc,
-                format!("\"{exc}\" is already specified: both {inc} and {exc} are set; use one {what} filter only"),
+                format!(
+                    "\"{exc}\" is already specified: both {inc} and {exc} are \
+                    set; use one {what} filter only"
+                ),
             ));
         }
     }
     if config.get(PLUGIN_NAME).is_some_and(|v| v.trim().eq_ignore_ascii_case("decoderbufs")) {
         out.push(ConfigProblem::new(
             PLUGIN_NAME,
-            "plugin.name decoderbufs is not supported: set plugin.name=pgoutput",
+            "plugin.name decoderbufs is not supported: set \
+            plugin.name=pgoutput",
         ));
     }
     for key in [

@@ -7,21 +7,22 @@
 //!
 //! It owns the per-table key/value/envelope schemas (cached by table OID; [`Emitter::forget`]
 //! drops one when a Relation message changes it) and the rules for `before`/`after`. It
-//! does not decide offsets, snapshot markers, transaction ids or counts: the caller passes
-//! [`Source`], [`Offset`] and [`TxnBlock`].
+//! does not decide offsets or snapshot markers, nor keep transaction counts: the caller
+//! passes [`Source`], [`Offset`] and its [`TxnTracker`].
 
 use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 use wasm_connect_sdk::SourceRecord;
 
-use crate::catalog::TableMeta;
+use crate::catalog::{ColumnMeta, TableMeta};
 use crate::headers;
 use crate::offset::{Offset, partition};
 use crate::pgoutput::Datum;
 use crate::schema::{Conv, field_schema, struct_schema};
 use crate::settings::Settings;
 use crate::source_info::{self, Source};
+use crate::transaction::TxnTracker;
 use crate::value::{convert_in, unavailable, zero};
 
 /// A row change's operation.
@@ -62,7 +63,8 @@ type Field = (usize, Conv, Value);
 
 /// One table's schemas: which columns are emitted and how.
 struct TableSchema {
-    columns: Vec<(String, u32, i32, bool, bool)>,
+    /// The columns the schemas were built from; other columns rebuild them.
+    columns: Vec<ColumnMeta>,
     /// (column index, conversion, value when NULL arrives) of each Value field.
     value_fields: Vec<Field>,
     key_fields: Vec<Field>,
@@ -77,22 +79,48 @@ pub struct Emitter {
     tables: HashMap<u32, TableSchema>,
 }
 
+/// The `transaction` field's schema (`event.block`).
 pub(crate) fn block_schema() -> Value {
-    json!({"type": "struct", "name": "event.block", "version": 1, "optional": true, "field": "transaction",
-           "fields": [{"type": "string", "optional": false, "field": "id"},
-                      {"type": "int64", "optional": false, "field": "total_order"},
-                      {"type": "int64", "optional": false, "field": "data_collection_order"}]})
+    let fields = vec![
+        json!({"type": "string", "optional": false, "field": "id"}),
+        json!({"type": "int64", "optional": false, "field": "total_order"}),
+        json!({"type": "int64", "optional": false, "field": "data_collection_order"}),
+    ];
+    with_field(struct_schema("event.block", fields, true, Some(1)), "transaction")
 }
 
+/// The `transaction` field's payload.
 pub(crate) fn block(txn: Option<&TxnBlock>) -> Value {
     txn.map_or(Value::Null, |t| {
-        json!({"id": t.id, "total_order": t.total_order, "data_collection_order": t.data_collection_order})
+        let (total, per_collection) = (t.total_order, t.data_collection_order);
+        json!({"id": t.id, "total_order": total, "data_collection_order": per_collection})
     })
 }
 
 fn with_field(mut schema: Value, field: &str) -> Value {
     schema["field"] = json!(field);
     schema
+}
+
+/// An envelope's payload; `now_us` is when the connector processed the event.
+fn envelope_payload(
+    op: &str,
+    before: Value,
+    after: Value,
+    source: Value,
+    txn: Option<&TxnBlock>,
+    now_us: i64,
+) -> Value {
+    json!({
+        "before": before,
+        "after": after,
+        "source": source,
+        "transaction": block(txn),
+        "op": op,
+        "ts_ms": now_us.div_euclid(1000),
+        "ts_us": now_us,
+        "ts_ns": now_us.saturating_mul(1000),
+    })
 }
 
 pub(crate) fn opt_i64(field: &str) -> Value {
@@ -111,22 +139,13 @@ impl Emitter {
     }
 
     fn schemas(&mut self, table: &TableMeta) {
-        let signature: Vec<_> = table
-            .columns
-            .iter()
-            .map(|c| (c.name.clone(), c.type_oid, c.type_modifier, c.key, c.not_null))
-            .collect();
-        if self.tables.get(&table.oid).is_none_or(|t| t.columns != signature) {
-            let built = self.build(table, signature);
+        if self.tables.get(&table.oid).is_none_or(|t| t.columns != table.columns) {
+            let built = self.build(table);
             self.tables.insert(table.oid, built);
         }
     }
 
-    fn build(
-        &self,
-        table: &TableMeta,
-        columns: Vec<(String, u32, i32, bool, bool)>,
-    ) -> TableSchema {
+    fn build(&self, table: &TableMeta) -> TableSchema {
         let s = &self.settings;
         let base = format!("{}.{}.{}", s.topic_prefix, table.schema, table.name);
         let (mut value_fields, mut value_schemas, mut key_fields, mut key_schemas) =
@@ -168,7 +187,13 @@ impl Emitter {
             false,
             Some(2),
         );
-        TableSchema { columns, value_fields, key_fields, key_schema, envelope_schema }
+        TableSchema {
+            columns: table.columns.clone(),
+            value_fields,
+            key_fields,
+            key_schema,
+            envelope_schema,
+        }
     }
 
     /// A struct payload of `fields` from `row` (read by a snapshot when `snapshot`): a NULL
@@ -208,7 +233,9 @@ impl Emitter {
     /// The records of one row change: `before` and `after` are aligned with
     /// `table.columns`. An update whose key changed becomes delete, tombstone, create (with
     /// `__debezium.newkey`/`oldkey` headers); a delete is followed by a tombstone when
-    /// `tombstones.on.delete`. Operations in `skipped.operations` yield nothing.
+    /// `tombstones.on.delete`. Operations in `skipped.operations` yield nothing. With a
+    /// `txn` (transaction metadata on, inside a transaction), each data record (not the
+    /// tombstones) is counted there at `source.lsn` and carries its block.
     #[allow(clippy::too_many_arguments)]
     pub fn change(
         &mut self,
@@ -217,7 +244,7 @@ impl Emitter {
         before: Option<&[Datum]>,
         after: Option<&[Datum]>,
         source: &Source,
-        txn: Option<&TxnBlock>,
+        mut txn: Option<&mut TxnTracker>,
         offset: &Offset,
         now_us: i64,
     ) -> Result<Vec<SourceRecord>, String> {
@@ -245,9 +272,12 @@ impl Emitter {
         let value_of = |row: Option<&[Datum]>| {
             row.map_or(Ok(Value::Null), |r| Self::row(&ts.value_fields, table, r, snapshot))
         };
-        let envelope = |op: Op, before: Value, after: Value| {
-            json!({"before": before, "after": after, "source": source.payload(&prefix), "transaction": block(txn),
-                   "op": op.code(), "ts_ms": now_us.div_euclid(1000), "ts_us": now_us, "ts_ns": now_us.saturating_mul(1000)})
+        let collection = format!("{}.{}", table.schema, table.name);
+        let lsn = source.lsn.unwrap_or(0);
+        let mut next_block = || txn.as_deref_mut().and_then(|t| t.event(&collection, lsn));
+        let envelope = |op: Op, before: Value, after: Value, txn: Option<TxnBlock>| {
+            let source = source.payload(&prefix);
+            envelope_payload(op.code(), before, after, source, txn.as_ref(), now_us)
         };
         let keyed = |r: SourceRecord, key: &Option<Value>| match (key, &ts.key_schema) {
             (Some(k), Some(s)) => r.connect_json_key(s, k),
@@ -256,9 +286,9 @@ impl Emitter {
         let mut out = Vec::new();
         let (old_key, new_key) = (key_of(before)?, key_of(after)?);
         let key_changed = op == Op::Update && old_key.is_some() && old_key != new_key;
-        let make = |op: Op, key: &Option<Value>, b: Value, a: Value| {
+        let make = |op: Op, key: &Option<Value>, b: Value, a: Value, txn: Option<TxnBlock>| {
             keyed(self.record(topic.clone(), offset), key)
-                .connect_json_value(&ts.envelope_schema, &envelope(op, b, a))
+                .connect_json_value(&ts.envelope_schema, &envelope(op, b, a, txn))
         };
         let tombstone = |key: &Option<Value>| keyed(self.record(topic.clone(), offset), key);
         if key_changed {
@@ -266,7 +296,7 @@ impl Emitter {
                 headers::key(headers::NEW_KEY, new_key.as_ref().unwrap_or(&Value::Null));
             let old_header =
                 headers::key(headers::OLD_KEY, old_key.as_ref().unwrap_or(&Value::Null));
-            let mut d = make(Op::Delete, &old_key, value_of(before)?, Value::Null);
+            let mut d = make(Op::Delete, &old_key, value_of(before)?, Value::Null, next_block());
             d.headers.push(new_header.clone());
             out.push(self.with_context(d));
             if tombstones {
@@ -274,18 +304,20 @@ impl Emitter {
                 t.headers.push(new_header);
                 out.push(self.with_context(t));
             }
-            let mut c = make(Op::Create, &new_key, Value::Null, value_of(after)?);
+            let mut c = make(Op::Create, &new_key, Value::Null, value_of(after)?, next_block());
             c.headers.push(old_header);
             out.push(self.with_context(c));
             return Ok(out);
         }
         match op {
             Op::Delete => {
+                let b = value_of(before)?;
                 out.push(self.with_context(make(
                     Op::Delete,
                     &old_key,
-                    value_of(before)?,
+                    b,
                     Value::Null,
+                    next_block(),
                 )));
                 if tombstones {
                     out.push(self.with_context(tombstone(&old_key)));
@@ -293,21 +325,30 @@ impl Emitter {
             }
             Op::Update => {
                 let before = if before.is_some() { value_of(before)? } else { Value::Null };
-                out.push(self.with_context(make(Op::Update, &new_key, before, value_of(after)?)));
+                let after = value_of(after)?;
+                out.push(self.with_context(make(
+                    Op::Update,
+                    &new_key,
+                    before,
+                    after,
+                    next_block(),
+                )));
             }
             Op::Create | Op::Read => {
-                out.push(self.with_context(make(op, &new_key, Value::Null, value_of(after)?)));
+                let after = value_of(after)?;
+                out.push(self.with_context(make(op, &new_key, Value::Null, after, next_block())));
             }
         }
         Ok(out)
     }
 
-    /// The record of a TRUNCATE of `table` (null key), unless truncates are skipped.
+    /// The record of a TRUNCATE of `table` (null key), unless truncates are skipped;
+    /// counted in `txn` as `change` counts.
     pub fn truncate(
         &mut self,
         table: &TableMeta,
         source: &Source,
-        txn: Option<&TxnBlock>,
+        txn: Option<&mut TxnTracker>,
         offset: &Offset,
         now_us: i64,
     ) -> Vec<SourceRecord> {
@@ -318,8 +359,16 @@ impl Emitter {
         let prefix = self.settings.topic_prefix.clone();
         self.schemas(table);
         let schema = self.tables[&table.oid].envelope_schema.clone();
-        let value = json!({"before": null, "after": null, "source": source.payload(&prefix), "transaction": block(txn),
-                           "op": "t", "ts_ms": now_us.div_euclid(1000), "ts_us": now_us, "ts_ns": now_us.saturating_mul(1000)});
+        let collection = format!("{}.{}", table.schema, table.name);
+        let txn = txn.and_then(|t| t.event(&collection, source.lsn.unwrap_or(0)));
+        let value = envelope_payload(
+            "t",
+            Value::Null,
+            Value::Null,
+            source.payload(&prefix),
+            txn.as_ref(),
+            now_us,
+        );
         vec![self.with_context(self.record(topic, offset).connect_json_value(&schema, &value))]
     }
 }

@@ -198,15 +198,17 @@ fn updates_skips_truncates_and_keyless_tables() {
             .unwrap()
             .is_empty()
     );
-    let txn = TxnBlock { id: "5:99".into(), total_order: 1, data_collection_order: 1 };
+    let mut txn = crate::transaction::TxnTracker::new();
+    txn.begin(5);
+    let at_99 = Source { lsn: Some(99), ..source() };
     let recs = e
         .change(
             &table(),
             Op::Update,
             None,
             Some(&row),
-            &source(),
-            Some(&txn),
+            &at_99,
+            Some(&mut txn),
             &Offset::default(),
             0,
         )
@@ -217,6 +219,26 @@ fn updates_skips_truncates_and_keyless_tables() {
         p["transaction"],
         json!({"id": "5:99", "total_order": 1, "data_collection_order": 1})
     );
+    // A key change counts its delete and its create (not the tombstone).
+    let new = [t("2"), t("a"), t("1"), t("b")];
+    let recs = e
+        .change(
+            &table(),
+            Op::Update,
+            Some(&row),
+            Some(&new),
+            &at_99,
+            Some(&mut txn),
+            &Offset::default(),
+            0,
+        )
+        .unwrap();
+    let orders: Vec<_> = [&recs[0], &recs[2]]
+        .iter()
+        .map(|r| json_of(&r.value)["payload"]["transaction"]["total_order"].clone())
+        .collect();
+    assert_eq!(orders, [json!(2), json!(3)]);
+    assert_eq!(txn.end(), (3, vec![("public.items".to_owned(), 3)]));
     let mut default = Emitter::new(&settings(&[]), "r");
     assert!(
         default.truncate(&table(), &source(), None, &Offset::default(), 0).is_empty(),

@@ -2,8 +2,8 @@
 //!
 //! Each list is comma-separated regular expressions matched case-insensitively against
 //! the whole name (`schema`, `schema.table`, `schema.table.column`, a logical decoding
-//! message's prefix); an include list keeps
-//! only what matches, an exclude list drops what matches, and no list keeps everything.
+//! message's prefix); an include list keeps only what matches, an exclude list drops what
+//! matches, and no list keeps everything.
 //! PostgreSQL's system schemas are never captured. This module only matches names: it
 //! neither reads the catalog nor checks that include and exclude are not both set (that
 //! is `config::problems`).

@@ -7,8 +7,8 @@
 //! ([`settings::Settings`]), `filters` (include/exclude lists), `catalog` (table and type
 //! metadata from the database), `pgoutput` (decoding replication messages), `pgtype` (what
 //! a column's type is), `schema` (a column's Kafka Connect schema and default), `value` (a
-//! column's text as its payload, with the `numeric`, `temporal` and `array` helpers),
-//! `source_info` (the `source` block), `offset` (source partition and offset), `headers`,
+//! column's text as its payload, with the `numeric`, `temporal`, `array` and `hstore`
+//! helpers), `source_info` (the `source` block), `offset` (source partition and offset), `headers`,
 //! `transaction` (transaction metadata counts), `envelope` ([`envelope::Emitter`]: row
 //! change records) and `meta_records` (messages, BEGIN/END, heartbeats).
 //!
@@ -16,10 +16,12 @@
 //! `config::problems`; the task parses [`settings::Settings`], reads
 //! [`catalog::tables`], and builds one [`envelope::Emitter`]. A snapshot row read as text
 //! becomes `Datum`s aligned with `TableMeta::columns` and goes to `Emitter::change` with
-//! `Op::Read`; a streamed `pgoutput::Message` is decoded, its `Relation` mapped to a
-//! catalog table by name (calling `Emitter::forget` when the columns change), and its
-//! tuples go to `change`, `truncate` or `message`, with a [`transaction::TxnTracker`]
-//! giving each event's `TxnBlock` and the END counts. The replication conversation and the
+//! `Op::Read` and a `source_info::SnapshotMarker::resolve`d marker; a streamed
+//! `pgoutput::Message` is decoded, its `Relation` checked with `TableMeta::matches` (the
+//! table read again when not), its tuples rearranged by `TableMeta::align` and given to
+//! `change`, `truncate` or `message`, with the [`transaction::TxnTracker`] opened at BEGIN
+//! (when `provide.transaction.metadata`) counting the events for each `transaction` block
+//! and for the END record. The replication conversation and the
 //! connector and task state machines live elsewhere.
 
 pub mod array;
@@ -29,6 +31,7 @@ mod connector;
 pub mod envelope;
 pub mod filters;
 pub mod headers;
+pub mod hstore;
 pub mod meta_records;
 pub mod numeric;
 pub mod offset;

@@ -4,6 +4,15 @@
 //!
 //! This module owns the offset's field names and which appear when (as
 //! `PostgresOffsetContext.getOffset`); deciding where to resume is the task's business.
+//!
+//! What Debezium puts in them: during the snapshot, `lsn` is `pg_current_wal_lsn()` and
+//! `txId` `txid_current()` read when the snapshot starts, `ts_usec` the time of the record,
+//! `snapshot` `INITIAL`, `last_snapshot_record` true on the snapshot's last record, and
+//! no `lsn_proc`/`lsn_commit` yet. While streaming, `lsn` is the event's LSN, `lsn_proc`
+//! the last LSN processed completely, `lsn_commit` the last commit's, `txId` and `ts_usec`
+//! the transaction's id and commit time, `messageType` the pgoutput message's kind, and
+//! `lsn_events_processed` counts the events already emitted at `lsn` (so a restart skips
+//! them).
 
 use std::collections::BTreeMap;
 

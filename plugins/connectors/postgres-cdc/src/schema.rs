@@ -3,8 +3,8 @@
 //! [`Conv`]ersion its values need; and the default value Debezium puts in the schema.
 //!
 //! This module owns the mapping from [`PgType`] + type modifier + modes to (schema, Conv).
-//! Converting a value's text is `value`'s job; struct and envelope schemas are
-//! `envelope`'s.
+//! Converting a value's text is `value`'s job; assembling fields into key, value and
+//! envelope schemas is `envelope`'s (with [`struct_schema`] from here).
 
 use serde_json::{Map, Value, json};
 
@@ -53,12 +53,19 @@ pub enum Conv {
     HstoreJson,
     HstoreMap,
     /// The text's bytes (include.unknown.datatypes).
-    UnknownBytes,
+    UnknownBytes(BinaryMode),
     Array(Box<Conv>),
 }
 
 fn named(ty: &str, name: &str) -> Value {
     json!({"type": ty, "name": name, "version": 1})
+}
+
+/// An unknown type's schema (`include.unknown.datatypes`): its text's bytes in the binary
+/// handling mode.
+fn unknown(s: &Settings) -> (Value, Conv) {
+    let ty = if s.binary == BinaryMode::Bytes { "bytes" } else { "string" };
+    (json!({"type": ty}), Conv::UnknownBytes(s.binary))
 }
 
 /// `numeric(p, s)`'s precision and scale from its type modifier.
@@ -155,7 +162,7 @@ pub fn plan(ty: &PgType, typmod: i32, s: &Settings) -> Option<(Value, Conv)> {
             Conv::Bits,
         ),
         // An unconstrained `bit varying` has no length to declare.
-        Bit if s.include_unknown_datatypes => (json!({"type": "bytes"}), Conv::UnknownBytes),
+        Bit if s.include_unknown_datatypes => unknown(s),
         Bit => return None,
         Hstore => match s.hstore {
             HstoreMode::Json => (named("string", "io.debezium.data.Json"), Conv::HstoreJson),
@@ -173,16 +180,14 @@ pub fn plan(ty: &PgType, typmod: i32, s: &Settings) -> Option<(Value, Conv)> {
         Array(element) => {
             let (mut items, conv) = match plan(element, typmod, s) {
                 Some(p) => p,
-                None if s.include_unknown_datatypes => {
-                    (json!({"type": "bytes"}), Conv::UnknownBytes)
-                }
+                None if s.include_unknown_datatypes => unknown(s),
                 None => return None,
             };
             // Debezium's enum arrays alone have required items.
             items["optional"] = json!(!matches!(**element, Enum(_)));
             (json!({"type": "array", "items": items}), Conv::Array(Box::new(conv)))
         }
-        Unknown(_) if s.include_unknown_datatypes => (json!({"type": "bytes"}), Conv::UnknownBytes),
+        Unknown(_) if s.include_unknown_datatypes => unknown(s),
         Unknown(_) => return None,
     })
 }

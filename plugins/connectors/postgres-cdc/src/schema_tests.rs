@@ -106,6 +106,11 @@ fn enums_arrays_and_unknown_types() {
     assert!(plan(&PgType::Bit, -1, &s).is_none(), "unconstrained varbit");
     let u = settings(&[("include.unknown.datatypes", "true")]);
     assert_eq!(plan(&PgType::Unknown("point".into()), -1, &u).unwrap().0, json!({"type": "bytes"}));
+    let hex = settings(&[("include.unknown.datatypes", "true"), ("binary.handling.mode", "hex")]);
+    let (schema, conv) = plan(&PgType::Unknown("point".into()), -1, &hex).unwrap();
+    assert_eq!(schema, json!({"type": "string"}));
+    // "(1,2)" is 28 31 2c 32 29.
+    assert_eq!(crate::value::convert(&conv, "(1,2)").unwrap(), json!("28312c3229"));
 }
 
 #[test]

@@ -165,9 +165,11 @@ fn key_columns(value: &str) -> Result<Vec<(Regex, Vec<String>)>> {
 }
 
 impl Settings {
-    /// The settings of `config` (defaults filled in), or the first problem.
+    /// The settings of `config`, or its first problem (`config::definition()`'s checks,
+    /// then `config::problems`). Unset keys take their defaults.
     pub fn parse(config: &Config) -> Result<Self> {
-        if let Some(p) = problems(config).into_iter().next() {
+        let mut all = definition().validate(config).into_iter().chain(problems(config));
+        if let Some(p) = all.next() {
             return Err(Error::config(p.message));
         }
         let int = |key: &str, default: i64| -> Result<i64> {

@@ -85,6 +85,8 @@ fn debeziums_refusals() {
         "one task anyway, as Debezium"
     );
     assert!(Settings::parse(&base().with(TIME_PRECISION, "nanoseconds")).is_err());
+    let err = Settings::parse(&base().with(PORT, "70000")).unwrap_err();
+    assert!(err.message().contains("database.port"), "the definition's checks run: {err:?}");
     assert!(Settings::parse(&base().remove_key(TOPIC_PREFIX)).is_err());
 }
 
@@ -101,6 +103,12 @@ fn the_definition_validates_and_accepts_unknown_database_keys() {
     assert_eq!(def.key(POLL_INTERVAL_MS).unwrap().grant, Some(wasm_connect_sdk::Grant::Clock));
     assert_eq!(def.key(ADDRESS).unwrap().grant, Some(wasm_connect_sdk::Grant::Connect));
     assert!(def.key(PASSWORD).unwrap().is_secret());
+    let doc = &def.key(PLUGIN_NAME).unwrap().documentation;
+    assert!(doc.contains("is supported; unlike Debezium, whose"), "{doc}");
+    assert!(
+        def.keys().iter().all(|k| !k.documentation.contains("  ")),
+        "wrapped docs keep single spaces"
+    );
 }
 
 trait RemoveKey {

@@ -1,5 +1,6 @@
-//! The `source` block of Debezium's PostgreSQL events (`io.debezium.connector.postgresql.Source`):
-//! its schema and [`Source`], the values of one event.
+//! The `source` block of Debezium's PostgreSQL events
+//! (`io.debezium.connector.postgresql.Source`): its schema, [`Source`] (the values of one
+//! event) and the [`SnapshotMarker`] of a snapshot record.
 //!
 //! This module owns the block's fields, types and optionality (Debezium's
 //! `SchemaFactory.sourceInfoSchemaBuilder` plus `PostgresSourceInfoStructMaker`); deciding
@@ -23,6 +24,24 @@ pub enum SnapshotMarker {
 }
 
 impl SnapshotMarker {
+    /// The marker of a snapshot record from its place, as Debezium resolves it: the last
+    /// record of the snapshot `last`, else its first `first`, else the last or first of its
+    /// table, else `true`.
+    pub fn resolve(
+        first_in_snapshot: bool,
+        last_in_snapshot: bool,
+        first_in_table: bool,
+        last_in_table: bool,
+    ) -> SnapshotMarker {
+        match (last_in_snapshot, first_in_snapshot, last_in_table, first_in_table) {
+            (true, ..) => SnapshotMarker::Last,
+            (_, true, ..) => SnapshotMarker::First,
+            (_, _, true, _) => SnapshotMarker::LastInDataCollection,
+            (_, _, _, true) => SnapshotMarker::FirstInDataCollection,
+            _ => SnapshotMarker::True,
+        }
+    }
+
     /// As written in the block.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -124,6 +143,41 @@ impl Source {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn snapshot_markers_as_debezium_wrote_them() {
+        // Three tables of 4, 2 and 3 rows: what Debezium 3.6.1 wrote for the scenario.
+        let mut got = Vec::new();
+        let sizes = [4, 2, 3];
+        for (t, &n) in sizes.iter().enumerate() {
+            for r in 0..n {
+                let (first_t, last_t) = (t == 0, t == sizes.len() - 1);
+                got.push(
+                    SnapshotMarker::resolve(
+                        first_t && r == 0,
+                        last_t && r == n - 1,
+                        r == 0,
+                        r == n - 1,
+                    )
+                    .as_str(),
+                );
+            }
+        }
+        assert_eq!(
+            got,
+            [
+                "first",
+                "true",
+                "true",
+                "last_in_data_collection",
+                "first_in_data_collection",
+                "last_in_data_collection",
+                "first_in_data_collection",
+                "true",
+                "last"
+            ]
+        );
+    }
 
     #[test]
     fn sequence_is_json_text_of_two_strings_or_nulls() {

@@ -19,6 +19,11 @@ pub struct TxnTracker {
     per_collection: Vec<(String, i64)>,
 }
 
+/// The data collection Debezium counts a logical decoding message under, before its
+/// `@<identity hash>` (each message is a collection of its own).
+pub const MESSAGE_COLLECTION: &str =
+    "io.debezium.connector.postgresql.LogicalDecodingMessageMonitor$LogicalDecodingMessageId";
+
 /// A transaction id as Debezium writes it: `txId:lsn`.
 pub fn transaction_id(xid: i64, lsn: u64) -> String {
     format!("{xid}:{lsn}")
@@ -62,6 +67,14 @@ impl TxnTracker {
         })
     }
 
+    /// Counts a transactional logical decoding message at `lsn`, as a data collection of
+    /// its own (`MESSAGE_COLLECTION@<n>`, n unique in the transaction), and returns its
+    /// block; `None` when no transaction is open.
+    pub fn message_event(&mut self, lsn: u64) -> Option<TxnBlock> {
+        let name = format!("{MESSAGE_COLLECTION}@{:08x}", self.total + 1);
+        self.event(&name, lsn)
+    }
+
     /// Closes the transaction: its event count and per-collection counts for the END
     /// record.
     pub fn end(&mut self) -> (i64, Vec<(String, i64)>) {
@@ -102,5 +115,13 @@ mod tests {
         assert!(!t.is_open());
         t.begin(1109);
         assert_eq!(t.event("cdc.docs", 20).unwrap().total_order, 1, "counts restart");
+        let m = t.message_event(21).unwrap();
+        assert_eq!((m.total_order, m.data_collection_order), (2, 1), "a collection of its own");
+        let m = t.message_event(22).unwrap();
+        assert_eq!((m.total_order, m.data_collection_order), (3, 1));
+        let (n, per) = t.end();
+        assert_eq!(n, 3);
+        assert_eq!(per.len(), 3);
+        assert!(per[1].0.starts_with(MESSAGE_COLLECTION));
     }
 }

@@ -6,7 +6,7 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::numeric::Decimal;
 use crate::schema::Conv;
@@ -77,55 +77,6 @@ pub fn binary(bytes: &[u8], mode: BinaryMode) -> Value {
         BinaryMode::Bytes | BinaryMode::Base64 => b64(bytes),
         BinaryMode::Base64UrlSafe => Value::String(URL_SAFE.encode(bytes)),
         BinaryMode::Hex => Value::String(bytes.iter().map(|b| format!("{b:02x}")).collect()),
-    }
-}
-
-/// hstore text (`"a"=>"1", "b"=>NULL`) as key/value pairs.
-pub fn hstore(text: &str) -> Result<Map<String, Value>, String> {
-    let bad = || format!("bad hstore {text:?}");
-    let mut out = Map::new();
-    let mut chars = text.chars().peekable();
-    let quoted = |chars: &mut std::iter::Peekable<std::str::Chars>| -> Option<String> {
-        let mut s = String::new();
-        loop {
-            match chars.next()? {
-                '\\' => s.push(chars.next()?),
-                '"' => return Some(s),
-                c => s.push(c),
-            }
-        }
-    };
-    loop {
-        while chars.peek().is_some_and(|c| c.is_whitespace() || *c == ',') {
-            chars.next();
-        }
-        match chars.next() {
-            None => return Ok(out),
-            Some('"') => {}
-            Some(_) => return Err(bad()),
-        }
-        let key = quoted(&mut chars).ok_or_else(bad)?;
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        if (chars.next(), chars.next()) != (Some('='), Some('>')) {
-            return Err(bad());
-        }
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
-        }
-        let value = if chars.peek() == Some(&'"') {
-            chars.next();
-            Value::String(quoted(&mut chars).ok_or_else(bad)?)
-        } else {
-            let word: String =
-                std::iter::from_fn(|| chars.next_if(|c| c.is_alphanumeric())).collect();
-            if !word.eq_ignore_ascii_case("NULL") {
-                return Err(bad());
-            }
-            Value::Null
-        };
-        out.insert(key, value);
     }
 }
 
@@ -207,9 +158,9 @@ pub fn convert_in(conv: &Conv, text: &str, snapshot: bool) -> Result<Value, Stri
         Conv::Binary(mode) => binary(&bytea(text)?, *mode),
         Conv::BitBool => json!(text.contains('1')),
         Conv::Bits => b64(&bits(text)?),
-        Conv::HstoreJson => Value::String(Value::Object(hstore(text)?).to_string()),
-        Conv::HstoreMap => Value::Object(hstore(text)?),
-        Conv::UnknownBytes => b64(text.as_bytes()),
+        Conv::HstoreJson => Value::String(crate::hstore::json_text(&crate::hstore::parse(text)?)),
+        Conv::HstoreMap => crate::hstore::map(&crate::hstore::parse(text)?),
+        Conv::UnknownBytes(mode) => binary(text.as_bytes(), *mode),
         Conv::Array(element) => Value::Array(
             crate::array::parse(text)?
                 .iter()
@@ -224,7 +175,7 @@ pub fn convert_in(conv: &Conv, text: &str, snapshot: bool) -> Result<Value, Stri
 pub fn unavailable(conv: &Conv) -> Value {
     match conv {
         Conv::Binary(mode) => binary(UNAVAILABLE.as_bytes(), *mode),
-        Conv::UnknownBytes => b64(UNAVAILABLE.as_bytes()),
+        Conv::UnknownBytes(mode) => binary(UNAVAILABLE.as_bytes(), *mode),
         Conv::Array(element) => Value::Array(vec![unavailable(element)]),
         _ => Value::String(UNAVAILABLE.to_owned()),
     }
@@ -251,7 +202,7 @@ pub fn zero(conv: &Conv) -> Value {
         Conv::ZonedTime => json!("00:00:00Z"),
         Conv::IntervalIso => json!("P0Y0M0DT0H0M0S"),
         Conv::Binary(mode) => binary(&[], *mode),
-        Conv::UnknownBytes => b64(&[]),
+        Conv::UnknownBytes(mode) => binary(&[], *mode),
         Conv::HstoreJson => json!("{}"),
         Conv::HstoreMap => json!({}),
         Conv::Array(_) => json!([]),

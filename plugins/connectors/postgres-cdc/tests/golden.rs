@@ -13,11 +13,12 @@
 use std::path::PathBuf;
 
 use postgres_cdc::catalog;
-use postgres_cdc::envelope::{Emitter, Op, TxnBlock};
+use postgres_cdc::envelope::{Emitter, Op};
 use postgres_cdc::offset::Offset;
 use postgres_cdc::pgoutput::Datum;
 use postgres_cdc::settings::Settings;
 use postgres_cdc::source_info::{SnapshotMarker, Source};
+use postgres_cdc::transaction::TxnTracker;
 use postgres_wire::{Client, ConnectUrl};
 use serde_json::Value;
 use wasm_connect_sdk::Config;
@@ -94,7 +95,7 @@ fn compare(c: &mut Client, s: &str, golden: &std::path::Path) {
     assert_eq!(names, ["all_types", "docs", "full_rows"]);
     let mut emitter = Emitter::new(&settings, "run");
     let mut compared = 0;
-    for table in &tables {
+    for (t, table) in tables.iter().enumerate() {
         let rows =
             c.simple_query(&format!("SELECT * FROM {s}.{} ORDER BY id", table.name)).unwrap().rows;
         let file = golden.join(format!("dbz.cdc.{}.jsonl", table.name));
@@ -103,14 +104,19 @@ fn compare(c: &mut Client, s: &str, golden: &std::path::Path) {
             .lines()
             .map(|l| serde_json::from_str(l).unwrap())
             .collect();
-        for (row, want) in rows.iter().zip(&expected) {
+        for (r, (row, want)) in rows.iter().zip(&expected).enumerate() {
             let datums: Vec<Datum> = row
                 .iter()
                 .map(|v| v.as_ref().map_or(Datum::Null, |t| Datum::Text(t.clone())))
                 .collect();
             let source = Source {
                 ts_us: 0,
-                snapshot: SnapshotMarker::True,
+                snapshot: SnapshotMarker::resolve(
+                    t == 0 && r == 0,
+                    t == tables.len() - 1 && r == rows.len() - 1,
+                    r == 0,
+                    r == rows.len() - 1,
+                ),
                 db: "connect".into(),
                 schema: table.schema.clone(),
                 table: table.name.clone(),
@@ -129,11 +135,8 @@ fn compare(c: &mut Client, s: &str, golden: &std::path::Path) {
             let got_key = rename(&recs[0].key);
             let want_key = parse(want["key"].as_str());
             assert_eq!(got_key, want_key, "key of {} {:?}", table.name, row.first());
-            let mut got = mask(rename(&recs[0].value));
-            let mut want_v = mask(parse(want["value"].as_str()));
-            // The snapshot marker depends on the row's place in the snapshot: the caller's.
-            got["payload"]["source"]["snapshot"] = Value::Null;
-            want_v["payload"]["source"]["snapshot"] = Value::Null;
+            let got = mask(rename(&recs[0].value));
+            let want_v = mask(parse(want["value"].as_str()));
             assert_eq!(got["schema"], want_v["schema"], "value schema of {}", table.name);
             let (gp, wp) = (&got["payload"], &want_v["payload"]);
             for field in wp["after"].as_object().unwrap().keys() {
@@ -208,15 +211,13 @@ fn same(got: &wasm_connect_sdk::SourceRecord, want: &Value, s: &str) {
     assert_eq!(headers, want_headers, "headers");
 }
 
-/// The block of a captured record's transaction.
-fn txn_of(want: &Value) -> Option<TxnBlock> {
-    let t = &parse(want["value"].as_str())["payload"]["transaction"];
-    t.as_object()?;
-    Some(TxnBlock {
-        id: t["id"].as_str()?.to_owned(),
-        total_order: t["total_order"].as_i64()?,
-        data_collection_order: t["data_collection_order"].as_i64()?,
-    })
+/// The transaction (opened at the captured record's `txId`) and source (at its `lsn`) of a
+/// streamed record, as the task would have them from the WAL.
+fn at(want: &Value, table: &catalog::TableMeta) -> (TxnTracker, Source) {
+    let src = &parse(want["value"].as_str())["payload"]["source"];
+    let mut txn = TxnTracker::new();
+    txn.begin(src["txId"].as_i64().unwrap());
+    (txn, Source { lsn: src["lsn"].as_u64(), ..streamed_source(table) })
 }
 
 fn streamed_source(table: &catalog::TableMeta) -> Source {
@@ -243,17 +244,9 @@ fn streamed(settings: &Settings, tables: &[catalog::TableMeta], golden: &std::pa
     let want = golden_lines(golden, "dbz.cdc.all_types");
     // DELETE FROM all_types WHERE name = 'nulls' (id 3): the delete and its tombstone.
     let old = key_only("3", all.columns.len());
+    let (mut txn, src) = at(&want[9], all);
     let recs = e
-        .change(
-            all,
-            Op::Delete,
-            Some(&old),
-            None,
-            &streamed_source(all),
-            txn_of(&want[9]).as_ref(),
-            &Offset::default(),
-            0,
-        )
+        .change(all, Op::Delete, Some(&old), None, &src, Some(&mut txn), &Offset::default(), 0)
         .unwrap();
     assert_eq!(recs.len(), 2);
     same(&recs[0], &want[9], s);
@@ -279,14 +272,15 @@ fn streamed(settings: &Settings, tables: &[catalog::TableMeta], golden: &std::pa
     new.extend([Datum::Null, Datum::Null, Datum::Null, Datum::Null]);
     assert_eq!(new.len(), all.columns.len());
     let old = key_only("4", all.columns.len());
+    let (mut txn, src) = at(&want[11], all);
     let recs = e
         .change(
             all,
             Op::Update,
             Some(&old),
             Some(&new),
-            &streamed_source(all),
-            txn_of(&want[11]).as_ref(),
+            &src,
+            Some(&mut txn),
             &Offset::default(),
             0,
         )
@@ -294,51 +288,36 @@ fn streamed(settings: &Settings, tables: &[catalog::TableMeta], golden: &std::pa
     assert_eq!(recs.len(), 3);
     same(&recs[0], &want[11], s);
     same(&recs[1], &want[12], s);
-    // The create's transaction block is the next event's.
-    let recs = e
-        .change(
-            all,
-            Op::Update,
-            Some(&old),
-            Some(&new),
-            &streamed_source(all),
-            txn_of(&want[13]).as_ref(),
-            &Offset::default(),
-            0,
-        )
-        .unwrap();
     same(&recs[2], &want[13], s);
     // UPDATE docs SET title = 'big, retitled' WHERE id = 1: body not sent.
     let docs = &tables[1];
     let want = golden_lines(golden, "dbz.cdc.docs");
     let new = [Datum::Text("1".into()), Datum::Text("big, retitled".into()), Datum::Unchanged];
+    let (mut txn, src) = at(&want[2], docs);
     let recs = e
-        .change(
-            docs,
-            Op::Update,
-            None,
-            Some(&new),
-            &streamed_source(docs),
-            txn_of(&want[2]).as_ref(),
-            &Offset::default(),
-            0,
-        )
+        .change(docs, Op::Update, None, Some(&new), &src, Some(&mut txn), &Offset::default(), 0)
         .unwrap();
     same(&recs[0], &want[2], s);
     // TRUNCATE full_rows.
     let full = &tables[2];
     let want = golden_lines(golden, "dbz.cdc.full_rows");
-    let recs =
-        e.truncate(full, &streamed_source(full), txn_of(&want[11]).as_ref(), &Offset::default(), 0);
+    let (mut txn, src) = at(&want[11], full);
+    let recs = e.truncate(full, &src, Some(&mut txn), &Offset::default(), 0);
     same(&recs[0], &want[11], s);
     // Messages: transactional in a transaction, and not.
     let want = golden_lines(golden, "dbz.message");
     let msg_source = Source { db: "connect".into(), ..Default::default() };
+    // Fourth in its transaction, after two full_rows events and one docs event.
+    let (mut txn, src) = at(&want[0], &tables[1]);
+    txn.event("cdc.full_rows", 1);
+    txn.event("cdc.full_rows", 2);
+    txn.event("cdc.docs", 3);
+    let msg_source = Source { lsn: src.lsn, ..msg_source };
     let r = e.message(
         "cdc-test",
         b"inside a transaction",
         &msg_source,
-        txn_of(&want[0]).as_ref(),
+        Some(&mut txn),
         &Offset::default(),
         0,
     );
