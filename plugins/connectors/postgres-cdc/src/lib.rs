@@ -10,7 +10,13 @@
 //! column's text as its payload, with the `numeric`, `temporal`, `array` and `hstore`
 //! helpers), `source_info` (the `source` block), `offset` (source partition and offset), `headers`,
 //! `transaction` (transaction metadata counts), `envelope` ([`envelope::Emitter`]: row
-//! change records) and `meta_records` (messages, BEGIN/END, heartbeats).
+//! change records) and `meta_records` (messages, BEGIN/END, heartbeats); then the
+//! plugin's halves: `connector` ([`connector::CdcConnector`]: validation, the one task
+//! config with the grants), `task` ([`task::CdcTask`]: phases and connections),
+//! `publication` (made ready as `publication.autocreate.mode` says), `snapshot` (the
+//! consistent read, with markers), `stream` (replication messages to records, resuming
+//! after a committed offset) and `position` (what the slot may be told once records are
+//! durable).
 //!
 //! How the pieces fit: the connector validates with `config::definition()` plus
 //! `config::problems`; the task parses [`settings::Settings`], reads
@@ -21,13 +27,13 @@
 //! table read again when not), its tuples rearranged by `TableMeta::align` and given to
 //! `change`, `truncate` or `message`, with the [`transaction::TxnTracker`] opened at BEGIN
 //! (when `provide.transaction.metadata`) counting the events for each `transaction` block
-//! and for the END record. The replication conversation and the
-//! connector and task state machines live elsewhere.
+//! and for the END record. The replication conversation itself is `postgres-wire`'s
+//! (`Replication`).
 
 pub mod array;
 pub mod catalog;
 pub mod config;
-mod connector;
+pub mod connector;
 pub mod envelope;
 pub mod filters;
 pub mod headers;
@@ -44,9 +50,12 @@ pub mod settings;
 mod snapshot;
 pub mod source_info;
 mod stream;
-mod task;
+pub mod task;
 pub mod temporal;
 pub mod transaction;
 pub mod value;
 
+// Exported on wasm32 only: the crate is also an rlib for its native integration tests,
+// and a native cdylib cannot carry the component's export names.
+#[cfg(target_arch = "wasm32")]
 wasm_connect_sdk::export_source!(connector::CdcConnector, task::CdcTask);

@@ -126,17 +126,12 @@ impl Snapshot {
             let last_overall = next_table.is_none() && self.current >= self.tables.len();
             let last_in_table = next_table != Some(table);
             let first_in_table = self.emitted_in_table == 0;
-            let marker = if !self.emitted_any {
-                SnapshotMarker::First
-            } else if last_overall {
-                SnapshotMarker::Last
-            } else if first_in_table {
-                SnapshotMarker::FirstInDataCollection
-            } else if last_in_table {
-                SnapshotMarker::LastInDataCollection
-            } else {
-                SnapshotMarker::True
-            };
+            let marker = SnapshotMarker::resolve(
+                !self.emitted_any,
+                last_overall,
+                first_in_table,
+                last_in_table,
+            );
             self.emitted_any = true;
             self.emitted_in_table = if last_in_table { 0 } else { self.emitted_in_table + 1 };
             out.push(Row { table, values, marker });

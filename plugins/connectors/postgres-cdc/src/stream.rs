@@ -27,12 +27,6 @@ use crate::settings::Settings;
 use crate::source_info::{Source, sequence};
 use crate::transaction::{TxnTracker, transaction_id};
 
-/// Debezium names the data collection of a logical decoding message after an object of
-/// its own (`…LogicalDecodingMessageMonitor$LogicalDecodingMessageId@<hash>`); the hash
-/// differs per run, so ours is a fixed one.
-const MESSAGE_COLLECTION: &str =
-    "io.debezium.connector.postgresql.LogicalDecodingMessageMonitor$LogicalDecodingMessageId@0";
-
 /// Where a restart resumes: events at or before it were delivered.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Resume {
@@ -54,7 +48,9 @@ impl Resume {
     }
 
     fn delivered(&self, xid: Option<i64>, final_lsn: Option<u64>, lsn: u64) -> bool {
-        let committed = matches!((self.lsn_commit, final_lsn), (Some(c), Some(f)) if f <= c);
+        // A transaction's commit record starts before the position its COMMIT carries
+        // (the record's end); the next one may start exactly there.
+        let committed = matches!((self.lsn_commit, final_lsn), (Some(c), Some(f)) if f < c);
         let same_txn = xid.is_some() && xid == self.tx_id && self.lsn.is_some_and(|l| lsn <= l);
         committed || same_txn
     }
@@ -294,11 +290,10 @@ impl Stream {
                     if delivered {
                         continue;
                     }
-                    let collection = format!("{}.{}", table.schema, table.name);
-                    let block = if meta { self.tracker.event(&collection, lsn) } else { None };
                     let offset = self.offset(lsn, xid, ts_us, "TRUNCATE", meta);
                     let source = self.source(Some(&table), lsn, ts_us, xid);
-                    out.extend(emitter.truncate(&table, &source, block.as_ref(), &offset, now));
+                    let tracker = meta.then_some(&mut self.tracker);
+                    out.extend(emitter.truncate(&table, &source, tracker, &offset, now));
                 }
             }
             Message::Message { transactional, prefix, content, .. } => {
@@ -311,21 +306,11 @@ impl Stream {
                 if !transactional {
                     self.last_commit_lsn = Some(lsn);
                 }
-                if !delivered {
-                    let block = match transactional && meta {
-                        true => self.tracker.event(MESSAGE_COLLECTION, lsn),
-                        false => None,
-                    };
+                if !delivered && settings.filters.include_message(&prefix) {
                     let offset = self.offset(lsn, xid, ts_us, "MESSAGE", transactional && meta);
                     let source = self.source(None, lsn, ts_us, xid);
-                    out.push(emitter.message(
-                        &prefix,
-                        &content,
-                        &source,
-                        block.as_ref(),
-                        &offset,
-                        now,
-                    ));
+                    let block = (transactional && meta).then_some(&mut self.tracker);
+                    out.push(emitter.message(&prefix, &content, &source, block, &offset, now));
                     self.last_offset = Some(offset);
                 }
             }
@@ -364,7 +349,6 @@ impl Stream {
         let (xid, ts_us) = self.txn.as_ref().map_or((None, now_us()), |t| (Some(t.xid), t.ts_us));
         let meta = settings.provide_transaction_metadata;
         let collection = format!("{}.{}", table.schema, table.name);
-        let block = if meta { self.tracker.event(&collection, lsn) } else { None };
         let kind = match op {
             Op::Create => "INSERT",
             Op::Update => "UPDATE",
@@ -373,6 +357,7 @@ impl Stream {
         };
         let offset = self.offset(lsn, xid, ts_us, kind, meta);
         let source = self.source(Some(&table), lsn, ts_us, xid);
+        let block = meta.then_some(&mut self.tracker);
         let records = emitter
             .change(
                 &table,
@@ -380,7 +365,7 @@ impl Stream {
                 before.as_deref(),
                 after.as_deref(),
                 &source,
-                block.as_ref(),
+                block,
                 &offset,
                 now_us(),
             )
