@@ -310,10 +310,12 @@ pub fn definition() -> ConfigDef {
     ))
     .define(
         ConfigKey::long(POLL_INTERVAL_MS)
-            .default_value(500)
             .ensure(Range::at_least(0))
             .grant(Grant::Clock)
-            .doc("Milliseconds to wait for new changes when none are ready."),
+            .doc(
+                "Milliseconds to wait for new changes when none are ready; 500 when unset \
+                 (the connector puts it in the task config, which grants the task the clock).",
+            ),
     )
     .define(
         ConfigKey::int(MAX_BATCH_SIZE)
