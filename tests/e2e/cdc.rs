@@ -14,7 +14,8 @@
 //!   again): the task stays RUNNING, and every change arrives once;
 //! - `kill -9` of a worker process mid-stream, and its restart: every change once;
 //! - a table added to `table.include.list` while running;
-//! - a slot dropped under a connector with offsets fails its task saying what to do.
+//! - a slot dropped under a connector with offsets fails its task saying what to do;
+//! - heartbeats, and their action query.
 //!
 //! The scenario's schema is `cdc` (the captured names must match Debezium's), so the tests
 //! that load it take [`SCENARIO`] in turn; the others use schemas and slots of their own.
@@ -610,6 +611,44 @@ async fn a_dropped_slot_fails_the_task_saying_what_to_do() {
     let trace = status.trace.unwrap_or_default();
     assert!(trace.contains(&format!("Replication slot '{prefix}' does not exist")), "{trace}");
     assert!(trace.contains("reset its offsets"), "{trace}");
+    app.shutdown().await;
+    pg.drop_cdc(&prefix).await;
+    pg.sql(&format!("DROP SCHEMA {schema} CASCADE"));
+}
+
+/// Heartbeats: with `heartbeat.interval.ms`, records on `__debezium-heartbeat.<prefix>`
+/// (key `serverName`, value `ts_ms`) while nothing is captured, and
+/// `heartbeat.action.query` runs on each, so an idle slot's WAL can be let go of.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn heartbeats_run_their_action_query() {
+    let pg = pg_or_skip!();
+    let (prefix, schema) = (unique("wch"), unique("cdc_hb"));
+    pg.sql(&format!(
+        "CREATE SCHEMA {schema}; CREATE TABLE {schema}.t (id int PRIMARY KEY); \
+         CREATE TABLE {schema}.beats (at timestamptz NOT NULL)"
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    let b = Backing::embedded(&dir);
+    let app = b.start_with(&[("offset.flush.interval.ms", "300")]).await;
+    let query = format!("INSERT INTO {schema}.beats VALUES (now())");
+    let config = pg.cdc_config(
+        &prefix,
+        pg.port_number(),
+        &[
+            ("table.include.list", &format!("{schema}.t")),
+            ("heartbeat.interval.ms", "300"),
+            ("heartbeat.action.query", &query),
+        ],
+    );
+    create(&app, "cdc-hb", config).await;
+    pg.wait_task_streaming(&app, "cdc-hb", &prefix).await;
+    let beats = wait_records(&b, &format!("__debezium-heartbeat.{prefix}"), 3).await;
+    let key: Value = serde_json::from_str(beats[0].key.as_deref().unwrap()).unwrap();
+    assert_eq!(key["payload"], json!({"serverName": prefix}));
+    assert_eq!(key["schema"]["name"], "io.debezium.connector.common.ServerNameKey");
+    assert!(beats[0].payload()["ts_ms"].as_i64().unwrap() > 1_600_000_000_000);
+    let count = format!("SELECT (count(*) >= 3)::text FROM {schema}.beats");
+    crate::postgres::wait_sql(&pg, &count, "true").await;
     app.shutdown().await;
     pg.drop_cdc(&prefix).await;
     pg.sql(&format!("DROP SCHEMA {schema} CASCADE"));

@@ -308,15 +308,10 @@ pub fn definition() -> ConfigDef {
         "Custom keys: `<schema.table regex>:<column>,<column>;...`, \
         replacing the primary key of matching tables.",
     ))
-    .define(
-        ConfigKey::long(POLL_INTERVAL_MS)
-            .ensure(Range::at_least(0))
-            .grant(Grant::Clock)
-            .doc(
-                "Milliseconds to wait for new changes when none are ready; 500 when unset \
+    .define(ConfigKey::long(POLL_INTERVAL_MS).ensure(Range::at_least(0)).grant(Grant::Clock).doc(
+        "Milliseconds to wait for new changes when none are ready; 500 when unset \
                  (the connector puts it in the task config, which grants the task the clock).",
-            ),
-    )
+    ))
     .define(
         ConfigKey::int(MAX_BATCH_SIZE)
             .default_value(2048)
