@@ -14,7 +14,8 @@
 //! ([`OverridePolicy`]), `reload_action` (`config.action.reload`), `session_key`
 //! ([`SessionKey`]), `sink_group` (a sink's consumer group), `retention` (a topic's
 //! [`Retention`]), `exactly_once` (the KIP-618 settings), `transaction_requests` (a source task's
-//! [`TransactionRequests`]).
+//! [`TransactionRequests`]), `plugin_version` ([`PluginVersion`]: Maven's version order) and
+//! `version_range` ([`VersionRequirement`]: a KIP-891 version key).
 
 mod backoff;
 mod config_def;
@@ -22,6 +23,7 @@ mod error;
 mod exactly_once;
 mod override_policy;
 mod plugin;
+mod plugin_version;
 mod policies;
 mod reload_action;
 mod restart_request;
@@ -31,6 +33,7 @@ mod session_key;
 mod sink_group;
 mod state;
 mod transaction_requests;
+mod version_range;
 
 pub use backoff::{
     Attempts, Backoff, DEFAULT_BACKOFF_INITIAL, DEFAULT_BACKOFF_JITTER, DEFAULT_BACKOFF_MAX,
@@ -44,6 +47,7 @@ pub use exactly_once::{
 };
 pub use override_policy::OverridePolicy;
 pub use plugin::{Language, PluginInfo, PluginKind};
+pub use plugin_version::PluginVersion;
 pub use policies::{
     ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
     RestartPolicy,
@@ -62,6 +66,7 @@ pub use transaction_requests::{
     MAX_RECORD_REQUESTS, TransactionAction, TransactionConflict, TransactionRequestLog,
     TransactionRequests,
 };
+pub use version_range::{Restriction, VersionRequirement};
 
 /// A Kafka topic-partition.
 #[derive(
