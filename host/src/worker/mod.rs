@@ -19,7 +19,8 @@
 //! worker in flight and per second, with `token_bucket` for the rates;
 //! `source_transactions`, its exactly-once transactions; `transaction_plan`, where a
 //! batch meets the transaction boundaries its task defined), `host` (the
-//! instances' host imports), `plugins` (the installed plugins by name), `connector_config/` (a
+//! instances' host imports), `plugins` (the installed plugins by name), `plugin_versions`
+//! (the installed versions of one plugin), `connector_config/` (a
 //! connector's config, typed), `convert/` (converters), `transforms/` (transform chains),
 //! `errors/` (KIP-298 error handling), `topics/` (data topics), `topic_creation` (KIP-158),
 //! `released_producer` (a producer let go of off the async threads).
@@ -29,6 +30,7 @@ pub mod connector_config;
 pub mod convert;
 pub mod errors;
 mod host;
+mod plugin_versions;
 mod plugins;
 mod released_producer;
 mod schema_lookup;

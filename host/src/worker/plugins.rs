@@ -11,59 +11,69 @@
 //!
 //! Transform plugins (the `transform` world) are kept apart: `connector.class` never
 //! finds one, and `transforms.<alias>.type` finds one by its name or its simple name.
+//!
+//! Several versions of one plugin may be installed side by side (KIP-891; the version the
+//! component reports identifies it, not its file name): a name resolves to the newest, and
+//! [`PluginRegistry::resolve_version`] to the one a version key asks for
+//! ([`Versions`]). A second file with a name and version already installed is refused and
+//! logged, naming both files.
 
 use std::collections::BTreeMap;
 
-use crate::model::PluginKind;
+use super::plugin_versions::Versions;
+use crate::model::{PluginKind, VersionRequirement};
 use crate::runtime::Plugin;
 
 /// Every plugin this worker loaded from its plugin path.
 #[derive(Clone, Default)]
 pub struct PluginRegistry {
-    by_name: BTreeMap<String, Plugin>,
+    by_name: BTreeMap<String, Versions<Plugin>>,
     /// Transform plugins, by name.
-    transforms: BTreeMap<String, Plugin>,
+    transforms: BTreeMap<String, Versions<Plugin>>,
     /// Alias → the name of the plugin it stands for.
     aliases: BTreeMap<String, String>,
 }
 
 impl PluginRegistry {
-    /// A registry of `plugins`; on duplicate names the first wins (and is logged).
+    /// A registry of `plugins`; a second file with a name and version already there is
+    /// left out (and logged as an error naming both).
     pub fn new(plugins: Vec<Plugin>) -> Self {
-        let mut by_name = BTreeMap::new();
-        let mut transforms = BTreeMap::new();
+        let mut by_name: BTreeMap<String, Versions<Plugin>> = BTreeMap::new();
+        let mut transforms: BTreeMap<String, Versions<Plugin>> = BTreeMap::new();
         for p in plugins {
             let name = p.info().name.clone();
+            let version = p.info().version.clone();
             let map =
                 if p.info().kind == PluginKind::Transform { &mut transforms } else { &mut by_name };
-            if let Some(first) = map.get(&name) {
-                let first: &Plugin = first;
-                tracing::warn!(plugin = %name, kept = %first.info().file.display(), ignored = %p.info().file.display(), "Two plugins have the same name");
-                continue;
+            let file = p.info().file.clone();
+            if let Err(first) = map.entry(name.clone()).or_default().insert(&version, p) {
+                tracing::error!(plugin = %name, version = %version, kept = %first.info().file.display(), refused = %file.display(), "Two files hold the same plugin and version: the second is not loaded");
             }
-            map.insert(name, p);
         }
         let aliases = derive_aliases(by_name.keys().map(String::as_str));
         Self { by_name, transforms, aliases }
     }
 
-    /// All connector plugins, sorted by name.
+    /// All connector plugins, every version, sorted by name, then version.
     pub fn plugins(&self) -> impl Iterator<Item = &Plugin> {
-        self.by_name.values()
+        self.by_name.values().flat_map(Versions::iter)
     }
 
-    /// All transform plugins, sorted by name.
+    /// All transform plugins, every version, sorted by name, then version.
     pub fn transforms(&self) -> impl Iterator<Item = &Plugin> {
-        self.transforms.values()
+        self.transforms.values().flat_map(Versions::iter)
     }
 
-    /// The transform plugin a `transforms.<alias>.type` value names: its name, or the last
-    /// segment of a dotted name.
+    /// The transform plugin a `transforms.<alias>.type` value names (its newest version):
+    /// its name, or the last segment of a dotted name.
     pub fn resolve_transform(&self, class: &str) -> Option<&Plugin> {
         let class = class.trim();
-        self.transforms.get(class).or_else(|| {
-            let mut by_simple =
-                self.transforms.values().filter(|p| simple_name(&p.info().name) == class);
+        self.transforms.get(class).and_then(Versions::newest).or_else(|| {
+            let mut by_simple = self
+                .transforms
+                .iter()
+                .filter(|(name, _)| simple_name(name) == class)
+                .filter_map(|(_, v)| v.newest());
             match (by_simple.next(), by_simple.next()) {
                 (Some(p), None) => Some(p),
                 _ => None,
@@ -81,11 +91,30 @@ impl PluginRegistry {
     /// a `Connector` suffix (`FileStreamSourceConnector` and `FileStreamSource` both find
     /// `org.apache.kafka.connect.file.FileStreamSourceConnector`).
     pub fn resolve(&self, class: &str) -> Option<&Plugin> {
+        self.versions(class).and_then(Versions::newest)
+    }
+
+    /// The installed versions of the plugin a `connector.class` value names.
+    pub fn versions(&self, class: &str) -> Option<&Versions<Plugin>> {
         let class = class.trim();
         let simple = simple_name(class);
         [class, simple, pruned_name(simple)].into_iter().find_map(|n| {
             self.by_name.get(n).or_else(|| self.aliases.get(n).and_then(|p| self.by_name.get(p)))
         })
+    }
+
+    /// The version of the plugin `class` names that `requirement` picks (KIP-891): the
+    /// newest it allows. `Ok(None)` when no such plugin is installed; `Err` with the
+    /// installed versions when none is allowed.
+    pub fn resolve_version(
+        &self,
+        class: &str,
+        requirement: &VersionRequirement,
+    ) -> Result<Option<&Plugin>, Vec<String>> {
+        match self.versions(class) {
+            None => Ok(None),
+            Some(versions) => versions.pick(requirement).map(Some),
+        }
     }
 
     /// Kafka Connect's message for an unknown class.
