@@ -21,7 +21,9 @@ use crate::model::{
 };
 use crate::store::{ConfigRecord, StoreError};
 use crate::worker::PluginRegistry;
-use crate::worker::connector_config::{RejectedReason, no_connector_type, parse};
+use crate::worker::connector_config::{
+    CONNECTOR_PLUGIN_VERSION, RejectedReason, no_connector_type, parse,
+};
 
 /// The longest connector name, percent-encoded, that every REST path of the connector can
 /// carry: the listener refuses a request target over 65,534 bytes (hyper's limit, answered
@@ -135,11 +137,19 @@ async fn check(rules: Rules<'_>, config: &Properties) -> Result<Vec<ConfigProble
     let Rules { registry, defaults, overrides, exactly_once: eos, .. } = rules;
     let problem = |key: &str, message: String| ConfigProblem { key: key.into(), message };
     let name = config.get("name").map(String::as_str).unwrap_or_default();
-    let typed =
-        parse(name, config, registry, defaults).map_err(|rejected| match rejected.reason {
-            RejectedReason::NoClass => HerderError::BadRequest(no_connector_type(config)),
-            RejectedReason::UnknownClass => HerderError::Failed(rejected.trace.clone()),
-        })?;
+    let typed = match parse(name, config, registry, defaults) {
+        Ok(typed) => typed,
+        Err(rejected) => {
+            return match rejected.reason {
+                RejectedReason::NoClass => Err(HerderError::BadRequest(no_connector_type(config))),
+                RejectedReason::UnknownClass => Err(HerderError::Failed(rejected.trace.clone())),
+                // As Kafka Connect: a problem of the version key, in the validate answer.
+                RejectedReason::Version => {
+                    Ok(vec![problem(CONNECTOR_PLUGIN_VERSION, rejected.trace.clone())])
+                }
+            };
+        }
+    };
     let plugin = &typed.plugin;
     let mut problems = Vec::new();
     problems.extend(typed.framework.tasks_max_problem.clone());

@@ -33,6 +33,6 @@ mod tests;
 
 pub use config::{ConnectorConfig, Parsed, Problems};
 pub use framework::Framework;
-pub use parse::parse;
+pub use parse::{CONNECTOR_PLUGIN_VERSION, parse};
 pub use rejected::{Rejected, RejectedReason, no_connector_type};
 pub use settings::TaskSettings;

@@ -17,6 +17,9 @@ pub enum RejectedReason {
     NoClass,
     /// No installed plugin serves `connector.class`.
     UnknownClass,
+    /// `connector.plugin.version` is not a version or range, or no installed version of
+    /// the plugin matches it.
+    Version,
 }
 
 /// A connector config no plugin serves. The connector instance fails at start with
@@ -27,7 +30,8 @@ pub struct Rejected {
     pub framework: Framework,
     /// Why.
     pub reason: RejectedReason,
-    /// Kafka Connect's message for the class (the registry's, with the installed plugins).
+    /// Kafka Connect's message for the class (the registry's, with the installed plugins),
+    /// or what is wrong with the version asked for (with the installed versions).
     pub trace: String,
 }
 

@@ -223,3 +223,16 @@ fn the_group_and_client_overrides_are_read_once() {
     let s = settings(PluginKind::Sink, &[("consumer.override.group.id", "mine")]);
     assert_eq!(s.sink_group, "mine");
 }
+
+#[test]
+fn a_version_key_that_is_no_version_or_range_is_rejected_naming_it() {
+    let r = rejected(&[("connector.class", "Datagen"), ("connector.plugin.version", "[2.0,1.0]")]);
+    assert_eq!(r.reason, RejectedReason::Version);
+    assert_eq!(
+        r.trace,
+        "Invalid version range for connector.class: Range defies version ordering: [2.0,1.0]"
+    );
+    // A valid range for a plugin that is not installed is an unknown class.
+    let r = rejected(&[("connector.class", "Datagen"), ("connector.plugin.version", "[1.0,)")]);
+    assert_eq!(r.reason, RejectedReason::UnknownClass);
+}
