@@ -79,9 +79,9 @@ async fn a_version_key_picks_an_installed_version_or_names_them() {
         )
         .await;
     assert_eq!(code, StatusCode::CREATED, "{body}");
-    let status = eventually(60, "v RUNNING", async || {
+    let status = eventually(60, "v and its task RUNNING", async || {
         let (_, s) = api.call(Method::GET, "/connectors/v/status", None).await;
-        (s["connector"]["state"] == "RUNNING").then_some(s)
+        (s["connector"]["state"] == "RUNNING" && s["tasks"][0]["state"] == "RUNNING").then_some(s)
     })
     .await;
     assert_eq!(status["connector"]["version"], installed, "{status}");

@@ -9,7 +9,7 @@
 //! `restarts`, `group`, `peers`, `reconfigure`, `recovery`, `offsets`, `apply`) use this one;
 //! this one uses none of them, only the nouns it holds, and calls their methods on `self`.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use tokio::sync::{mpsc, oneshot};
@@ -54,6 +54,9 @@ pub(super) struct Herder {
     pub fencing: Option<Fencing>,
     /// The fencing rounds this worker asked for before starting tasks (`fence_gate`).
     pub fence_rounds: FenceRounds,
+    /// Leader only: the connectors whose fencing round runs, with the requests that came
+    /// while it ran; they get its answer (`fence`).
+    pub fence_joiners: HashMap<String, Vec<Reply<()>>>,
     /// Leader only: no new session-key write before this (one is under way, or failed).
     pub key_retry_at: Option<Instant>,
     /// Where work started off the loop reports ([`Internal`]).
@@ -112,6 +115,9 @@ pub(super) enum Internal {
         result: Result<(), String>,
         reply: Reply<()>,
     },
+    /// Leader only: the fencing round of `connector` was answered; the requests that joined
+    /// it get the same answer.
+    FenceAnswered { connector: String, result: Result<(), HerderError> },
     /// A fencing round this worker asked for before starting tasks ended.
     FenceRoundEnded {
         connector: String,
@@ -216,6 +222,7 @@ pub(super) async fn spawn_with(
         peers,
         fencing,
         fence_rounds: FenceRounds::default(),
+        fence_joiners: HashMap::new(),
         key_retry_at: None,
         internal_tx,
         internal_rx,
@@ -459,6 +466,7 @@ impl Herder {
             Internal::FenceRoundEnded { connector, generation, result } => {
                 self.fence_round_ended(connector, generation, result)
             }
+            Internal::FenceAnswered { connector, result } => self.fence_answered(connector, result),
         }
     }
 

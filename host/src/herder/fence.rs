@@ -4,6 +4,11 @@
 //! topic is read to its end; the producers fenced off the loop (`fence_producers`); then,
 //! unless new task configs were committed meanwhile, the task-count record written and the
 //! request answered once it is read back.
+//!
+//! One round per connector at a time: a request that comes while one runs (every worker
+//! holding a task of the new generation asks) joins it and gets its answer. A second round
+//! started beside the first would fence, after the first released the new tasks, the
+//! producers those tasks had just registered.
 
 use super::HerderError;
 use super::actor::{Herder, Internal};
@@ -40,6 +45,23 @@ impl Herder {
             ZombieFencing::Nothing => drop(reply.send(Ok(()))),
             ZombieFencing::Record { tasks } => self.write_task_count(name, tasks, reply),
             ZombieFencing::FenceThenRecord { ids, tasks, generation } => {
+                if let Some(joiners) = self.fence_joiners.get_mut(&name) {
+                    joiners.push(reply);
+                    return;
+                }
+                self.fence_joiners.insert(name.clone(), Vec::new());
+                // The round's own answer comes back through the loop, to be shared.
+                let (answer, answered) = tokio::sync::oneshot::channel();
+                let forward = self.internal_tx.clone();
+                let connector = name.clone();
+                tokio::spawn(async move {
+                    let result = answered.await.unwrap_or_else(|_| {
+                        Err(HerderError::Failed("the fencing round was dropped".into()))
+                    });
+                    let _ = reply.send(result.clone());
+                    let _ = forward.send(Internal::FenceAnswered { connector, result });
+                });
+                let reply = answer;
                 let settings = fencing.settings;
                 let tx = self.internal_tx.clone();
                 tracing::info!(connector = %name, producers = ids.len(), "Fencing out the previous task generation's producers");
@@ -56,6 +78,13 @@ impl Herder {
                     });
                 });
             }
+        }
+    }
+
+    /// The round of `name` was answered: the requests that joined it get the same answer.
+    pub(super) fn fence_answered(&mut self, name: String, result: Result<(), HerderError>) {
+        for joiner in self.fence_joiners.remove(&name).unwrap_or_default() {
+            let _ = joiner.send(result.clone());
         }
     }
 

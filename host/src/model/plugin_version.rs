@@ -14,7 +14,8 @@ use std::fmt;
 /// One item of a parsed version.
 #[derive(Clone, Debug)]
 enum Item {
-    /// A number (digits only; kept as text past u128, compared by length then digits).
+    /// A number: its digits without leading zeros (empty for zero), so numbers of any
+    /// length compare by length, then digit by digit.
     Int(String),
     /// A qualifier, already mapped to its sort key.
     Str(String),
