@@ -54,9 +54,10 @@ pub(super) struct Herder {
     pub fencing: Option<Fencing>,
     /// The fencing rounds this worker asked for before starting tasks (`fence_gate`).
     pub fence_rounds: FenceRounds,
-    /// Leader only: the connectors whose fencing round runs, with the requests that came
-    /// while it ran; they get its answer (`fence`).
-    pub fence_joiners: HashMap<String, Vec<Reply<()>>>,
+    /// Leader only: the connectors whose fencing round runs, the task-config generation
+    /// it was planned for, and the requests for that generation that came while it ran;
+    /// they get its answer (`fence`).
+    pub fence_joiners: HashMap<String, (u64, Vec<Reply<()>>)>,
     /// Leader only: no new session-key write before this (one is under way, or failed).
     pub key_retry_at: Option<Instant>,
     /// Where work started off the loop reports ([`Internal`]).

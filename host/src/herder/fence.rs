@@ -6,8 +6,9 @@
 //! request answered once it is read back.
 //!
 //! One round per connector at a time: a request that comes while one runs (every worker
-//! holding a task of the new generation asks) joins it and gets its answer. A second round
-//! started beside the first would fence, after the first released the new tasks, the
+//! holding a task of the new generation asks) joins it and gets its answer; one planned for
+//! a newer generation is answered as a new generation is (the asker asks again). A second
+//! round started beside the first would fence, after the first released the new tasks, the
 //! producers those tasks had just registered.
 
 use super::HerderError;
@@ -45,11 +46,20 @@ impl Herder {
             ZombieFencing::Nothing => drop(reply.send(Ok(()))),
             ZombieFencing::Record { tasks } => self.write_task_count(name, tasks, reply),
             ZombieFencing::FenceThenRecord { ids, tasks, generation } => {
-                if let Some(joiners) = self.fence_joiners.get_mut(&name) {
-                    joiners.push(reply);
-                    return;
+                match self.fence_joiners.get_mut(&name) {
+                    Some((running, joiners)) if *running == generation => {
+                        joiners.push(reply);
+                        return;
+                    }
+                    Some(_) => {
+                        // The running round is an older generation's, which it will not
+                        // finish: this one asks again once it has given way.
+                        let _ = reply.send(Err(HerderError::Conflict(NEW_GENERATION.to_owned())));
+                        return;
+                    }
+                    None => {}
                 }
-                self.fence_joiners.insert(name.clone(), Vec::new());
+                self.fence_joiners.insert(name.clone(), (generation, Vec::new()));
                 // The round's own answer comes back through the loop, to be shared.
                 let (answer, answered) = tokio::sync::oneshot::channel();
                 let forward = self.internal_tx.clone();
@@ -83,7 +93,7 @@ impl Herder {
 
     /// The round of `name` was answered: the requests that joined it get the same answer.
     pub(super) fn fence_answered(&mut self, name: String, result: Result<(), HerderError>) {
-        for joiner in self.fence_joiners.remove(&name).unwrap_or_default() {
+        for joiner in self.fence_joiners.remove(&name).map(|(_, j)| j).unwrap_or_default() {
             let _ = joiner.send(result.clone());
         }
     }
