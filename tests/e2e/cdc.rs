@@ -22,7 +22,7 @@
 //! that load it take [`SCENARIO`] in turn; the others use schemas and slots of their own.
 
 use std::collections::BTreeMap;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -30,7 +30,7 @@ use wasm_connect::app::App;
 use wasm_connect::model::{Properties, State, TopicPartitionOffset};
 
 use crate::harness::{Backing, eventually, props, t};
-use crate::postgres::{Pg, pg};
+use crate::postgres::{Pg, Running, pg};
 use crate::support::root;
 
 /// The scenario's schema is shared: one test at a time loads it.
@@ -444,16 +444,6 @@ async fn a_database_that_goes_away_loses_nothing(b: Backing) {
     forwarder.down();
     pg.drop_cdc(&prefix).await;
     pg.sql(&format!("DROP SCHEMA {schema} CASCADE"));
-}
-
-/// A standalone worker process, killed with SIGKILL when dropped.
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
 }
 
 /// `kill -9` of a standalone worker mid-stream, then its restart: every change arrives. On

@@ -395,7 +395,7 @@ on_both_backends!(
 );
 
 /// A standalone worker process, killed with SIGKILL when dropped.
-struct Running(Child);
+pub(crate) struct Running(pub(crate) Child);
 
 impl Drop for Running {
     fn drop(&mut self) {
