@@ -347,7 +347,7 @@ fn test_of_a_bad_file_or_config_is_one_line_and_exit_2() {
 }
 
 #[test]
-fn a_second_plugin_with_a_taken_name_is_skipped_and_named() {
+fn a_second_file_with_a_taken_name_and_version_is_skipped_and_named() {
     let cache = tempfile::tempdir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     let file = component("plugins", "file-sink");
@@ -367,7 +367,12 @@ fn a_second_plugin_with_a_taken_name_is_skipped_and_named() {
         1
     );
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("b.wasm: plugin name org.apache.kafka.connect.file.FileStreamSinkConnector is already used by"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "b.wasm: plugin org.apache.kafka.connect.file.FileStreamSinkConnector version "
+        ) && stderr.contains("is already installed from"),
+        "{stderr}"
+    );
     assert!(stderr.contains("a.wasm"), "{stderr}");
 }
 

@@ -35,10 +35,10 @@ fn lines<'a>(log: &'a [String], parts: &[&str]) -> Vec<&'a String> {
     log.iter().filter(|l| parts.iter().all(|p| l.contains(p))).collect()
 }
 
-/// The good plugin loaded once, and no plugin name was taken twice.
+/// The good plugin loaded once, and no plugin version was found twice.
 fn good_plugin_loaded_once(log: &[String]) {
     assert_eq!(lines(log, &["Loaded plugin", GOOD]).len(), 1, "{log:#?}");
-    assert!(lines(log, &["is already used by"]).is_empty(), "{log:#?}");
+    assert!(lines(log, &["is already installed from"]).is_empty(), "{log:#?}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -56,14 +56,17 @@ pub enum LoadError {
         /// Why.
         reason: String,
     },
-    /// A second plugin with a name already taken by another file: `connector.class`
-    /// would be ambiguous, so the first file (in path order) keeps the name.
-    #[error("{}: plugin name {name} is already used by {}", path.display(), first.display())]
+    /// A second file with a plugin name and version another file already has (KIP-891:
+    /// versions of one plugin live side by side, but a version is one file): the first
+    /// file (in path order) keeps it.
+    #[error("{}: plugin {name} version {version} is already installed from {}", path.display(), first.display())]
     DuplicateName {
         /// The file skipped.
         path: PathBuf,
         /// The name both files declare.
         name: String,
+        /// The version both files declare.
+        version: String,
         /// The file that keeps the name.
         first: PathBuf,
     },

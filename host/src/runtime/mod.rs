@@ -159,8 +159,8 @@ impl Runtime {
     /// recursively, in path order and each directory's entries in name order). Only
     /// regular files are read, each real file once and at most [`MAX_PLUGIN_BYTES`] of it;
     /// a walk through symbolic link loops ends (see `plugin_path`). A file that fails is
-    /// reported, never fatal to the others; so is a plugin whose name an earlier file (in
-    /// path order) already took.
+    /// reported, never fatal to the others; so is a plugin whose name and version an
+    /// earlier file (in path order) already has. Plugins come sorted by name, then version.
     pub async fn discover(&self, paths: &[PathBuf]) -> Discovery {
         let walked = {
             let paths = paths.to_vec();
@@ -172,10 +172,11 @@ impl Runtime {
         let mut plugins: Vec<Plugin> = Vec::new();
         for f in walked.files {
             match self.load(&f).await {
-                Ok(p) => match plugins.iter().find(|q| q.info().name == p.info().name) {
+                Ok(p) => match plugins.iter().find(|q| same_version(q, &p)) {
                     Some(first) => failures.push(LoadError::DuplicateName {
                         path: f,
                         name: p.info().name.clone(),
+                        version: p.info().version.clone(),
                         first: first.info().file.clone(),
                     }),
                     None => plugins.push(p),
@@ -183,7 +184,18 @@ impl Runtime {
                 Err(e) => failures.push(e),
             }
         }
-        plugins.sort_by(|a, b| a.info().name.cmp(&b.info().name));
+        plugins.sort_by(|a, b| {
+            let version = |p: &Plugin| crate::model::PluginVersion::parse(&p.info().version);
+            a.info().name.cmp(&b.info().name).then_with(|| version(a).cmp(&version(b)))
+        });
         Discovery { plugins, failures, repeats: walked.repeats }
     }
+}
+
+/// Whether two plugins are the same name and version (KIP-891: versions compare as
+/// Maven's, so `1.0` is `1.0.0`).
+fn same_version(a: &Plugin, b: &Plugin) -> bool {
+    use crate::model::PluginVersion;
+    a.info().name == b.info().name
+        && PluginVersion::parse(&a.info().version) == PluginVersion::parse(&b.info().version)
 }
