@@ -18,7 +18,7 @@ use crate::herder::{
     SinkOffsets,
 };
 use crate::rest::{self, RestState};
-use crate::runtime::{PoolSize, Runtime, RuntimeOptions};
+use crate::runtime::{PluginScan, PoolSize, Runtime, RuntimeOptions};
 use crate::store::{
     EmbeddedBackend, KafkaBackend, LogBackend, OffsetStore, OffsetStores, StatusStore, TopicOrigin,
     TopicSpec,
@@ -26,7 +26,7 @@ use crate::store::{
 use crate::worker::convert::{Side, worker_default};
 use crate::worker::source_flow::FlowLimits;
 use crate::worker::topics::{DataTopics, EmbeddedTopics, KafkaClientSettings, KafkaTopics};
-use crate::worker::{DataPlane, PluginRegistry, Worker, WorkerSettings};
+use crate::worker::{DataPlane, Plugins, Worker, WorkerSettings};
 
 /// Records asked of one source `poll`: large enough that the per-call cost of crossing
 /// into the sandbox is amortised (BENCHMARKS.md: ~90 % of the peak rate at 100, the peak
@@ -64,18 +64,8 @@ impl App {
             pool: (config.wasm_pool_instances > 0)
                 .then(|| PoolSize { instances: config.wasm_pool_instances, ..PoolSize::default() }),
         })?;
-        let found = runtime.discover(&config.plugin_path).await;
-        for failure in &found.failures {
-            tracing::warn!(error = %failure, "Skipping a plugin that did not load");
-        }
-        for repeat in &found.repeats {
-            tracing::info!(path = %repeat.path.display(), first = %repeat.first.display(), "Skipping a plugin path met before");
-        }
-        for p in &found.plugins {
-            let i = p.info();
-            tracing::info!(plugin = %i.name, version = %i.version, kind = %i.kind, file = %i.file.display(), "Loaded plugin");
-        }
-        let registry = PluginRegistry::new(found.plugins);
+        let scan = PluginScan::new(runtime.clone(), config.plugin_path.clone());
+        let plugins = Plugins::watch(scan, config.plugin_scan_interval).await;
         for key in &config.ignored_keys {
             tracing::warn!(key = %key, "Worker config key is accepted but has no effect here");
         }
@@ -109,7 +99,6 @@ impl App {
         let (data, embedded_topics) = data_plane(config, embedded)?;
         let (events_tx, events_rx) = tokio::sync::mpsc::unbounded_channel();
         let worker = Worker::new(
-            registry,
             offsets,
             WorkerSettings {
                 task_shutdown_timeout: config.task_shutdown_graceful_timeout,
@@ -140,10 +129,10 @@ impl App {
             keys: KeySettings::default(),
         };
         let member = member_spec(config, &worker_id, url, peers)?;
-        let herder =
-            herder::spawn(config_topic, status, worker, sink_offsets, events_rx, member, settings)
-                .await
-                .context("starting the herder")?;
+        let workload = herder::Workload { worker, events: events_rx, plugins };
+        let herder = herder::spawn(config_topic, status, workload, sink_offsets, member, settings)
+            .await
+            .context("starting the herder")?;
         let state = RestState {
             herder: herder.clone(),
             kafka_cluster_id,

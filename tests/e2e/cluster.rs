@@ -37,6 +37,9 @@ pub struct ClusterSettings {
     /// More worker properties, one `key=value` a line, appended to every worker's file
     /// (the security settings of a secured broker listener, for example).
     pub extra: String,
+    /// More plugin directories for some workers, by worker index: every worker has a
+    /// plugin path of its own.
+    pub plugin_dirs: Vec<(usize, PathBuf)>,
 }
 
 impl ClusterSettings {
@@ -51,6 +54,7 @@ impl ClusterSettings {
             cache_dir,
             tls: None,
             extra: String::new(),
+            plugin_dirs: Vec::new(),
         }
     }
 }
@@ -168,11 +172,14 @@ impl Cluster {
     /// Writes worker `i`'s config for `port` (HTTPS with `tls`) and adds its stopped slot.
     fn write_worker(&mut self, i: usize, port: u16, tls: Option<ClusterTls>) {
         let config = self.dir.path().join(format!("worker-{i}.properties"));
-        let plugin_path = format!(
+        let mut plugin_path = format!(
             "{},{}",
             root().join("build/fixtures").display(),
             root().join("build/plugins").display()
         );
+        for (_, dir) in self.settings.plugin_dirs.iter().filter(|(w, _)| *w == i) {
+            plugin_path = format!("{},{plugin_path}", dir.display());
+        }
         let p = &self.prefix;
         let mut text = format!(
             "bootstrap.servers={bootstrap}\ngroup.id={p}\nconfig.storage.topic={p}-configs\n\

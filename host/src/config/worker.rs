@@ -38,6 +38,9 @@ pub const DEFAULT_OFFSET_FLUSH_INTERVAL: Duration = Duration::from_millis(60_000
 pub const DEFAULT_REST_REQUEST_TIMEOUT: Duration = Duration::from_millis(90_000);
 /// Default `offset.flush.timeout.ms` (Kafka Connect's).
 pub const DEFAULT_OFFSET_FLUSH_TIMEOUT: Duration = Duration::from_millis(5_000);
+/// Default `plugin.scan.interval.ms`: a new plugin file is found within 10 s; a scan of
+/// an unchanged path costs a directory walk and a `stat` per file.
+pub const DEFAULT_PLUGIN_SCAN_INTERVAL: Duration = Duration::from_millis(10_000);
 /// Default `wasm.pool.instances`: room for 10,500 concurrent instances (10,000 tasks with
 /// their connectors and validation instances), the runtime's default pool size
 /// (`runtime::PoolSize`), within Linux's default `vm.max_map_count`.
@@ -58,6 +61,10 @@ pub struct WorkerConfig {
     /// `plugin.path` (required): directories holding plugin components, comma-separated.
     /// Relative paths are relative to the working directory.
     pub plugin_path: Vec<PathBuf>,
+    /// `plugin.scan.interval.ms`: how often the plugin path is scanned again while the
+    /// worker runs, for new, changed and removed files (default
+    /// [`DEFAULT_PLUGIN_SCAN_INTERVAL`]; 0: only on `POST /wasm-connect/plugins/rescan`).
+    pub plugin_scan_interval: Option<Duration>,
     /// `listeners`: where the REST API listens (default [`DEFAULT_LISTENERS`]).
     pub listeners: Vec<Listener>,
     /// `listeners.https.ssl.*`: the TLS settings of the `https://` listeners and of the
@@ -216,6 +223,10 @@ impl WorkerConfig {
             mode: mode::read(&mut r, mode),
             bootstrap_servers: bootstrap_servers.unwrap_or_default(),
             plugin_path: plugin_path.unwrap_or_default(),
+            plugin_scan_interval: Some(
+                r.millis("plugin.scan.interval.ms", DEFAULT_PLUGIN_SCAN_INTERVAL),
+            )
+            .filter(|d| !d.is_zero()),
             listeners,
             listeners_https_props: BTreeMap::new(),
             rest_basic_auth_credentials_file: r
@@ -373,6 +384,7 @@ impl std::fmt::Debug for WorkerConfig {
             mode,
             bootstrap_servers,
             plugin_path,
+            plugin_scan_interval,
             listeners,
             listeners_https_props,
             rest_basic_auth_credentials_file,
@@ -408,6 +420,7 @@ impl std::fmt::Debug for WorkerConfig {
             .field("mode", mode)
             .field("bootstrap_servers", bootstrap_servers)
             .field("plugin_path", plugin_path)
+            .field("plugin_scan_interval", plugin_scan_interval)
             .field("listeners", listeners)
             .field("listeners_https_props", &RedactedProps(listeners_https_props))
             .field("rest_basic_auth_credentials_file", rest_basic_auth_credentials_file)

@@ -12,7 +12,7 @@
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 
 use super::auto_restart::AutoRestarts;
@@ -37,7 +37,7 @@ use crate::model::InstanceId;
 use crate::store::{
     ConfigRecord, ConfigState, LogEntry, LogTopic, OffsetStores, StatusStore, StoreError,
 };
-use crate::worker::{PluginRegistry, Worker, WorkerEvent};
+use crate::worker::{PluginRegistry, Plugins, PluginsScanned, Worker, WorkerEvent};
 
 /// Everything the herder owns.
 pub(super) struct Herder {
@@ -75,8 +75,14 @@ pub(super) struct Herder {
     pub status: Arc<StatusStore>,
     /// Starts instances (the worker; a fake in unit tests).
     pub runner: Box<dyn Runner>,
-    /// The installed plugins.
-    registry: PluginRegistry,
+    /// The installed plugins, as the plugin path's last scan found them.
+    pub registry: Arc<PluginRegistry>,
+    /// Publishes `registry` to the handles.
+    pub registry_out: watch::Sender<Arc<PluginRegistry>>,
+    /// The plugin path's rescans (`plugin_changes`); `None` once the watch has ended.
+    plugin_scans: Option<mpsc::UnboundedReceiver<PluginsScanned>>,
+    /// How many rescans changed the installed plugins (snapshots show their versions).
+    pub plugin_changes: u64,
     /// Source connectors' offsets.
     pub offsets: Arc<OffsetStores>,
     /// Sink connectors' consumer-group offsets.
@@ -132,8 +138,18 @@ pub(super) enum Internal {
 /// offsets come from.
 pub(super) struct Parts {
     pub runner: Box<dyn Runner>,
-    pub registry: PluginRegistry,
+    pub plugins: Plugins,
     pub offsets: Arc<OffsetStores>,
+}
+
+/// The worker the herder drives, what it reports, and the installed plugins.
+pub struct Workload {
+    /// Starts instances.
+    pub worker: Worker,
+    /// What the instances report.
+    pub events: mpsc::UnboundedReceiver<WorkerEvent>,
+    /// The installed plugins and the watch of the plugin path.
+    pub plugins: Plugins,
 }
 
 /// Reads the config topic to its end, starts the loop and returns its handle. Source
@@ -141,17 +157,13 @@ pub(super) struct Parts {
 pub async fn spawn(
     config_topic: Arc<dyn LogTopic>,
     status: Arc<StatusStore>,
-    worker: Worker,
+    workload: Workload,
     sink_offsets: Arc<dyn SinkOffsets>,
-    events: mpsc::UnboundedReceiver<WorkerEvent>,
     member: MemberSpec,
     settings: HerderSettings,
 ) -> Result<HerderHandle, StoreError> {
-    let parts = Parts {
-        registry: worker.registry().clone(),
-        offsets: worker.offsets().clone(),
-        runner: Box::new(worker),
-    };
+    let Workload { worker, events, plugins } = workload;
+    let parts = Parts { plugins, offsets: worker.offsets().clone(), runner: Box::new(worker) };
     spawn_with(config_topic, status, parts, sink_offsets, events, member, settings).await
 }
 
@@ -190,7 +202,8 @@ pub(super) async fn spawn_with(
         Some((group_id, client_id)) => config_log.with_leader(&group_id, &client_id),
         None => config_log,
     };
-    let registry = parts.registry.clone();
+    let Plugins { registry, watch: plugin_watch, scans: plugin_scans } = parts.plugins;
+    let (registry_out, registries) = watch::channel(registry.clone());
     let mut typed = Typed::default();
     typed.sync(&config, &registry, &settings.reconfiguration);
     let (tx, rx) = mpsc::channel(256);
@@ -234,7 +247,10 @@ pub(super) async fn spawn_with(
         follower,
         status: status.clone(),
         runner: parts.runner,
-        registry: parts.registry,
+        registry,
+        registry_out,
+        plugin_scans: Some(plugin_scans),
+        plugin_changes: 0,
         offsets: parts.offsets,
         sink_offsets,
         events,
@@ -252,7 +268,8 @@ pub(super) async fn spawn_with(
     tokio::spawn(herder.run(rx));
     Ok(HerderHandle {
         tx,
-        registry,
+        registries,
+        plugin_watch,
         status,
         policy_defaults,
         override_policy,
@@ -293,6 +310,7 @@ enum Wake {
     Config(Option<FollowerMsg>),
     Group(Option<wasm_connect_group::GroupEvent>),
     Internal(Option<Internal>),
+    Plugins(Option<PluginsScanned>),
     Written(Option<Result<(), StoreError>>),
     Due,
 }
@@ -312,6 +330,13 @@ impl Herder {
             .into_iter()
             .flatten()
             .min();
+            let scans = self.plugin_scans.as_mut();
+            let plugin_scans = async move {
+                match scans {
+                    Some(rx) => rx.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
             let group = self.group.as_mut();
             let group_events = async move {
                 match group {
@@ -325,6 +350,7 @@ impl Herder {
                 m = self.follower.recv() => Wake::Config(m),
                 g = group_events => Wake::Group(g),
                 i = self.internal_rx.recv() => Wake::Internal(i),
+                p = plugin_scans => Wake::Plugins(p),
                 w = self.writes.result() => Wake::Written(w),
                 _ = sleep_until(next_due) => Wake::Due,
             };
@@ -353,6 +379,8 @@ impl Herder {
                 Wake::Worker(Some(e)) => self.worker_event(e),
                 Wake::Config(Some(m)) => self.follower_msg(m),
                 Wake::Internal(Some(i)) => self.internal(i),
+                Wake::Plugins(Some(scanned)) => self.plugins_scanned(scanned),
+                Wake::Plugins(None) => self.plugin_scans = None,
                 Wake::Written(Some(result)) => {
                     let done = self.writes.written(result);
                     self.dispatch_writes(done);
@@ -556,6 +584,7 @@ impl Herder {
     /// Publishes what reads see, if it changed this turn.
     fn publish_snapshot(&mut self) {
         let made = Made {
+            plugins: self.plugin_changes,
             config_offset: self.config_offset,
             accepting: self.shutting_down.is_none(),
             settled: !self.member.in_group() || !self.rebalance_pending(),

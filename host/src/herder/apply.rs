@@ -11,7 +11,8 @@ use super::reconcile::{Action, plan};
 use crate::model::{InstanceId, State, TargetState};
 use crate::store::Status;
 use crate::telemetry::events::ReconfigurationAttempted;
-use crate::worker::TaskSpec;
+use crate::worker::connector_config::{Rejected, RejectedReason};
+use crate::worker::{Parsed, TaskSpec};
 
 impl Herder {
     /// Executes one action.
@@ -79,6 +80,8 @@ impl Herder {
     fn start(&mut self, id: &InstanceId) {
         let name = id.connector();
         let Some(connector) = self.typed.get(name).cloned() else { return };
+        let connector = self.naming_worker(connector);
+        let version = connector.as_ref().ok().map(|c| c.plugin.info().version.clone());
         let run = self.instances.next_run();
         let handle = match id {
             InstanceId::Connector(_) => self.runner.start_connector(name, connector, run),
@@ -99,7 +102,25 @@ impl Herder {
                 self.runner.start_task(name, *task, spec, run)
             }
         };
-        self.instances.insert(id, run, handle);
+        self.instances.insert(id, run, handle, version);
+    }
+
+    /// In a group, a config whose plugin or version this worker lacks fails saying which
+    /// worker lacks it: every worker has a plugin path of its own.
+    fn naming_worker(&self, parsed: Parsed) -> Parsed {
+        match parsed {
+            Err(r)
+                if self.member.in_group()
+                    && matches!(
+                        r.reason,
+                        RejectedReason::Version | RejectedReason::UnknownClass
+                    ) =>
+            {
+                let trace = format!("On worker {}: {}", self.member.worker_id(), r.trace);
+                Err(std::sync::Arc::new(Rejected { trace, ..(*r).clone() }))
+            }
+            parsed => parsed,
+        }
     }
 
     /// Stops an instance; with `then_start`, starts it again once stopped (one that is not
@@ -131,6 +152,7 @@ impl Herder {
             trace,
             worker_id: self.member.worker_id().to_owned(),
             generation: self.member.generation(),
+            version: None,
             reconfiguration: None,
             restart: None,
         }
@@ -142,14 +164,27 @@ impl Herder {
         self.status_of(state, self.auto_restarts.note(id))
     }
 
+    /// `status` of `id` with the version of the plugin `id` runs (or, between runs, the
+    /// one its config picks now), as Kafka Connect 4.1+ writes statuses (KIP-891).
+    fn versioned(&self, id: &InstanceId, mut status: Status) -> Status {
+        if status.version.is_none() {
+            status.version = self.instances.run(id).and_then(|r| r.version.clone()).or_else(|| {
+                let parsed = self.typed.get(id.connector())?.as_ref().ok()?;
+                Some(parsed.plugin.info().version.clone())
+            });
+        }
+        status
+    }
+
     /// Shows `state` for `id`; RUNNING and RESTARTING carry the restart policy's note.
     pub(super) fn show(&mut self, id: &InstanceId, state: State) {
-        let status = self.status_noted(id, state);
+        let status = self.versioned(id, self.status_noted(id, state));
         self.status.put(id.clone(), status);
     }
 
-    /// Shows `status` for `id` as it is.
+    /// Shows `status` for `id` as it is, with its plugin's version.
     pub(super) fn show_status(&mut self, id: &InstanceId, status: Status) {
+        let status = self.versioned(id, status);
         self.status.put(id.clone(), status);
     }
 
@@ -161,6 +196,7 @@ impl Herder {
     /// Shows FAILED with `status` (a trace, perhaps a restart), unless another worker has
     /// written a newer status meanwhile.
     pub(super) fn show_failed(&mut self, id: &InstanceId, status: Status) {
+        let status = self.versioned(id, status);
         self.status.put_safe(id.clone(), status);
     }
 
@@ -183,7 +219,7 @@ impl Herder {
             }
         }
         for id in ids {
-            let status = self.status_of(state, None);
+            let status = self.versioned(&id, self.status_of(state, None));
             self.status.put(id, status);
         }
     }

@@ -22,7 +22,7 @@ use crate::store::{
     LogBackend, LogEntry, LogReader, LogRecord, LogTopic, MemoryBackend, OffsetStore, OffsetStores,
     Status, StatusStore, StoreError, TopicSpec,
 };
-use crate::worker::{PluginRegistry, WorkerEvent};
+use crate::worker::{PluginRegistry, Plugins, WorkerEvent};
 
 /// A config topic whose sends wait while it is stalled, and whose reads fail once it is
 /// damaged.
@@ -140,8 +140,8 @@ impl Harness {
         let (events, events_rx) = mpsc::unbounded_channel();
         let runner = FakeRunner::new(events.clone());
         let script = runner.script.clone();
-        let parts =
-            Parts { runner: Box::new(runner), registry: PluginRegistry::default(), offsets };
+        let plugins = Plugins::fixed(PluginRegistry::default());
+        let parts = Parts { runner: Box::new(runner), plugins, offsets };
         let handle = spawn_with(
             config,
             status.clone(),

@@ -37,6 +37,8 @@ pub(super) struct Run {
     pub then_start: bool,
     /// The worker's handle on it.
     pub handle: Box<dyn Running>,
+    /// The version of the plugin it was started with, for its statuses.
+    pub version: Option<String>,
 }
 
 /// Everything known about one instance.
@@ -105,8 +107,14 @@ impl Instances {
     }
 
     /// Records a new run; a run it replaces is abandoned (its handle dropped).
-    pub fn insert(&mut self, id: &InstanceId, number: u64, handle: Box<dyn Running>) {
-        let run = Run { number, phase: Phase::Starting, then_start: false, handle };
+    pub fn insert(
+        &mut self,
+        id: &InstanceId,
+        number: u64,
+        handle: Box<dyn Running>,
+        version: Option<String>,
+    ) {
+        let run = Run { number, phase: Phase::Starting, then_start: false, handle, version };
         self.entry(id).run = Some(run);
     }
 
@@ -232,8 +240,8 @@ mod tests {
     fn only_the_current_run_starts_and_ends() {
         let mut i = Instances::default();
         let (a, b) = (i.next_run(), i.next_run());
-        i.insert(&task(0), a, Box::new(FakeRunning::default()));
-        i.insert(&task(0), b, Box::new(FakeRunning::default()));
+        i.insert(&task(0), a, Box::new(FakeRunning::default()), None);
+        i.insert(&task(0), b, Box::new(FakeRunning::default()), None);
         assert!(!i.started(&task(0), a), "a replaced run is stale");
         assert!(i.started(&task(0), b));
         assert_eq!(i.phase(&task(0)), Some(Phase::Running));
@@ -261,7 +269,7 @@ mod tests {
         let mut i = Instances::default();
         for id in [task(2), task(0), InstanceId::Connector("d".into())] {
             let n = i.next_run();
-            i.insert(&id, n, Box::new(FakeRunning::default()));
+            i.insert(&id, n, Box::new(FakeRunning::default()), None);
         }
         i.set_failed(&task(5), true);
         assert_eq!(i.tasks_of("c"), vec![0, 2]);

@@ -17,7 +17,8 @@
 //! tasks held until its previous generation is fenced out), `gate` (which
 //! worker executes a request, and when), `events` (worker events, config-topic changes),
 //! `restarts` (queued KIP-745 restart requests executed and answered), `group` (the member
-//! loop's reports), `peers` (session keys, task configs sent to the leader), `reconfigure`
+//! loop's reports), `peers` (session keys, task configs sent to the leader),
+//! `plugin_changes` (a rescanned plugin path applied), `reconfigure`
 //! (task configs and their retry chain), `recovery` (failed instances and the restart
 //! policy), `offsets` (KIP-875, its answers being `connector_offsets`) and `apply` (the
 //! only caller of the worker, through `runner`, and the only writer of lifecycle statuses).
@@ -71,6 +72,7 @@ mod member_spec;
 mod membership;
 mod offsets;
 mod peers;
+mod plugin_changes;
 mod reconcile;
 mod reconfigure;
 mod recovery;
@@ -102,7 +104,7 @@ pub use crate::model::{
     ConnectorPolicies, DEFAULT_RESTART_HEALTHY_AFTER, RESTART_HEALTHY_AFTER_MS, RESTART_POLICY,
     RestartPolicy,
 };
-pub use actor::spawn;
+pub use actor::{Workload, spawn};
 use command::{Command, Reply};
 pub use connector_keys::{Placed, groups, placed_keys};
 pub use connector_offsets::{ConnectorOffset, ConnectorOffsets};
@@ -123,7 +125,7 @@ use crate::model::{
 };
 use crate::store::{ConnectorStatuses, Status, StatusStore};
 use crate::telemetry::Loggers;
-use crate::worker::PluginRegistry;
+use crate::worker::{PluginRegistry, PluginWatch, RescanReport};
 
 /// A connector's config and tasks (Kafka Connect's `ConnectorInfo`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -178,7 +180,10 @@ pub struct PutOutcome {
 #[derive(Clone)]
 pub struct HerderHandle {
     tx: mpsc::Sender<Command>,
-    registry: PluginRegistry,
+    /// The installed plugins, as the loop last published them.
+    registries: watch::Receiver<Arc<PluginRegistry>>,
+    /// Asks for a rescan of the plugin path.
+    plugin_watch: PluginWatch,
     status: Arc<StatusStore>,
     /// The worker's reconfiguration policy, which connector configs override.
     policy_defaults: RetryPolicy,
@@ -205,9 +210,15 @@ impl HerderHandle {
         rx.await.map_err(|_| HerderError::ShuttingDown)?
     }
 
-    /// The installed plugins.
-    pub fn plugins(&self) -> &PluginRegistry {
-        &self.registry
+    /// The installed plugins, as the plugin path's last scan found them.
+    pub fn plugins(&self) -> Arc<PluginRegistry> {
+        self.registries.borrow().clone()
+    }
+
+    /// Rescans the plugin path now and answers what changed, once the herder has applied
+    /// it (so the next request sees it).
+    pub async fn rescan_plugins(&self) -> Result<RescanReport, HerderError> {
+        self.plugin_watch.rescan().await.ok_or(HerderError::ShuttingDown)
     }
 
     /// This worker's log levels (KIP-495: `scope=worker` changes them here directly).
@@ -286,8 +297,9 @@ impl HerderHandle {
     /// Validates a config against its plugin (types, required keys, the plugin's own
     /// `validate`), off the herder loop. Returns every problem.
     pub async fn validate(&self, config: &Properties) -> Result<Vec<ConfigProblem>, HerderError> {
+        let registry = self.plugins();
         let rules = validate::Rules {
-            registry: &self.registry,
+            registry: &registry,
             defaults: &self.policy_defaults,
             overrides: self.override_policy,
             providers: &self.providers,

@@ -36,7 +36,7 @@ fn running(ids: &[InstanceId]) -> Instances {
     let mut i = Instances::default();
     for id in ids {
         let n = i.next_run();
-        i.insert(id, n, Box::new(FakeRunning::default()));
+        i.insert(id, n, Box::new(FakeRunning::default()), None);
         i.started(id, n);
     }
     i

@@ -115,6 +115,8 @@ pub(super) struct Made {
     pub config_offset: i64,
     pub accepting: bool,
     pub settled: bool,
+    /// How many times the installed plugins changed: the versions entries show may have.
+    pub plugins: u64,
 }
 
 /// The loop's side: publishes snapshots to every [`HerderHandle`](super::HerderHandle).
@@ -139,8 +141,10 @@ impl Publisher {
         }
         let old = self.tx.borrow().clone();
         let (mut connectors, mut generation) = (old.connectors.clone(), old.generation);
-        if self.made.map(|m| m.config_offset) != Some(made.config_offset) {
-            let fresh = entries(&old, config, typed);
+        let last = self.made.map(|m| (m.config_offset, m.plugins));
+        if last != Some((made.config_offset, made.plugins)) {
+            let reuse = self.made.is_some_and(|m| m.plugins == made.plugins);
+            let fresh = entries(&old, config, typed, reuse);
             if !same(&fresh, &old.connectors) {
                 connectors = Arc::new(fresh);
                 generation += 1;
@@ -158,14 +162,20 @@ fn same(a: &BTreeMap<String, Arc<Entry>>, b: &BTreeMap<String, Arc<Entry>>) -> b
     a.len() == b.len() && a.iter().zip(b).all(|((n, e), (m, f))| n == m && Arc::ptr_eq(e, f))
 }
 
-/// The entries of `config`, reusing those of `old` that are unchanged.
-fn entries(old: &Snapshot, config: &ConfigState, typed: &Typed) -> BTreeMap<String, Arc<Entry>> {
+/// The entries of `config`, reusing those of `old` that are unchanged (when `reuse`: the
+/// installed plugins are the same).
+fn entries(
+    old: &Snapshot,
+    config: &ConfigState,
+    typed: &Typed,
+    reuse: bool,
+) -> BTreeMap<String, Arc<Entry>> {
     config
         .connectors()
         .filter_map(|name| {
             let props = config.connector_config(name)?;
             let task_configs = config.task_configs(name);
-            if let Some(e) = old.connectors.get(name)
+            if let Some(e) = old.connectors.get(name).filter(|_| reuse)
                 && e.info.config == *props
                 && e.task_configs == task_configs
             {

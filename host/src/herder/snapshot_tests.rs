@@ -109,7 +109,7 @@ fn a_snapshot_answers_only_what_the_loop_would_answer_at_once() {
     assert!(!rx.borrow().answers(Read::Any), "nothing before the first publish");
     let config = config_with(&["c"]);
     let typed = Typed::default();
-    let made = Made { config_offset: 1, accepting: true, settled: false };
+    let made = Made { config_offset: 1, accepting: true, settled: false, plugins: 0 };
     publisher.publish(made, &config, &typed);
     let rebalancing = rx.borrow().clone();
     assert!(rebalancing.answers(Read::Any) && !rebalancing.answers(Read::Settled));
@@ -125,7 +125,7 @@ fn a_snapshot_answers_only_what_the_loop_would_answer_at_once() {
 #[test]
 fn the_same_made_is_not_published_again() {
     let (mut publisher, rx) = Publisher::new();
-    let made = Made { config_offset: 4, accepting: true, settled: true };
+    let made = Made { config_offset: 4, accepting: true, settled: true, plugins: 0 };
     publisher.publish(made, &config_with(&["a"]), &Typed::default());
     let first = rx.borrow().clone();
     // A state the loop could not have at the same offset: proves nothing was rebuilt.

@@ -3,8 +3,11 @@
 //! connector goes. The herder reads framework keys here (its plugin, `tasks.max`, the
 //! retry and restart policies) and hands the parsed config to every instance it starts.
 //!
-//! The plugin registry is fixed for the worker's life, so a config is parsed again only
-//! when it changes (a registry that changed would clear this and sync again).
+//! A config is parsed again when it changes, and when the installed plugins change
+//! ([`Typed::resync`]): then only the configs that named no installed plugin, or whose
+//! plugin is no longer installed. A connector that runs keeps the plugin it started with,
+//! and a new version installed changes nothing for a connector until its config changes
+//! (an upgrade is a config change).
 
 use std::collections::BTreeMap;
 
@@ -35,6 +38,31 @@ impl Typed {
                 self.by_name.insert(name.to_owned(), parse(name, raw, registry, defaults));
             }
         }
+    }
+
+    /// Parses again, with the plugins now installed, each config that named no installed
+    /// plugin and each whose plugin `registry` no longer holds. Returns the connectors
+    /// that now have a plugin and had none.
+    pub fn resync(
+        &mut self,
+        config: &ConfigState,
+        registry: &PluginRegistry,
+        defaults: &RetryPolicy,
+    ) -> Vec<String> {
+        let mut found = Vec::new();
+        for (name, parsed) in &mut self.by_name {
+            let stale = match parsed {
+                Ok(c) => !registry.holds(&c.plugin),
+                Err(_) => true,
+            };
+            let Some(raw) = config.connector_config(name).filter(|_| stale) else { continue };
+            let before = parsed.is_ok();
+            *parsed = parse(name, raw, registry, defaults);
+            if !before && parsed.is_ok() {
+                found.push(name.clone());
+            }
+        }
+        found
     }
 
     /// `name`'s parsed config.

@@ -4,20 +4,52 @@
 //! loaded from, the WASI interfaces it imports and the capabilities a user may grant it.
 //! The dashboard's plugin catalog reads it; the config definition stays at
 //! `/connector-plugins/{plugin}/config`.
+//!
+//! Beside it: `GET /wasm-connect/plugins/failures`, the files of the plugin path that did
+//! not load and why, and `POST /wasm-connect/plugins/rescan`, which scans this worker's
+//! plugin path now (the worker also does at `plugin.scan.interval.ms`) and answers once
+//! the result is applied: the plugins added and removed, and the failures. Both concern
+//! this worker only; no request is forwarded.
 
 use axum::Router;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use serde_json::{Value, json};
 
 use super::RestState;
 use super::dto;
+use super::error::ApiError;
 use crate::runtime::Plugin;
+use crate::worker::PluginRef;
 
 /// The routes of this file.
 pub fn routes() -> Router<RestState> {
-    Router::new().route("/wasm-connect/plugins", get(list))
+    Router::new()
+        .route("/wasm-connect/plugins", get(list))
+        .route("/wasm-connect/plugins/failures", get(failures))
+        .route("/wasm-connect/plugins/rescan", post(rescan))
+}
+
+async fn failures(State(s): State<RestState>) -> Response {
+    axum::Json(json!({ "failures": s.herder.plugins().failures() })).into_response()
+}
+
+async fn rescan(State(s): State<RestState>) -> Result<Response, ApiError> {
+    let report = s.within(s.herder.rescan_plugins()).await?;
+    let refs = |list: &[PluginRef]| -> Vec<Value> { list.iter().map(plugin_ref).collect() };
+    Ok(axum::Json(json!({
+        "added": refs(&report.added),
+        "removed": refs(&report.removed),
+        "failures": report.failures,
+    }))
+    .into_response())
+}
+
+/// A plugin a rescan added or removed, its file by name only, as in the listing.
+fn plugin_ref(p: &PluginRef) -> Value {
+    let file = std::path::Path::new(&p.file).file_name().map(|f| f.to_string_lossy().into_owned());
+    json!({ "class": p.name, "type": p.kind, "version": p.version, "file": file })
 }
 
 async fn list(State(s): State<RestState>) -> Response {

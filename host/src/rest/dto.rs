@@ -113,14 +113,16 @@ pub struct InstanceState {
 }
 
 impl InstanceState {
-    /// From a status, for the connector (`id: None`) or a task, with the plugin's version.
+    /// From a status, for the connector (`id: None`) or a task, with the plugin version
+    /// the status carries (the one the instance runs), else `version` (the one its config
+    /// picks).
     pub fn new(id: Option<u32>, s: &Status, version: Option<String>) -> Self {
         Self {
             id,
             state: s.state.as_str(),
             worker_id: s.worker_id.clone(),
             trace: s.trace.clone().filter(|t| !t.is_empty()),
-            version,
+            version: s.version.clone().or(version),
         }
     }
 }

@@ -36,7 +36,7 @@ pub fn routes() -> Router<RestState> {
 
 async fn list(State(s): State<RestState>, q: QueryParams) -> Result<Response> {
     let connectors_only = q.bool("connectorsOnly", true)?;
-    Ok(axum::Json(listing(s.herder.plugins(), connectors_only)).into_response())
+    Ok(axum::Json(listing(&s.herder.plugins(), connectors_only)).into_response())
 }
 
 /// `GET /connector-plugins`: the connectors (sinks before sources, as Kafka Connect lists
@@ -68,10 +68,11 @@ fn listing(registry: &PluginRegistry, connectors_only: bool) -> Vec<Value> {
     out
 }
 
-fn find<'a>(s: &'a RestState, name: &str) -> Result<&'a Plugin> {
+fn find(s: &RestState, name: &str) -> Result<Plugin> {
     s.herder
         .plugins()
         .resolve(name)
+        .cloned()
         .ok_or_else(|| ApiError::not_found(format!("Unknown plugin {name}.")))
 }
 
@@ -106,7 +107,7 @@ fn recommended(key: &str) -> Vec<&'static str> {
 }
 
 async fn config(State(s): State<RestState>, Path(name): Path<String>) -> Result<Response> {
-    let keys = match class_keys(&name, s.herder.plugins()) {
+    let keys = match class_keys(&name, &s.herder.plugins()) {
         Some(keys) => keys,
         None => placed_keys(find(&s, &name)?.info()),
     };
@@ -120,11 +121,10 @@ async fn validate(
     Body(config): Body<BTreeMap<String, Value>>,
 ) -> Result<Response> {
     // Kafka Connect means a 400 here (its BadRequestException), with its message.
-    let p = s
-        .herder
-        .plugins()
+    let registry = s.herder.plugins();
+    let p = registry
         .resolve(&name)
-        .ok_or_else(|| ApiError::bad_request(s.herder.plugins().not_found(&name)))?
+        .ok_or_else(|| ApiError::bad_request(registry.not_found(&name)))?
         .clone();
     let config = dto::properties(config)?;
     let strip =
@@ -132,8 +132,7 @@ async fn validate(
     match config.get("connector.class") {
         Some(class)
             if strip(class) != strip(&name)
-                && s.herder.plugins().resolve(class).map(|x| &x.info().name)
-                    != Some(&p.info().name) =>
+                && registry.resolve(class).map(|x| &x.info().name) != Some(&p.info().name) =>
         {
             return Err(ApiError::bad_request(format!(
                 "Included connector type {class} does not match request type {name}"
@@ -162,7 +161,7 @@ async fn validate(
         errors.entry(pr.key.clone()).or_default().push(pr.message.clone());
     }
     let mut keys = placed_keys(p.info());
-    keys.extend(alias_keys(&config, s.herder.plugins()));
+    keys.extend(alias_keys(&config, &registry));
     let mut configs: Vec<Value> = keys
         .iter()
         .map(|placed| {

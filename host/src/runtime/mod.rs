@@ -11,7 +11,8 @@
 //! Layout: `engine` (engine knobs, pool sizing), `epoch` (ticker: yields and deadlines),
 //! `executor` (the guest thread pool), `cache/` (sealed compiled artifacts), `bindings` +
 //! `convert` (the one `bindgen!` and its conversions), `plugin_path` (which files of a plugin
-//! path to load: regular files, each once, in a finite walk), `plugin_file` (reading one,
+//! path to load: regular files, each once, in a finite walk), `plugin_scan` (a plugin path
+//! scanned again, loading only new and changed files), `plugin_file` (reading one,
 //! bounded), `plugin` (load, check, describe),
 //! `pre` (a component pre-linked once, and its instantiation), `instance` (Store + async
 //! calls + deadlines), `state` (the data of one Store), the typed handles
@@ -39,6 +40,7 @@ mod log_budget;
 mod plugin;
 mod plugin_file;
 mod plugin_path;
+mod plugin_scan;
 mod polled_record;
 mod pre;
 mod producers;
@@ -64,6 +66,7 @@ pub use limits::SandboxLimits;
 pub use plugin::{CONTRACT, Plugin, Sandbox};
 pub use plugin_file::MAX_PLUGIN_BYTES;
 pub use plugin_path::Repeat;
+pub use plugin_scan::{PluginScan, Scanned};
 pub use polled_record::{PolledRecord, decode_polled};
 pub use sink_instance::SinkTaskInstance;
 pub use source_instance::SourceTaskInstance;
@@ -101,7 +104,7 @@ pub struct Discovery {
     pub plugins: Vec<Plugin>,
     /// Files that did not, each with its reason: refused entries (not a regular file, too
     /// large, unreadable) and files that are no plugin, each once.
-    pub failures: Vec<LoadError>,
+    pub failures: Vec<Arc<LoadError>>,
     /// Paths skipped because they lead to a file or directory found before under another
     /// path (a symbolic link loop, a second link to one file), each once.
     pub repeats: Vec<Repeat>,
@@ -162,40 +165,7 @@ impl Runtime {
     /// reported, never fatal to the others; so is a plugin whose name and version an
     /// earlier file (in path order) already has. Plugins come sorted by name, then version.
     pub async fn discover(&self, paths: &[PathBuf]) -> Discovery {
-        let walked = {
-            let paths = paths.to_vec();
-            tokio::task::spawn_blocking(move || plugin_path::candidates(&paths))
-                .await
-                .unwrap_or_default()
-        };
-        let mut failures = walked.failures;
-        let mut plugins: Vec<Plugin> = Vec::new();
-        for f in walked.files {
-            match self.load(&f).await {
-                Ok(p) => match plugins.iter().find(|q| same_version(q, &p)) {
-                    Some(first) => failures.push(LoadError::DuplicateName {
-                        path: f,
-                        name: p.info().name.clone(),
-                        version: p.info().version.clone(),
-                        first: first.info().file.clone(),
-                    }),
-                    None => plugins.push(p),
-                },
-                Err(e) => failures.push(e),
-            }
-        }
-        plugins.sort_by(|a, b| {
-            let version = |p: &Plugin| crate::model::PluginVersion::parse(&p.info().version);
-            a.info().name.cmp(&b.info().name).then_with(|| version(a).cmp(&version(b)))
-        });
-        Discovery { plugins, failures, repeats: walked.repeats }
+        let found = PluginScan::new(self.clone(), paths.to_vec()).scan().await;
+        Discovery { plugins: found.plugins, failures: found.failures, repeats: found.repeats }
     }
-}
-
-/// Whether two plugins are the same name and version (KIP-891: versions compare as
-/// Maven's, so `1.0` is `1.0.0`).
-fn same_version(a: &Plugin, b: &Plugin) -> bool {
-    use crate::model::PluginVersion;
-    a.info().name == b.info().name
-        && PluginVersion::parse(&a.info().version) == PluginVersion::parse(&b.info().version)
 }

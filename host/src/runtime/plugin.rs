@@ -66,6 +66,11 @@ impl Plugin {
         &self.inner.info
     }
 
+    /// Whether `other` is this very load of a plugin (not another load of the same file).
+    pub fn same(&self, other: &Plugin) -> bool {
+        Arc::ptr_eq(&self.inner, &other.inner)
+    }
+
     /// Whether the compiled artifact came from the on-disk cache.
     pub fn cache_outcome(&self) -> CacheOutcome {
         self.inner.cache

@@ -35,6 +35,10 @@ pub struct Status {
     pub worker_id: String,
     /// The group generation of that worker at the time.
     pub generation: i64,
+    /// The version of the plugin the instance runs (Kafka Connect 4.1+, KIP-891, writes it
+    /// too); none when no plugin runs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
     /// Ours, not Kafka Connect's (whose readers ignore unknown fields): while failed task
     /// reconfigurations are being retried, the connector's last error and next attempt.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -48,7 +52,15 @@ pub struct Status {
 impl Status {
     /// A status with Kafka Connect's four fields only.
     pub fn new(state: State, trace: Option<String>, worker_id: String, generation: i64) -> Self {
-        Self { state, trace, worker_id, generation, reconfiguration: None, restart: None }
+        Self {
+            state,
+            trace,
+            worker_id,
+            generation,
+            version: None,
+            reconfiguration: None,
+            restart: None,
+        }
     }
 }
 

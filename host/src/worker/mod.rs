@@ -20,7 +20,8 @@
 //! `source_transactions`, its exactly-once transactions; `transaction_plan`, where a
 //! batch meets the transaction boundaries its task defined), `host` (the
 //! instances' host imports), `plugins` (the installed plugins by name), `plugin_versions`
-//! (the installed versions of one plugin), `connector_config/` (a
+//! (the installed versions of one plugin), `plugin_watch` (the plugin path rescanned while
+//! the worker runs), `connector_config/` (a
 //! connector's config, typed), `convert/` (converters), `transforms/` (transform chains),
 //! `errors/` (KIP-298 error handling), `topics/` (data topics), `topic_creation` (KIP-158),
 //! `released_producer` (a producer let go of off the async threads).
@@ -31,6 +32,7 @@ pub mod convert;
 pub mod errors;
 mod host;
 mod plugin_versions;
+mod plugin_watch;
 mod plugins;
 mod released_producer;
 mod schema_lookup;
@@ -58,6 +60,7 @@ pub use connector_config::Parsed;
 #[cfg(test)]
 pub use connector_config::Rejected;
 pub use host::WorkerHost;
+pub use plugin_watch::{PluginRef, PluginWatch, Plugins, PluginsScanned, RescanReport};
 pub use plugins::PluginRegistry;
 pub use task::Handle as TaskHandle;
 use topics::DataTopics;
@@ -222,7 +225,6 @@ pub struct DataPlane {
 }
 
 pub(crate) struct Shared {
-    pub registry: PluginRegistry,
     pub events: mpsc::UnboundedSender<WorkerEvent>,
     pub host: Arc<WorkerHost>,
     pub settings: WorkerSettings,
@@ -235,21 +237,15 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// A worker over `registry`. Events go to `events`.
+    /// A worker. Events go to `events`.
     pub fn new(
-        registry: PluginRegistry,
         offsets: Arc<OffsetStores>,
         settings: WorkerSettings,
         data: DataPlane,
         events: mpsc::UnboundedSender<WorkerEvent>,
     ) -> Self {
         let host = Arc::new(WorkerHost { events: events.clone(), offsets });
-        Self { shared: Arc::new(Shared { registry, events, host, settings, data }) }
-    }
-
-    /// The installed plugins.
-    pub fn registry(&self) -> &PluginRegistry {
-        &self.shared.registry
+        Self { shared: Arc::new(Shared { events, host, settings, data }) }
     }
 
     /// The source offsets stores the instances read from: the worker's and the

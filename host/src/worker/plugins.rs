@@ -17,21 +17,32 @@
 //! [`PluginRegistry::resolve_version`] to the one a version key asks for
 //! ([`Versions`]). A second file with a name and version already installed is refused and
 //! logged, naming both files.
+//!
+//! A registry is a value: the plugin path rescanned makes a new one (`plugin_watch`), and
+//! whoever holds the old one keeps it.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use super::plugin_versions::Versions;
 use crate::model::{PluginKind, VersionRequirement};
 use crate::runtime::Plugin;
 
-/// Every plugin this worker loaded from its plugin path.
+/// Every plugin this worker loaded from its plugin path. Cheap to clone.
 #[derive(Clone, Default)]
 pub struct PluginRegistry {
+    inner: Arc<Inner>,
+}
+
+#[derive(Clone, Default)]
+struct Inner {
     by_name: BTreeMap<String, Versions<Plugin>>,
     /// Transform plugins, by name.
     transforms: BTreeMap<String, Versions<Plugin>>,
     /// Alias → the name of the plugin it stands for.
     aliases: BTreeMap<String, String>,
+    /// The files on the plugin path that did not load, each with why.
+    failures: Vec<String>,
 }
 
 impl PluginRegistry {
@@ -51,25 +62,47 @@ impl PluginRegistry {
             }
         }
         let aliases = derive_aliases(by_name.keys().map(String::as_str));
-        Self { by_name, transforms, aliases }
+        Self { inner: Arc::new(Inner { by_name, transforms, aliases, failures: Vec::new() }) }
+    }
+
+    /// This registry, noting the files of its plugin path that did not load.
+    pub fn with_failures(mut self, failures: Vec<String>) -> Self {
+        Arc::make_mut(&mut self.inner).failures = failures;
+        self
+    }
+
+    /// Whether `plugin` (this very load of it) is installed here.
+    pub fn holds(&self, plugin: &Plugin) -> bool {
+        let map = if plugin.info().kind == PluginKind::Transform {
+            &self.inner.transforms
+        } else {
+            &self.inner.by_name
+        };
+        map.get(&plugin.info().name).is_some_and(|v| v.iter().any(|p| p.same(plugin)))
+    }
+
+    /// The files of the plugin path that did not load, each with why.
+    pub fn failures(&self) -> &[String] {
+        &self.inner.failures
     }
 
     /// All connector plugins, every version, sorted by name, then version.
     pub fn plugins(&self) -> impl Iterator<Item = &Plugin> {
-        self.by_name.values().flat_map(Versions::iter)
+        self.inner.by_name.values().flat_map(Versions::iter)
     }
 
     /// All transform plugins, every version, sorted by name, then version.
     pub fn transforms(&self) -> impl Iterator<Item = &Plugin> {
-        self.transforms.values().flat_map(Versions::iter)
+        self.inner.transforms.values().flat_map(Versions::iter)
     }
 
     /// The transform plugin a `transforms.<alias>.type` value names (its newest version):
     /// its name, or the last segment of a dotted name.
     pub fn resolve_transform(&self, class: &str) -> Option<&Plugin> {
         let class = class.trim();
-        self.transforms.get(class).and_then(Versions::newest).or_else(|| {
+        self.inner.transforms.get(class).and_then(Versions::newest).or_else(|| {
             let mut by_simple = self
+                .inner
                 .transforms
                 .iter()
                 .filter(|(name, _)| simple_name(name) == class)
@@ -83,7 +116,7 @@ impl PluginRegistry {
 
     /// The aliases of the plugin named `name`, sorted.
     pub fn aliases_of(&self, name: &str) -> Vec<&str> {
-        self.aliases.iter().filter(|(_, n)| *n == name).map(|(a, _)| a.as_str()).collect()
+        self.inner.aliases.iter().filter(|(_, n)| *n == name).map(|(a, _)| a.as_str()).collect()
     }
 
     /// The plugin a `connector.class` value names: a plugin name or alias, or, as Kafka
@@ -99,7 +132,10 @@ impl PluginRegistry {
         let class = class.trim();
         let simple = simple_name(class);
         [class, simple, pruned_name(simple)].into_iter().find_map(|n| {
-            self.by_name.get(n).or_else(|| self.aliases.get(n).and_then(|p| self.by_name.get(p)))
+            self.inner
+                .by_name
+                .get(n)
+                .or_else(|| self.inner.aliases.get(n).and_then(|p| self.inner.by_name.get(p)))
         })
     }
 
@@ -119,7 +155,7 @@ impl PluginRegistry {
 
     /// Kafka Connect's message for an unknown class.
     pub fn not_found(&self, class: &str) -> String {
-        let names: Vec<&str> = self.by_name.keys().map(String::as_str).collect();
+        let names: Vec<&str> = self.inner.by_name.keys().map(String::as_str).collect();
         format!(
             "Failed to find any class that implements Connector and which name matches {class}, available connectors are: {}",
             names.join(", ")

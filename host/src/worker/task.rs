@@ -133,7 +133,7 @@ async fn start(
     let own = providers.resolve_properties(typed.raw()).map_err(|e| e.to_string())?;
     let task_config = providers.resolve(&spec.task_config).map_err(|e| e.to_string())?;
     let secrets = own.secrets().clone().join(task_config.secrets());
-    let settings = typed.resolved_settings(&own, &shared.registry);
+    let settings = typed.resolved_settings(&own);
     match create(shared, connector, task, spec, typed, &settings, task_config.values()).await {
         Ok(running) => Ok((running, secrets)),
         Err(e) => Err(StartError { trace: secrets.scrub(&e.trace), ..e }),

@@ -27,6 +27,9 @@ pub struct ConnectorConfig {
     pub plugin: Plugin,
     /// What its tasks are built with.
     pub settings: TaskSettings,
+    /// The installed plugins it was parsed with: its settings are read again with them
+    /// when config provider references resolve to other values.
+    pub registry: PluginRegistry,
 }
 
 impl ConnectorConfig {
@@ -61,16 +64,12 @@ impl ConnectorConfig {
 
     /// The task settings for the config with the references resolved: these when nothing
     /// was resolved, else read again from the resolved values.
-    pub fn resolved_settings(
-        &self,
-        resolved: &Resolved,
-        registry: &PluginRegistry,
-    ) -> Cow<'_, TaskSettings> {
+    pub fn resolved_settings(&self, resolved: &Resolved) -> Cow<'_, TaskSettings> {
         if !resolved.changed() {
             return Cow::Borrowed(&self.settings);
         }
         let values = resolved.properties();
-        Cow::Owned(TaskSettings::read(self.name(), &values, self.kind(), registry))
+        Cow::Owned(TaskSettings::read(self.name(), &values, self.kind(), &self.registry))
     }
 }
 

@@ -55,5 +55,6 @@ pub fn parse(
         settings: TaskSettings::read(name, raw, plugin.info().kind, registry),
         plugin,
         framework,
+        registry: registry.clone(),
     }))
 }

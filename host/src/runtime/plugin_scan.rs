@@ -1,0 +1,169 @@
+//! [`PluginScan`]: a plugin path scanned again and again, loading only what changed.
+//!
+//! It remembers every candidate file it met by its stamp (device, inode, size, change and
+//! modification times): a file whose stamp is the same as at the last scan keeps its
+//! outcome (the loaded [`Plugin`], or why it did not load) and is neither read nor
+//! compiled again; a new or changed file is loaded; a file gone is forgotten. So a scan of
+//! an unchanged path costs one walk and one `stat` per file, and a failure is
+//! [`fresh`](Scanned::fresh) once: in the first scan that meets it, not in the next ones
+//! that meet it again.
+//!
+//! A plugin that was loaded stays alive for as long as someone holds it: forgetting a
+//! file here drops only this scan's reference, never a running instance's.
+//!
+//! It must not decide what a change means for connectors: it reports what it found.
+
+use std::collections::{HashMap, HashSet};
+use std::os::unix::fs::MetadataExt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::error::LoadError;
+use super::plugin_path::{self, Repeat};
+use super::{Plugin, Runtime};
+use crate::model::PluginVersion;
+
+/// What identifies one state of a file: if any of it changes, the file is loaded again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stamp {
+    dev: u64,
+    ino: u64,
+    len: u64,
+    mtime_ns: i128,
+    ctime_ns: i128,
+}
+
+impl Stamp {
+    fn of(path: &std::path::Path) -> Option<Self> {
+        let m = std::fs::metadata(path).ok()?;
+        let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+        Some(Self {
+            dev: m.dev(),
+            ino: m.ino(),
+            len: m.len(),
+            mtime_ns: ns(m.mtime(), m.mtime_nsec()),
+            ctime_ns: ns(m.ctime(), m.ctime_nsec()),
+        })
+    }
+}
+
+/// One file's outcome, as of its stamp.
+struct Seen {
+    stamp: Option<Stamp>,
+    outcome: Result<Plugin, Arc<LoadError>>,
+}
+
+/// What one scan found.
+#[derive(Debug, Default)]
+pub struct Scanned {
+    /// The plugins that loaded, sorted by name then version; a second file with a name
+    /// and version already found (in path order) is among the failures instead.
+    pub plugins: Vec<Plugin>,
+    /// Every file that did not load, with why (also those reported at earlier scans).
+    pub failures: Vec<Arc<LoadError>>,
+    /// The failures the last scan did not meet (by their message).
+    pub fresh: Vec<Arc<LoadError>>,
+    /// Paths skipped because they lead to a file or directory found before.
+    pub repeats: Vec<Repeat>,
+    /// Whether the loaded plugins differ from the last scan's (a file added, changed or
+    /// removed). True at the first scan.
+    pub changed: bool,
+}
+
+/// A plugin path and what its files held at the last scan.
+pub struct PluginScan {
+    runtime: Runtime,
+    paths: Vec<PathBuf>,
+    files: HashMap<PathBuf, Seen>,
+    /// The loaded plugins' files and stamps at the last scan, in order; `None` before the
+    /// first.
+    last: Option<Vec<(PathBuf, Option<Stamp>)>>,
+    /// The last scan's failures, by message.
+    reported: HashSet<String>,
+}
+
+impl PluginScan {
+    /// A scan of `paths` (files or directories) that has not run yet.
+    pub fn new(runtime: Runtime, paths: Vec<PathBuf>) -> Self {
+        Self { runtime, paths, files: HashMap::new(), last: None, reported: HashSet::new() }
+    }
+
+    /// The paths scanned.
+    pub fn paths(&self) -> &[PathBuf] {
+        &self.paths
+    }
+
+    /// Walks the paths again and loads what is new or changed (compiling off the caller's
+    /// thread).
+    pub async fn scan(&mut self) -> Scanned {
+        let walked = {
+            let paths = self.paths.clone();
+            tokio::task::spawn_blocking(move || {
+                let walked = plugin_path::candidates(&paths);
+                let stamps: Vec<Option<Stamp>> =
+                    walked.files.iter().map(|f| Stamp::of(f)).collect();
+                (walked, stamps)
+            })
+            .await
+            .unwrap_or_default()
+        };
+        let (walked, stamps) = walked;
+        let mut files = HashMap::with_capacity(walked.files.len());
+        for (path, stamp) in walked.files.iter().zip(stamps) {
+            let known = self.files.remove(path).filter(|s| s.stamp.is_some() && s.stamp == stamp);
+            let seen = match known {
+                Some(seen) => seen,
+                None => {
+                    let outcome = self.runtime.load(path).await.map_err(Arc::new);
+                    Seen { stamp, outcome }
+                }
+            };
+            files.insert(path.clone(), seen);
+        }
+        self.files = files;
+
+        let mut plugins: Vec<Plugin> = Vec::new();
+        let mut failures: Vec<Arc<LoadError>> = walked.failures.into_iter().map(Arc::new).collect();
+        let mut loaded = Vec::new();
+        for path in &walked.files {
+            let seen = &self.files[path];
+            match &seen.outcome {
+                Ok(p) => match plugins.iter().find(|q| same_version(q, p)) {
+                    Some(first) => failures.push(Arc::new(LoadError::DuplicateName {
+                        path: path.clone(),
+                        name: p.info().name.clone(),
+                        version: p.info().version.clone(),
+                        first: first.info().file.clone(),
+                    })),
+                    None => {
+                        plugins.push(p.clone());
+                        loaded.push((path.clone(), seen.stamp));
+                    }
+                },
+                Err(e) => failures.push(e.clone()),
+            }
+        }
+        plugins.sort_by(|a, b| {
+            let version = |p: &Plugin| PluginVersion::parse(&p.info().version);
+            a.info().name.cmp(&b.info().name).then_with(|| version(a).cmp(&version(b)))
+        });
+        let changed = self.last.as_ref() != Some(&loaded);
+        self.last = Some(loaded);
+        let reported: HashSet<String> = failures.iter().map(|f| f.to_string()).collect();
+        let fresh =
+            failures.iter().filter(|f| !self.reported.contains(&f.to_string())).cloned().collect();
+        self.reported = reported;
+        Scanned { plugins, failures, fresh, repeats: walked.repeats, changed }
+    }
+}
+
+/// Whether two plugins are the same name and version (KIP-891: versions compare as
+/// Maven's, so `1.0` is `1.0.0`).
+fn same_version(a: &Plugin, b: &Plugin) -> bool {
+    a.info().name == b.info().name
+        && PluginVersion::parse(&a.info().version) == PluginVersion::parse(&b.info().version)
+}
+
+#[cfg(test)]
+#[path = "plugin_scan_tests.rs"]
+mod tests;
