@@ -1,6 +1,7 @@
-//! `wasm-connect plugins list|inspect|test|new`: what the worker would load from a plugin
-//! path, everything one component says about itself, the conformance checks of one
-//! component (in `plugin_test`), and new plugin projects (in `scaffold`).
+//! `wasm-connect plugins list|inspect|test|new|keygen|sign|verify`: what the worker would
+//! load from a plugin path, everything one component says about itself, the conformance
+//! checks of one component (in `plugin_test`), new plugin projects (in `scaffold`), and
+//! plugin signatures (in `signing`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,6 +28,13 @@ pub enum PluginsCommand {
     },
     /// Write a new plugin project: WIT, SDK, a working connector, a test and a README.
     New(super::scaffold::NewArgs),
+    /// Write a new Ed25519 key pair for signing plugins: `<OUT>.key` and `<OUT>.pub`.
+    Keygen(super::signing::KeygenArgs),
+    /// Sign plugins: write `<file>.sig` beside each `.wasm` file.
+    Sign(super::signing::SignArgs),
+    /// Check plugins' signatures against trusted keys, one line per file. Exits 1 if any
+    /// file is unsigned, wrongly signed or signed by an untrusted key.
+    Verify(super::signing::VerifyArgs),
     /// Run conformance checks against one plugin and print a pass/fail table. Exits 1
     /// if a check failed, 2 if the file or config cannot be used.
     Test {
@@ -77,6 +85,9 @@ impl PluginsCommand {
                 Ok(if found.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
             }
             Self::New(args) => args.run(),
+            Self::Keygen(args) => args.run(),
+            Self::Sign(args) => args.run(),
+            Self::Verify(args) => args.run(),
             Self::Inspect { file } => match runtime.load(&file).await {
                 Ok(plugin) => {
                     print!("{}", inspect(&plugin));
