@@ -251,3 +251,29 @@ fn a_required_signature_without_a_usable_trusted_key_stops_the_start() {
     );
     assert!(stderr.contains("plugin.trusted.keys") && stderr.contains("nowhere.pub"), "{stderr}");
 }
+
+/// A compiled artifact in the cache is no way around the check: the unsigned file a runtime
+/// without trust compiled and cached is refused by one that requires signatures, over the
+/// same cache; once signed, it loads from that cache.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_signature_is_checked_before_the_artifact_cache() {
+    use wasm_connect::runtime::{CacheOutcome, LoadError, Runtime, RuntimeOptions, Trust};
+    let dir = tempfile::tempdir().unwrap();
+    let (key, public) = keygen(dir.path(), "k");
+    let file = dir.path().join("p.wasm");
+    std::fs::copy(component("fixtures", "chaos-source"), &file).unwrap();
+    let cache = dir.path().join("cache");
+    let runtime = |trust: Option<Trust>| {
+        Runtime::new(RuntimeOptions { cache_dir: Some(cache.clone()), pool: None, trust }).unwrap()
+    };
+    let open = runtime(None);
+    open.load(&file).await.expect("loads without trust");
+    assert_eq!(open.load(&file).await.unwrap().cache_outcome(), CacheOutcome::Hit);
+
+    let strict = runtime(Some(Trust::from_entries(&[public.display().to_string()]).unwrap()));
+    let e = strict.load(&file).await.unwrap_err();
+    assert!(matches!(e, LoadError::Unsigned { .. }), "{e}");
+    assert!(sign(&key, &[&file]).status.success());
+    let loaded = strict.load(&file).await.expect("a signed file loads");
+    assert_eq!(loaded.cache_outcome(), CacheOutcome::Hit);
+}

@@ -71,7 +71,7 @@ pub enum LoadError {
         first: PathBuf,
     },
     /// Signatures are required and the file has no signature file beside it.
-    #[error("{}: refused: not signed (no {}), and plugin.signature.required is true", path.display(), signature.display())]
+    #[error("{}: refused: not signed (no {})", path.display(), signature.display())]
     Unsigned {
         /// The file.
         path: PathBuf,
