@@ -14,9 +14,12 @@ use crate::support::component;
 /// A start that takes longer than this is a start that hangs.
 const START_SECS: u64 = 240;
 
+/// Runs the binary with the tests' shared artifact cache.
 fn run(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_wasm-connect"))
         .args(args)
+        .arg("--cache-dir")
+        .arg(crate::harness::shared_cache_dir())
         .env("RUST_LOG", "warn")
         .output()
         .expect("the binary runs")
@@ -276,4 +279,34 @@ async fn the_signature_is_checked_before_the_artifact_cache() {
     assert!(sign(&key, &[&file]).status.success());
     let loaded = strict.load(&file).await.expect("a signed file loads");
     assert_eq!(loaded.cache_outcome(), CacheOutcome::Hit);
+}
+
+#[test]
+fn list_with_trusted_keys_shows_what_a_worker_requiring_signatures_loads() {
+    let dir = tempfile::tempdir().unwrap();
+    let (key, public) = keygen(dir.path(), "k");
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir(&plugins).unwrap();
+    let signed = plugins.join("datagen.wasm");
+    std::fs::copy(component("plugins", "datagen"), &signed).unwrap();
+    let unsigned = plugins.join("chaos.wasm");
+    std::fs::copy(component("fixtures", "chaos-source"), &unsigned).unwrap();
+    assert!(sign(&key, &[&signed]).status.success());
+    let list = |extra: &[&str]| {
+        let mut args = vec!["plugins", "list", "--plugin-path", s(&plugins)];
+        args.extend(extra);
+        run(&args)
+    };
+    let all = list(&[]);
+    assert!(all.status.success(), "{}", text(&all.stderr));
+    assert!(text(&all.stdout).contains("ChaosSource"), "{}", text(&all.stdout));
+
+    let out = list(&["--trusted-key", s(&public)]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("Datagen") && !stdout.contains("ChaosSource"), "{stdout}");
+    let stderr = text(&out.stderr);
+    let skipped: Vec<&str> = stderr.lines().filter(|l| l.starts_with("skipped")).collect();
+    assert_eq!(skipped.len(), 1, "{stderr}");
+    assert!(skipped[0].contains(s(&unsigned)) && skipped[0].contains("not signed"), "{stderr}");
 }

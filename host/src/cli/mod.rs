@@ -83,7 +83,8 @@ impl Cli {
             Command::Plugins(plugins::PluginsCommand::Sign(args)) => args.run(),
             Command::Plugins(plugins::PluginsCommand::Verify(args)) => args.run(),
             Command::Plugins(cmd) => {
-                let runtime = Runtime::new(RuntimeOptions { cache_dir, pool: None, trust: None })?;
+                let trust = cmd.trust()?;
+                let runtime = Runtime::new(RuntimeOptions { cache_dir, pool: None, trust })?;
                 cmd.run(&runtime).await
             }
             Command::Standalone { worker_config, connectors } => {

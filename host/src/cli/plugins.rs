@@ -10,7 +10,7 @@ use clap::Subcommand;
 
 use super::table;
 use crate::model::PluginKind;
-use crate::runtime::{CONTRACT, CacheOutcome, Plugin, Runtime};
+use crate::runtime::{CONTRACT, CacheOutcome, Plugin, Runtime, Trust};
 
 /// `plugins` subcommands.
 #[derive(Debug, Subcommand)]
@@ -20,6 +20,10 @@ pub enum PluginsCommand {
         /// Directories (or files) to search for `.wasm` plugins.
         #[arg(long = "plugin-path", required = true, value_delimiter = ',')]
         plugin_path: Vec<PathBuf>,
+        /// List only plugins signed by one of these keys (a PEM file or a base64 key), as
+        /// a worker with `plugin.signature.required=true` loads them; repeatable.
+        #[arg(long = "trusted-key")]
+        trusted_keys: Vec<String>,
     },
     /// Show one plugin's world, config definition and imports.
     Inspect {
@@ -49,10 +53,20 @@ pub enum PluginsCommand {
 }
 
 impl PluginsCommand {
+    /// The keys the runtime must require signatures by: `list --trusted-key`'s, if any.
+    pub fn trust(&self) -> anyhow::Result<Option<Trust>> {
+        match self {
+            Self::List { trusted_keys, .. } if !trusted_keys.is_empty() => {
+                Trust::from_entries(trusted_keys).map(Some).map_err(anyhow::Error::msg)
+            }
+            _ => Ok(None),
+        }
+    }
+
     /// Runs the subcommand.
     pub async fn run(self, runtime: &Runtime) -> anyhow::Result<ExitCode> {
         match self {
-            Self::List { plugin_path } => {
+            Self::List { plugin_path, .. } => {
                 let found = runtime.discover(&plugin_path).await;
                 let rows: Vec<Vec<String>> = found
                     .plugins
