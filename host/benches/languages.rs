@@ -47,7 +47,8 @@ fn examples() -> Vec<(String, PathBuf)> {
 }
 
 fn runtime(cache: Option<&Path>) -> Runtime {
-    Runtime::new(RuntimeOptions { cache_dir: cache.map(Into::into), pool: None }).unwrap()
+    Runtime::new(RuntimeOptions { cache_dir: cache.map(Into::into), pool: None, trust: None })
+        .unwrap()
 }
 
 fn median(mut v: Vec<Duration>) -> Duration {

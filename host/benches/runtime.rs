@@ -60,6 +60,7 @@ async fn main() {
     let rt = Runtime::new(RuntimeOptions {
         cache_dir: Some(cache.path().into()),
         pool: Some(Default::default()),
+        trust: None,
     })
     .unwrap();
     let path = plugin_path("datagen");

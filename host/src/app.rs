@@ -18,7 +18,7 @@ use crate::herder::{
     SinkOffsets,
 };
 use crate::rest::{self, RestState};
-use crate::runtime::{PluginScan, PoolSize, Runtime, RuntimeOptions};
+use crate::runtime::{PluginScan, PoolSize, Runtime, RuntimeOptions, Trust};
 use crate::store::{
     EmbeddedBackend, KafkaBackend, LogBackend, OffsetStore, OffsetStores, StatusStore, TopicOrigin,
     TopicSpec,
@@ -63,6 +63,7 @@ impl App {
             cache_dir: config.wasm_cache_dir.clone().or(cache_dir),
             pool: (config.wasm_pool_instances > 0)
                 .then(|| PoolSize { instances: config.wasm_pool_instances, ..PoolSize::default() }),
+            trust: plugin_trust(config)?,
         })?;
         let scan = PluginScan::new(runtime.clone(), config.plugin_path.clone());
         let plugins = Plugins::watch(scan, config.plugin_scan_interval).await;
@@ -214,6 +215,24 @@ async fn join_listeners(tasks: Vec<tokio::task::JoinHandle<std::io::Result<()>>>
     for task in tasks {
         let _ = task.await;
     }
+}
+
+/// The keys plugins must be signed by, when `plugin.signature.required` is true; a key
+/// that cannot be read fails the start. Keys given without the requirement are unused.
+fn plugin_trust(config: &WorkerConfig) -> anyhow::Result<Option<Trust>> {
+    if !config.plugin_signature_required {
+        if !config.plugin_trusted_keys.is_empty() {
+            tracing::warn!(
+                "plugin.trusted.keys is set but plugin.signature.required is false: plugin \
+                 signatures are not checked"
+            );
+        }
+        return Ok(None);
+    }
+    let trust = Trust::from_entries(&config.plugin_trusted_keys)
+        .map_err(|e| anyhow::anyhow!("plugin.trusted.keys: {e}"))?;
+    tracing::info!(keys = trust.keys().len(), "Plugins must be signed by a trusted key");
+    Ok(Some(trust))
 }
 
 /// The bounds of the herder's shutdown, Kafka Connect's: `task.shutdown.graceful.timeout.ms`

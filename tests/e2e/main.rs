@@ -40,6 +40,7 @@ mod offsets_topic;
 mod panics;
 mod plugin_path;
 mod plugin_upgrade;
+mod plugin_signatures;
 mod plugin_versions;
 mod postgres;
 mod providers;

@@ -25,8 +25,12 @@ pub fn runtime() -> Runtime {
     RT.get_or_init(|| {
         let cache =
             std::env::temp_dir().join(format!("wasm-connect-test-cache-{}", std::process::id()));
-        Runtime::new(RuntimeOptions { cache_dir: Some(cache), pool: Some(PoolSize::default()) })
-            .expect("runtime")
+        Runtime::new(RuntimeOptions {
+            cache_dir: Some(cache),
+            pool: Some(PoolSize::default()),
+            trust: None,
+        })
+        .expect("runtime")
     })
     .clone()
 }

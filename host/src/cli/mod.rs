@@ -1,14 +1,17 @@
-//! The command line: `wasm-connect plugins list|inspect|test|new` and the worker modes,
+//! The command line: `wasm-connect plugins list|inspect|test|new|keygen|sign|verify` and the
+//! worker modes,
 //! `standalone` and `distributed`. This file parses the arguments and hands each command to
 //! the file that runs it, which returns an exit code; errors reach the user as one line,
 //! never as a panic or a backtrace.
 //!
 //! Layout: `worker` (the worker modes), `plugins` (`plugins list|inspect|test|new`),
-//! `plugin_test` (`plugins test`), `scaffold/` (`plugins new`), `table` (plain-text tables).
+//! `plugin_test` (`plugins test`), `scaffold/` (`plugins new`), `signing` (`plugins
+//! keygen|sign|verify`), `table` (plain-text tables).
 
 mod plugin_test;
 mod plugins;
 mod scaffold;
+mod signing;
 mod table;
 mod worker;
 
@@ -75,8 +78,13 @@ impl Cli {
         match self.command {
             // Writing a project needs no wasm engine.
             Command::Plugins(plugins::PluginsCommand::New(args)) => args.run(),
+            // Neither does signing.
+            Command::Plugins(plugins::PluginsCommand::Keygen(args)) => args.run(),
+            Command::Plugins(plugins::PluginsCommand::Sign(args)) => args.run(),
+            Command::Plugins(plugins::PluginsCommand::Verify(args)) => args.run(),
             Command::Plugins(cmd) => {
-                let runtime = Runtime::new(RuntimeOptions { cache_dir, pool: None })?;
+                let trust = cmd.trust()?;
+                let runtime = Runtime::new(RuntimeOptions { cache_dir, pool: None, trust })?;
                 cmd.run(&runtime).await
             }
             Command::Standalone { worker_config, connectors } => {

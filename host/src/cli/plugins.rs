@@ -1,6 +1,7 @@
-//! `wasm-connect plugins list|inspect|test|new`: what the worker would load from a plugin
-//! path, everything one component says about itself, the conformance checks of one
-//! component (in `plugin_test`), and new plugin projects (in `scaffold`).
+//! `wasm-connect plugins list|inspect|test|new|keygen|sign|verify`: what the worker would
+//! load from a plugin path, everything one component says about itself, the conformance
+//! checks of one component (in `plugin_test`), new plugin projects (in `scaffold`), and
+//! plugin signatures (in `signing`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,7 +10,7 @@ use clap::Subcommand;
 
 use super::table;
 use crate::model::PluginKind;
-use crate::runtime::{CONTRACT, CacheOutcome, Plugin, Runtime};
+use crate::runtime::{CONTRACT, CacheOutcome, Plugin, Runtime, Trust};
 
 /// `plugins` subcommands.
 #[derive(Debug, Subcommand)]
@@ -19,6 +20,10 @@ pub enum PluginsCommand {
         /// Directories (or files) to search for `.wasm` plugins.
         #[arg(long = "plugin-path", required = true, value_delimiter = ',')]
         plugin_path: Vec<PathBuf>,
+        /// List only plugins signed by one of these keys (a PEM file or a base64 key), as
+        /// a worker with `plugin.signature.required=true` loads them; repeatable.
+        #[arg(long = "trusted-key")]
+        trusted_keys: Vec<String>,
     },
     /// Show one plugin's world, config definition and imports.
     Inspect {
@@ -27,6 +32,13 @@ pub enum PluginsCommand {
     },
     /// Write a new plugin project: WIT, SDK, a working connector, a test and a README.
     New(super::scaffold::NewArgs),
+    /// Write a new Ed25519 key pair for signing plugins: `<OUT>.key` and `<OUT>.pub`.
+    Keygen(super::signing::KeygenArgs),
+    /// Sign plugins: write `<file>.sig` beside each `.wasm` file.
+    Sign(super::signing::SignArgs),
+    /// Check plugins' signatures against trusted keys, one line per file. Exits 1 if any
+    /// file is unsigned, wrongly signed or signed by an untrusted key.
+    Verify(super::signing::VerifyArgs),
     /// Run conformance checks against one plugin and print a pass/fail table. Exits 1
     /// if a check failed, 2 if the file or config cannot be used.
     Test {
@@ -41,10 +53,20 @@ pub enum PluginsCommand {
 }
 
 impl PluginsCommand {
+    /// The keys the runtime must require signatures by: `list --trusted-key`'s, if any.
+    pub fn trust(&self) -> anyhow::Result<Option<Trust>> {
+        match self {
+            Self::List { trusted_keys, .. } if !trusted_keys.is_empty() => {
+                Trust::from_entries(trusted_keys).map(Some).map_err(anyhow::Error::msg)
+            }
+            _ => Ok(None),
+        }
+    }
+
     /// Runs the subcommand.
     pub async fn run(self, runtime: &Runtime) -> anyhow::Result<ExitCode> {
         match self {
-            Self::List { plugin_path } => {
+            Self::List { plugin_path, .. } => {
                 let found = runtime.discover(&plugin_path).await;
                 let rows: Vec<Vec<String>> = found
                     .plugins
@@ -77,6 +99,9 @@ impl PluginsCommand {
                 Ok(if found.failures.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(2) })
             }
             Self::New(args) => args.run(),
+            Self::Keygen(args) => args.run(),
+            Self::Sign(args) => args.run(),
+            Self::Verify(args) => args.run(),
             Self::Inspect { file } => match runtime.load(&file).await {
                 Ok(plugin) => {
                     print!("{}", inspect(&plugin));

@@ -65,6 +65,14 @@ pub struct WorkerConfig {
     /// worker runs, for new, changed and removed files (default
     /// [`DEFAULT_PLUGIN_SCAN_INTERVAL`]; 0: only on `POST /wasm-connect/plugins/rescan`).
     pub plugin_scan_interval: Option<Duration>,
+    /// `plugin.signature.required` (default false): whether a plugin loads only with a
+    /// valid signature (`<file>.wasm.sig`) by one of `plugin.trusted.keys`.
+    pub plugin_signature_required: bool,
+    /// `plugin.trusted.keys`: the Ed25519 public keys plugins may be signed by, each the
+    /// path of a PEM file (SubjectPublicKeyInfo) or the base64 of the key's 32 bytes;
+    /// comma-separated. Required (at least one) when `plugin.signature.required` is true.
+    /// Kept as written: the runtime reads the keys (`runtime::Trust::from_entries`).
+    pub plugin_trusted_keys: Vec<String>,
     /// `listeners`: where the REST API listens (default [`DEFAULT_LISTENERS`]).
     pub listeners: Vec<Listener>,
     /// `listeners.https.ssl.*`: the TLS settings of the `https://` listeners and of the
@@ -163,6 +171,8 @@ pub struct WorkerConfig {
 
 const LISTENERS: &str = "a comma-separated list of http://host:port or https://host:port URLs";
 const BROKERS: &str = "a comma-separated list of host:port addresses";
+const TRUSTED_KEYS: &str =
+    "a comma-separated list of Ed25519 public keys: PEM file paths or base64 raw keys";
 
 impl WorkerConfig {
     /// Reads a worker `.properties` file.
@@ -216,6 +226,21 @@ impl WorkerConfig {
         if plugin_path.is_none() && !r.has_problem("plugin.path") {
             r.problem("plugin.path", "missing: required (a comma-separated list of directories)");
         }
+        let plugin_signature_required =
+            r.parsed("plugin.signature.required", "true or false", parse_bool).unwrap_or(false);
+        let plugin_trusted_keys =
+            r.list("plugin.trusted.keys", TRUSTED_KEYS, |e| Ok(e.to_owned())).unwrap_or_default();
+        if plugin_signature_required
+            && plugin_trusted_keys.is_empty()
+            && !r.has_problem("plugin.trusted.keys")
+        {
+            r.problem(
+                "plugin.trusted.keys",
+                format!(
+                    "missing: required when plugin.signature.required is true ({TRUSTED_KEYS})"
+                ),
+            );
+        }
         let listeners = r.list("listeners", LISTENERS, str::parse).unwrap_or_else(|| {
             vec![DEFAULT_LISTENERS.parse().expect("the default listener parses")]
         });
@@ -227,6 +252,8 @@ impl WorkerConfig {
                 r.millis("plugin.scan.interval.ms", DEFAULT_PLUGIN_SCAN_INTERVAL),
             )
             .filter(|d| !d.is_zero()),
+            plugin_signature_required,
+            plugin_trusted_keys,
             listeners,
             listeners_https_props: BTreeMap::new(),
             rest_basic_auth_credentials_file: r
@@ -385,6 +412,8 @@ impl std::fmt::Debug for WorkerConfig {
             bootstrap_servers,
             plugin_path,
             plugin_scan_interval,
+            plugin_signature_required,
+            plugin_trusted_keys,
             listeners,
             listeners_https_props,
             rest_basic_auth_credentials_file,
@@ -421,6 +450,8 @@ impl std::fmt::Debug for WorkerConfig {
             .field("bootstrap_servers", bootstrap_servers)
             .field("plugin_path", plugin_path)
             .field("plugin_scan_interval", plugin_scan_interval)
+            .field("plugin_signature_required", plugin_signature_required)
+            .field("plugin_trusted_keys", plugin_trusted_keys)
             .field("listeners", listeners)
             .field("listeners_https_props", &RedactedProps(listeners_https_props))
             .field("rest_basic_auth_credentials_file", rest_basic_auth_credentials_file)
@@ -455,6 +486,15 @@ impl std::fmt::Debug for WorkerConfig {
             .field("client_props", &RedactedProps(client_props))
             .field("ignored_keys", ignored_keys)
             .finish()
+    }
+}
+
+/// A boolean as Kafka reads one: `true` or `false`, any case.
+fn parse_bool(s: &str) -> Option<bool> {
+    match s.to_ascii_lowercase().as_str() {
+        "true" => Some(true),
+        "false" => Some(false),
+        _ => None,
     }
 }
 

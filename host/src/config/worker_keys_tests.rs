@@ -232,3 +232,34 @@ fn standalone_retention_defaults_are_kafkas_and_can_be_set() {
     let c = ok(&format!("{DISTRIBUTED}log.retention.ms=1\n"), Mode::Distributed);
     assert_eq!(c.ignored_keys, ["log.retention.ms"]);
 }
+
+#[test]
+fn plugin_signatures_are_off_by_default_and_need_a_trusted_key_when_required() {
+    let c = ok("plugin.path=p", Mode::Standalone);
+    assert!(!c.plugin_signature_required);
+    assert!(c.plugin_trusted_keys.is_empty());
+    let c = ok(
+        "plugin.path=p\nplugin.signature.required=TRUE\n\
+         plugin.trusted.keys= /etc/keys/a.pub , abc= ,\n",
+        Mode::Standalone,
+    );
+    assert!(c.plugin_signature_required);
+    assert_eq!(c.plugin_trusted_keys, ["/etc/keys/a.pub", "abc="]);
+    let c = ok("plugin.path=p\nplugin.signature.required=false\n", Mode::Standalone);
+    assert!(!c.plugin_signature_required);
+
+    let got = problems("plugin.path=p\nplugin.signature.required=true\n", Mode::Standalone);
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0].0, "plugin.trusted.keys");
+    assert!(got[0].1.starts_with("missing: required when plugin.signature.required"), "{got:?}");
+    let got = problems(
+        "plugin.path=p\nplugin.signature.required=true\nplugin.trusted.keys= , \n",
+        Mode::Standalone,
+    );
+    assert_eq!(got.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["plugin.trusted.keys"]);
+    let got = problems("plugin.path=p\nplugin.signature.required=yes\n", Mode::Standalone);
+    assert_eq!(
+        got,
+        [("plugin.signature.required".into(), "expected true or false, got \"yes\"".into())]
+    );
+}

@@ -70,6 +70,49 @@ pub enum LoadError {
         /// The file that keeps the name.
         first: PathBuf,
     },
+    /// Signatures are required and the file has no signature file beside it.
+    #[error("{}: refused: not signed (no {})", path.display(), signature.display())]
+    Unsigned {
+        /// The file.
+        path: PathBuf,
+        /// Where its signature was looked for.
+        signature: PathBuf,
+    },
+    /// The signature file cannot be read or is not one.
+    #[error("{}: refused: its signature file cannot be used: {reason}", path.display())]
+    MalformedSignature {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+    /// The file is signed by a key that `plugin.trusted.keys` does not list.
+    #[error("{}: refused: signed by key {key}, which is not in plugin.trusted.keys", path.display())]
+    UntrustedSigner {
+        /// The file.
+        path: PathBuf,
+        /// The signer's public key (base64).
+        key: String,
+    },
+    /// The signature is not a valid signature of its digest by its key: forged, or made
+    /// with another key.
+    #[error("{}: refused: the signature is not valid for key {key}", path.display())]
+    BadSignature {
+        /// The file.
+        path: PathBuf,
+        /// The key the signature file names (base64).
+        key: String,
+    },
+    /// The signature is valid, but for other bytes: the file changed after it was signed.
+    #[error("{}: refused: the file changed after it was signed (its SHA-256 is {actual}, the signature is for {signed})", path.display())]
+    Modified {
+        /// The file.
+        path: PathBuf,
+        /// The digest that was signed (hex).
+        signed: String,
+        /// The file's digest (hex).
+        actual: String,
+    },
     /// A component, but not one implementing a wasm-connect world.
     #[error("{}: not a wasm-connect plugin: {reason}", path.display())]
     WrongWorld {

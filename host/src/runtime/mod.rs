@@ -13,7 +13,8 @@
 //! `convert` (the one `bindgen!` and its conversions), `plugin_path` (which files of a plugin
 //! path to load: regular files, each once, in a finite walk), `plugin_scan` (a plugin path
 //! scanned again, loading only new and changed files), `plugin_file` (reading one,
-//! bounded), `plugin` (load, check, describe),
+//! bounded), `signature` (trusted keys and the signature check, before a file is
+//! compiled or its cached artifact used), `plugin` (load, check, describe),
 //! `pre` (a component pre-linked once, and its instantiation), `instance` (Store + async
 //! calls + deadlines), `state` (the data of one Store), the typed handles
 //! `connector_instance`, `source_instance`, `sink_instance` and `transform_instance`,
@@ -44,6 +45,7 @@ mod plugin_scan;
 mod polled_record;
 mod pre;
 mod producers;
+mod signature;
 mod sink_instance;
 mod source_instance;
 mod state;
@@ -68,6 +70,9 @@ pub use plugin_file::MAX_PLUGIN_BYTES;
 pub use plugin_path::Repeat;
 pub use plugin_scan::{PluginScan, Scanned};
 pub use polled_record::{PolledRecord, decode_polled};
+pub use signature::{
+    SIGNATURE_HEADER, SignatureFile, Trust, digest, key_text, parse_public_key, signature_path,
+};
 pub use sink_instance::SinkTaskInstance;
 pub use source_instance::SourceTaskInstance;
 pub use state::{Identity, InstanceHost, NoHost};
@@ -82,6 +87,9 @@ pub struct RuntimeOptions {
     pub cache_dir: Option<PathBuf>,
     /// Pooling allocator size; `None` allocates on demand.
     pub pool: Option<PoolSize>,
+    /// The keys plugins must be signed by (`plugin.signature.required`); `None` loads
+    /// unsigned plugins.
+    pub trust: Option<Trust>,
 }
 
 /// The engine, linker and artifact cache. Cheap to clone; one per worker.
@@ -95,6 +103,7 @@ struct Inner {
     linker: Linker<state::InstanceState>,
     cache: Option<ArtifactCache>,
     executor: executor::GuestExecutor,
+    trust: Option<Trust>,
 }
 
 /// The outcome of scanning plugin directories.
@@ -132,7 +141,8 @@ impl Runtime {
         bindings::Plugin::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
         let cache = options.cache_dir.and_then(ArtifactCache::open_or_warn);
         let executor = executor::GuestExecutor::per_core()?;
-        Ok(Self { inner: Arc::new(Inner { engine, linker, cache, executor }) })
+        let trust = options.trust;
+        Ok(Self { inner: Arc::new(Inner { engine, linker, cache, executor, trust }) })
     }
 
     /// The engine.
@@ -146,6 +156,11 @@ impl Runtime {
 
     pub(crate) fn linker(&self) -> &Linker<state::InstanceState> {
         &self.inner.linker
+    }
+
+    /// The keys plugins must be signed by, if signatures are required.
+    pub fn trust(&self) -> Option<&Trust> {
+        self.inner.trust.as_ref()
     }
 
     /// The artifact cache, if any.

@@ -3,7 +3,7 @@
 //! costs tens of microseconds for a Rust guest.
 //!
 //! Loading checks the file step by step so that each kind of bad file gets its own clear
-//! reason: not wasm, a core module instead of a component, invalid bytes, a component of
+//! reason: no valid signature by a trusted key (when the runtime requires one), not wasm, a core module instead of a component, invalid bytes, a component of
 //! another world, or a plugin that fails while describing itself.
 
 use std::path::Path;
@@ -313,8 +313,19 @@ pub(crate) async fn load(runtime: &Runtime, path: &Path) -> Result<Plugin, LoadE
     let path = path.to_path_buf();
     let bytes = {
         let file = path.clone();
-        tokio::task::spawn_blocking(move || plugin_file::read(&file)).await.map_err(|e| {
-            LoadError::Read { path: path.clone(), source: std::io::Error::other(e.to_string()) }
+        let trust = runtime.trust().cloned();
+        // The signature is checked on the bytes read, before anything else looks at them
+        // (the artifact cache included): what is verified is what is compiled.
+        let read = move || -> Result<Vec<u8>, LoadError> {
+            let bytes = plugin_file::read(&file)?;
+            if let Some(trust) = trust {
+                trust.check(&file, &bytes)?;
+            }
+            Ok(bytes)
+        };
+        tokio::task::spawn_blocking(read).await.map_err(|e| LoadError::Read {
+            path: path.clone(),
+            source: std::io::Error::other(e.to_string()),
         })??
     };
     let not_component = |reason: String| LoadError::NotAComponent { path: path.clone(), reason };

@@ -1,4 +1,5 @@
-//! Reading one plugin file: a regular file only, at most [`MAX_PLUGIN_BYTES`].
+//! Reading one plugin file: a regular file only, at most [`MAX_PLUGIN_BYTES`] (and, the
+//! same way, a plugin's signature file, with a smaller bound).
 //!
 //! The file is opened without blocking (`O_NONBLOCK`: opening a FIFO for reading would
 //! otherwise wait for a writer) and checked on the open handle, so a file swapped for a
@@ -20,6 +21,12 @@ pub const MAX_PLUGIN_BYTES: u64 = 256 << 20;
 
 /// The bytes of the plugin file `path`. Blocking.
 pub(super) fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
+    read_at_most(path, MAX_PLUGIN_BYTES)
+}
+
+/// The bytes of the regular file `path`, at most `limit` of them (a plugin, or its
+/// signature file). Blocking.
+pub(super) fn read_at_most(path: &Path, limit: u64) -> Result<Vec<u8>, LoadError> {
     let read_err = |source: std::io::Error| LoadError::Read { path: path.to_path_buf(), source };
     let fd =
         rustix::fs::open(path, OFlags::RDONLY | OFlags::NONBLOCK | OFlags::CLOEXEC, Mode::empty())
@@ -29,14 +36,13 @@ pub(super) fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
     if !meta.is_file() {
         return Err(LoadError::not_a_file(path, meta.file_type()));
     }
-    let too_large =
-        |size| LoadError::TooLarge { path: path.to_path_buf(), size, limit: MAX_PLUGIN_BYTES };
-    if meta.len() > MAX_PLUGIN_BYTES {
+    let too_large = |size| LoadError::TooLarge { path: path.to_path_buf(), size, limit };
+    if meta.len() > limit {
         return Err(too_large(meta.len()));
     }
     let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_PLUGIN_BYTES + 1).read_to_end(&mut bytes).map_err(read_err)?;
-    if bytes.len() as u64 > MAX_PLUGIN_BYTES {
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(read_err)?;
+    if bytes.len() as u64 > limit {
         return Err(too_large(bytes.len() as u64));
     }
     Ok(bytes)
