@@ -39,6 +39,7 @@ mod offsets;
 mod offsets_topic;
 mod panics;
 mod plugin_path;
+mod plugin_version_keys;
 mod plugin_versions;
 mod postgres;
 mod providers;
