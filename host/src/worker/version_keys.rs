@@ -7,11 +7,12 @@
 //! The converters and the built-in transforms and predicates are part of the worker: one
 //! version each, the worker's own ([`BUILTIN_VERSION`]), as `GET /connector-plugins` lists
 //! them. Transform plugins may have several versions installed; the chain's spec picks
-//! among them with [`requirement`] and words a miss with [`no_match`].
+//! among them with [`pick`].
 //!
 //! It owns the key names, the reading and the messages; it builds nothing and does not
 //! know which class a key's alias names (the chain's spec and the definitions do).
 
+use super::plugin_versions::Versions;
 use crate::model::{ConfigProblem, PluginVersion, Properties, VersionRequirement};
 
 /// The suffix of every version key: `<prefix>plugin.version`.
@@ -49,6 +50,22 @@ pub fn no_match(what: &str, spec: &str, installed: &[String]) -> String {
         spec.trim(),
         installed.join(", ")
     )
+}
+
+/// The newest of `versions` (of the plugin `what` names, whose class key is `class_key`)
+/// that version key `key` of `raw` allows; the key's problem when it is no version or
+/// range, or allows none.
+pub fn pick<'a, T>(
+    raw: &Properties,
+    key: &str,
+    class_key: &str,
+    what: &str,
+    versions: &'a Versions<T>,
+) -> Result<&'a T, ConfigProblem> {
+    versions.pick(&requirement(raw, key, class_key)?).map_err(|installed| ConfigProblem {
+        key: key.to_owned(),
+        message: no_match(what, raw.get(key).map(String::as_str).unwrap_or_default(), &installed),
+    })
 }
 
 /// The problem of version key `key` of a plugin built into the worker (`what` names it),
@@ -122,6 +139,31 @@ mod tests {
             )
         );
         assert!(problems[1].message.starts_with("The worker's header converter has no"));
+    }
+
+    #[test]
+    fn a_transform_version_is_the_newest_the_key_allows() {
+        let mut versions = Versions::default();
+        for v in ["1.0.0", "1.5.0", "2.0.0"] {
+            versions.insert(v, format!("file-{v}")).unwrap();
+        }
+        let key = "transforms.t.plugin.version";
+        let pick_for = |spec: Option<&str>| {
+            let config = spec.map(|s| raw(&[(key, s)])).unwrap_or_default();
+            pick(&config, key, "transforms.t.type", "Plugin T", &versions)
+        };
+        assert_eq!(pick_for(None).unwrap(), "file-2.0.0");
+        assert_eq!(pick_for(Some("[1.0,2.0)")).unwrap(), "file-1.5.0");
+        assert_eq!(pick_for(Some("1.0")).unwrap(), "file-1.0.0");
+        let miss = pick_for(Some("[3.0,)")).unwrap_err();
+        assert_eq!(miss.key, key);
+        assert_eq!(
+            miss.message,
+            "Plugin T has no installed version matching [3.0,); installed versions: 1.0.0, \
+             1.5.0, 2.0.0"
+        );
+        let bad = pick_for(Some("[2.0,1.0]")).unwrap_err();
+        assert!(bad.message.starts_with("Invalid version range for transforms.t.type"), "{bad:?}");
     }
 
     #[test]

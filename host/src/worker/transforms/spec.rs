@@ -313,23 +313,13 @@ fn read_step(
         }
         StepClass::Builtin(def)
     } else if let Some(versions) = plugins.transform_versions(class) {
-        let plugin = match version_keys::requirement(config, &version_key, &type_key) {
+        let what = format!("Plugin {class}");
+        let plugin = match version_keys::pick(config, &version_key, &type_key, &what, versions) {
+            Ok(plugin) => plugin,
             Err(p) => {
                 problems.push(p);
                 return None;
             }
-            Ok(requirement) => match versions.pick(&requirement) {
-                Ok(plugin) => plugin,
-                Err(installed) => {
-                    let what = format!("Plugin {class}");
-                    let spec = config.get(&version_key).map(String::as_str).unwrap_or_default();
-                    problems.push(ConfigProblem {
-                        message: version_keys::no_match(&what, spec, &installed),
-                        key: version_key,
-                    });
-                    return None;
-                }
-            },
         };
         let def = &plugin.info().config_def;
         for key in props.iter().map(|(k, _)| k) {
