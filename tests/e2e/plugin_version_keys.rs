@@ -1,9 +1,9 @@
 //! KIP-891's version keys beyond `connector.plugin.version`, on the embedded backend, with
-//! a plugin path holding ChaosTransform 1.0.0 and 2.0.0 (copies of `build/versions/`)
-//! beside `build/plugins/` (Datagen):
+//! a plugin path holding ChaosTransform and ChaosSource 1.0.0 and 2.0.0 (copies of
+//! `build/versions/`) beside `build/plugins/` (Datagen):
 //!
-//! - `GET /connector-plugins?connectorsOnly=false` lists each installed version of the
-//!   transform, oldest first;
+//! - `GET /connector-plugins` lists each installed version of the source, and with
+//!   `connectorsOnly=false` of the transform, oldest first;
 //! - `GET /connector-plugins/{plugin}/config?version=` answers the definition of the version
 //!   a version or range picks, a 400 naming the installed versions when none matches or
 //!   the range is invalid, a 404 for an unknown plugin;
@@ -27,11 +27,14 @@ use crate::support::root;
 
 const WORKER: &str = env!("CARGO_PKG_VERSION");
 
-/// A plugin directory holding ChaosTransform 1.0.0 and 2.0.0.
+/// A plugin directory holding ChaosTransform and ChaosSource 1.0.0 and 2.0.0, the newer
+/// copied first.
 fn versions_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    for v in ["1.0.0", "2.0.0"] {
-        let name = format!("chaos-transform-{v}.wasm");
+    for name in ["transform", "source"]
+        .map(|p| ["2.0.0", "1.0.0"].map(|v| format!("chaos-{p}-{v}.wasm")))
+        .concat()
+    {
         let from = root().join("build/versions").join(&name);
         std::fs::copy(&from, dir.path().join(&name))
             .unwrap_or_else(|e| panic!("{}: {e}; run scripts/build-guests.sh", from.display()));
@@ -107,6 +110,15 @@ async fn the_listing_and_the_config_endpoint_show_each_version() {
         .map(|p| (p["type"].as_str().unwrap(), p["version"].as_str().unwrap()))
         .collect();
     assert_eq!(chaos, [("transformation", "1.0.0"), ("transformation", "2.0.0")]);
+    let (_, connectors) = api.get("/connector-plugins").await;
+    let sources: Vec<&str> = connectors
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["class"] == "ChaosSource")
+        .map(|p| p["version"].as_str().unwrap())
+        .collect();
+    assert_eq!(sources, ["1.0.0", "2.0.0"], "{connectors}");
 
     let config = |plugin: &str, version: &str| {
         format!("/connector-plugins/{plugin}/config?version={}", encode(version))
@@ -167,6 +179,14 @@ async fn the_listing_and_the_config_endpoint_show_each_version() {
         assert_eq!(k["default_value"], WORKER, "{k}");
         assert_eq!(k["importance"], "LOW", "{k}");
     }
+    // An older version's definition; the version key's default is still the newest.
+    let (code, keys) = api.get(&config("ChaosSource", "[1.0,2.0)")).await;
+    assert_eq!(code, StatusCode::OK, "{keys}");
+    let connector =
+        keys.as_array().unwrap().iter().find(|k| k["name"] == "connector.plugin.version");
+    assert_eq!(connector.map(|k| &k["default_value"]), Some(&json!("2.0.0")), "{keys}");
+    let (code, body) = api.get(&config("ChaosSource", "3.0")).await;
+    assert_error(code, &body, StatusCode::BAD_REQUEST, "installed versions: 1.0.0, 2.0.0");
     let (code, body) = api.get(&config("Datagen", "[99.0,)")).await;
     assert_error(code, &body, StatusCode::BAD_REQUEST, &format!("installed versions: {datagen}"));
     app.shutdown().await;
