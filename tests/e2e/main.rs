@@ -41,6 +41,7 @@ mod panics;
 mod plugin_path;
 mod plugin_upgrade;
 mod plugin_signatures;
+mod plugin_version_keys;
 mod plugin_versions;
 mod postgres;
 mod providers;

@@ -1,10 +1,11 @@
 //! The keys of a connector's definition as `/connector-plugins/{p}/config` and validate
 //! show them: the plugin's own keys, then the framework's (Kafka Connect's
 //! `ConnectorConfig`, `SinkConnectorConfig` and the error-handling keys, plus this worker's
-//! retry and restart keys), each placed in Kafka Connect's group with its order in the
-//! group, width and display name. REST renders them. It only describes keys; checking
+//! retry and restart keys; KIP-891's version keys after the class keys they version), each
+//! placed in Kafka Connect's group with its order in the group, width and display name. REST renders them. It only describes keys; checking
 //! values is `validate`'s.
 
+use super::plugin_version_keys;
 use crate::model::{ConfigKey, ConfigType, Importance, PluginInfo, PluginKind, RELOAD_ACTION};
 
 /// A key with where Kafka Connect's `ConfigKeyInfo` places it.
@@ -24,8 +25,15 @@ pub struct Placed {
 
 /// Every key of `plugin`: its own keys first (those the framework also defines, such as a
 /// sink's `topics`, are listed once, as the framework's), then the framework's by group.
-pub fn placed_keys(plugin: &PluginInfo) -> Vec<Placed> {
-    let framework = framework_keys(plugin.kind);
+/// `latest` is the plugin's newest installed version, the default of
+/// `connector.plugin.version`.
+pub fn placed_keys(plugin: &PluginInfo, latest: Option<&str>) -> Vec<Placed> {
+    let mut framework = Vec::new();
+    for key in framework_keys(plugin.kind) {
+        let version = plugin_version_keys::after_class_key(&key.name, latest);
+        framework.push(key);
+        framework.extend(version);
+    }
     let own =
         plugin.config_def.keys.iter().filter(|k| !framework.iter().any(|f| f.name == k.name)).map(
             |k| Placed {
@@ -89,6 +97,9 @@ const RESTARTS: &str = "Restarts";
 /// The group, width and display name Kafka Connect gives a framework key; this worker's
 /// own keys get groups of their own.
 fn layout(name: &str) -> (&'static str, &'static str, Option<&'static str>) {
+    if let Some((width, display)) = plugin_version_keys::layout(name) {
+        return (COMMON, width, Some(display));
+    }
     match name {
         "name" => (COMMON, "MEDIUM", Some("Connector name")),
         "connector.class" => (COMMON, "LONG", Some("Connector class")),
@@ -419,7 +430,10 @@ mod tests {
 
     fn layout_of(kind: PluginKind) -> Vec<(String, Option<String>, i32, &'static str)> {
         let info = PluginInfo::for_tests("p", kind, vec![]);
-        placed_keys(&info).into_iter().map(|p| (p.key.name, p.group, p.order, p.width)).collect()
+        placed_keys(&info, Some("1"))
+            .into_iter()
+            .map(|p| (p.key.name, p.group, p.order, p.width))
+            .collect()
     }
 
     #[test]
@@ -428,6 +442,12 @@ mod tests {
         let find = |n: &str| keys.iter().find(|k| k.0 == n).unwrap().clone();
         assert_eq!(find("name"), ("name".into(), Some(COMMON.into()), 1, "MEDIUM"));
         assert_eq!(find("connector.class").2, 2);
+        assert_eq!(
+            find("connector.plugin.version"),
+            ("connector.plugin.version".into(), Some(COMMON.into()), 3, "MEDIUM")
+        );
+        assert_eq!(find("key.converter").2 + 1, find("key.converter.plugin.version").2);
+        assert_eq!(find("header.converter").2 + 1, find("header.converter.plugin.version").2);
         assert_eq!(
             find("errors.retry.timeout"),
             ("errors.retry.timeout".into(), Some(ERRORS.into()), 1, "MEDIUM")
@@ -473,11 +493,11 @@ mod tests {
         };
         let info = PluginInfo::for_tests("p", PluginKind::Sink, vec![own]);
         let topics: Vec<Placed> =
-            placed_keys(&info).into_iter().filter(|p| p.key.name == "topics").collect();
+            placed_keys(&info, None).into_iter().filter(|p| p.key.name == "topics").collect();
         assert_eq!(topics.len(), 1);
         assert_eq!(topics[0].group.as_deref(), Some(COMMON));
         assert_eq!(
-            groups(&placed_keys(&info)),
+            groups(&placed_keys(&info, None)),
             [COMMON, TRANSFORMS, PREDICATES, RECONFIGURATION, RESTARTS, ERRORS]
         );
     }

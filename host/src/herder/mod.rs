@@ -35,7 +35,8 @@
 //! instances), `sink_offsets` (where sink offsets live), `zombie_fencing` (a KIP-618
 //! fencing round's plan and refusals, pure), `fence_rounds` (the rounds this worker asked
 //! for). Beside them: `validate` with
-//! `connector_keys` and `transform_keys` (the framework keys a plugin's definition shows)
+//! `connector_keys`, `transform_keys` and `plugin_version_keys` (the framework keys a
+//! plugin's definition shows; the last, KIP-891's version keys and their recommended values)
 //! and `exactly_once` (a source's KIP-618 keys and preflight checks), `error`.
 //! Tests: `harness` (the loop over in-memory topics and the fake runner), `herder_tests`,
 //! `fence_tests`,
@@ -73,6 +74,7 @@ mod membership;
 mod offsets;
 mod peers;
 mod plugin_changes;
+mod plugin_version_keys;
 mod reconcile;
 mod reconfigure;
 mod recovery;
@@ -111,6 +113,7 @@ pub use connector_offsets::{ConnectorOffset, ConnectorOffsets};
 pub use error::HerderError;
 pub use member_spec::{MemberSpec, Peers};
 pub use membership::Membership;
+pub use plugin_version_keys::recommended as recommended_versions;
 pub use restart_plan::RestartPlan;
 pub use settings::HerderSettings;
 pub use shutdown::ShutdownTimeouts;

@@ -1,7 +1,8 @@
 //! The keys of transforms and predicates as `/connector-plugins/{class}/config` and
 //! validate show them: a class's own keys, and for a connector config every alias of
 //! `transforms` and `predicates` with Kafka Connect's enriched keys (`transforms.<a>.type`,
-//! `.predicate`, `.negate`, then the class's keys prefixed), in the group
+//! `.plugin.version`, `.predicate`, `.negate`, then the keys of the class, of the version
+//! the alias picks, prefixed), in the group
 //! `Transforms: <a>` or `Predicates: <p>`, as `ConnectorConfig.enrich` adds them. REST
 //! renders them. It only describes keys; checking values is `validate`'s.
 
@@ -11,13 +12,24 @@ use wasm_connect_transforms::config::{
 use wasm_connect_transforms::registry;
 
 use super::connector_keys::{Placed, key};
-use crate::model::{ConfigKey, ConfigType, Importance, Properties};
+use super::plugin_version_keys::{alias_key, class_versions};
+use crate::model::{
+    ConfigKey, ConfigType, Importance, PluginVersion, Properties, VersionRequirement,
+};
+use crate::runtime::Plugin;
 use crate::worker::PluginRegistry;
 use crate::worker::transforms::listed_aliases;
+use crate::worker::version_keys::{BUILTIN_VERSION, PLUGIN_VERSION};
 
 /// The own keys of the transform or predicate `name` names (a built-in class, its simple
-/// name, or a transform plugin), outside any group; `None` when it names none.
-pub fn class_keys(name: &str, plugins: &PluginRegistry) -> Option<Vec<Placed>> {
+/// name, or a transform plugin: the newest version `requirement` allows), outside any
+/// group; `None` when it names none, `Err` with the installed versions when `requirement`
+/// allows none of them.
+pub fn class_keys(
+    name: &str,
+    plugins: &PluginRegistry,
+    requirement: &VersionRequirement,
+) -> Option<Result<Vec<Placed>, Vec<String>>> {
     let ungrouped = |key: ConfigKey| Placed {
         display: key.name.clone(),
         key,
@@ -25,14 +37,37 @@ pub fn class_keys(name: &str, plugins: &PluginRegistry) -> Option<Vec<Placed>> {
         order: -1,
         width: "NONE",
     };
-    if let Some(def) = registry::transform(name) {
-        return Some(def.keys.iter().map(|k| ungrouped(key_of(k, ""))).collect());
+    let builtin = registry::transform(name)
+        .map(|def| def.keys)
+        .or_else(|| registry::predicate(name).map(|def| def.keys));
+    if let Some(keys) = builtin {
+        if !requirement.allows(&PluginVersion::parse(BUILTIN_VERSION)) {
+            return Some(Err(vec![BUILTIN_VERSION.to_owned()]));
+        }
+        return Some(Ok(keys.iter().map(|k| ungrouped(key_of(k, ""))).collect()));
     }
-    if let Some(def) = registry::predicate(name) {
-        return Some(def.keys.iter().map(|k| ungrouped(key_of(k, ""))).collect());
-    }
-    let plugin = plugins.resolve_transform(name)?;
-    Some(plugin.info().config_def.keys.iter().cloned().map(ungrouped).collect())
+    let plugin = match plugins.transform_versions(name)?.pick(requirement) {
+        Ok(plugin) => plugin,
+        Err(installed) => return Some(Err(installed)),
+    };
+    Some(Ok(plugin.info().config_def.keys.iter().cloned().map(ungrouped).collect()))
+}
+
+/// The version of its class that an alias's `plugin.version` key picks among transform
+/// plugins: the newest it allows, or the newest when it is no version or range or allows
+/// none (validate reports that on the key; the definition still shows the class's keys).
+fn picked<'a>(
+    config: &Properties,
+    prefix: &str,
+    plugins: &'a PluginRegistry,
+) -> Option<&'a Plugin> {
+    let class = config.get(&format!("{prefix}type")).map(|c| c.trim()).unwrap_or_default();
+    let versions = plugins.transform_versions(class)?;
+    let spec = config.get(&format!("{prefix}{PLUGIN_VERSION}")).map(String::as_str);
+    VersionRequirement::parse(spec)
+        .ok()
+        .and_then(|r| versions.pick(&r).ok())
+        .or_else(|| versions.newest())
 }
 
 /// The enriched keys of every alias `config` lists, in Kafka Connect's order: the
@@ -42,6 +77,7 @@ pub fn alias_keys(config: &Properties, plugins: &PluginRegistry) -> Vec<Placed> 
     for alias in listed_aliases(config, "transforms") {
         let mut g = Group::new(&mut out, "transforms", "Transforms", &alias);
         g.type_key("transformation", "Transformation");
+        g.version_key(config, plugins, "transforms", "transformation", "Transformation");
         let predicate_doc =
             "The alias of a predicate used to determine whether to apply this transformation.";
         g.add(key(
@@ -64,7 +100,7 @@ pub fn alias_keys(config: &Properties, plugins: &PluginRegistry) -> Vec<Placed> 
             for k in def.keys.iter().filter(|k| !["predicate", "negate"].contains(&k.name)) {
                 g.add(key_of(k, &g.prefix));
             }
-        } else if let Some(plugin) = plugins.resolve_transform(class) {
+        } else if let Some(plugin) = picked(config, &g.prefix, plugins) {
             for k in &plugin.info().config_def.keys {
                 g.add(ConfigKey { name: g.key(&k.name), ..k.clone() });
             }
@@ -73,6 +109,7 @@ pub fn alias_keys(config: &Properties, plugins: &PluginRegistry) -> Vec<Placed> 
     for alias in listed_aliases(config, "predicates") {
         let mut g = Group::new(&mut out, "predicates", "Predicates", &alias);
         g.type_key("predicate", "Predicate");
+        g.version_key(config, plugins, "predicates", "predicate", "Predicate");
         let class = config.get(&g.key("type")).map(|c| c.trim()).unwrap_or_default();
         if let Some(def) = registry::predicate(class) {
             for k in def.keys {
@@ -116,6 +153,23 @@ impl<'a> Group<'a> {
             ..key(&self.key("type"), ConfigType::Class, None, Importance::High, &doc)
         };
         let display = format!("{display} type for {}", self.alias);
+        self.place(key, "LONG", display);
+    }
+
+    /// `<prefix>plugin.version` (KIP-891), shown as `<Kind> version for <alias>`, its
+    /// default the newest installed version of the class `<prefix>type` names.
+    fn version_key(
+        &mut self,
+        config: &Properties,
+        plugins: &PluginRegistry,
+        list: &str,
+        kind: &str,
+        display: &str,
+    ) {
+        let class = config.get(&self.key("type")).map(|c| c.trim()).unwrap_or_default();
+        let installed = class_versions(list, class, plugins);
+        let key = alias_key(&self.prefix, &self.alias, kind, installed.last().map(String::as_str));
+        let display = format!("{display} version for {}", self.alias);
         self.place(key, "LONG", display);
     }
 
@@ -185,14 +239,19 @@ mod tests {
         let names: Vec<(&str, Option<&str>, i32)> =
             keys.iter().map(|p| (p.key.name.as_str(), p.group.as_deref(), p.order)).collect();
         assert_eq!(names[0], ("transforms.mask.type", Some("Transforms: mask"), 0));
-        assert_eq!(names[1], ("transforms.mask.predicate", Some("Transforms: mask"), 1));
-        assert_eq!(names[2], ("transforms.mask.negate", Some("Transforms: mask"), 2));
+        assert_eq!(names[1], ("transforms.mask.plugin.version", Some("Transforms: mask"), 1));
+        assert_eq!(names[2], ("transforms.mask.predicate", Some("Transforms: mask"), 2));
+        assert_eq!(names[3], ("transforms.mask.negate", Some("Transforms: mask"), 3));
         assert!(
-            names.contains(&("transforms.mask.fields", Some("Transforms: mask"), 3)),
+            names.contains(&("transforms.mask.fields", Some("Transforms: mask"), 4)),
             "{names:?}"
         );
         assert!(names.contains(&("predicates.p.type", Some("Predicates: p"), 0)));
-        assert!(names.contains(&("predicates.p.pattern", Some("Predicates: p"), 1)));
+        assert!(names.contains(&("predicates.p.plugin.version", Some("Predicates: p"), 1)));
+        assert!(names.contains(&("predicates.p.pattern", Some("Predicates: p"), 2)));
+        assert_eq!(keys[1].display, "Transformation version for mask");
+        assert_eq!(keys[1].key.default_value.as_deref(), Some(BUILTIN_VERSION));
+        assert_eq!(keys[1].key.ty, ConfigType::String);
         assert_eq!(keys[0].display, "Transformation type for mask");
         assert!(keys[0].key.required && keys[0].key.ty == ConfigType::Class);
         let fields = keys.iter().find(|p| p.key.name == "transforms.mask.fields").unwrap();
@@ -202,10 +261,20 @@ mod tests {
     #[test]
     fn a_class_is_found_by_its_name_or_simple_name() {
         let none = PluginRegistry::default();
-        let keys = class_keys("org.apache.kafka.connect.transforms.RegexRouter", &none).unwrap();
+        let latest = VersionRequirement::Latest;
+        let regex_router = "org.apache.kafka.connect.transforms.RegexRouter";
+        let keys = class_keys(regex_router, &none, &latest).unwrap().unwrap();
         let names: Vec<&str> = keys.iter().map(|p| p.key.name.as_str()).collect();
         assert_eq!(names, ["regex", "replacement"]);
-        assert!(class_keys("HasHeaderKey", &none).is_some());
-        assert!(class_keys("org.example.Nope", &none).is_none());
+        assert!(class_keys("HasHeaderKey", &none, &latest).is_some());
+        assert!(class_keys("org.example.Nope", &none, &latest).is_none());
+        // A built-in class has the worker's version only.
+        let own = VersionRequirement::parse(Some(BUILTIN_VERSION)).unwrap();
+        assert!(class_keys(regex_router, &none, &own).unwrap().is_ok());
+        let other = VersionRequirement::parse(Some("[99.0,)")).unwrap();
+        assert_eq!(
+            class_keys(regex_router, &none, &other).unwrap().err(),
+            Some(vec![BUILTIN_VERSION.to_owned()])
+        );
     }
 }

@@ -180,6 +180,7 @@ async fn check(rules: Rules<'_>, config: &Properties) -> Result<Vec<ConfigProble
     }
     problems.extend(typed.settings.errors.clone().err().unwrap_or_default());
     problems.extend(typed.framework.policies.clone().err().unwrap_or_default());
+    problems.extend(typed.settings.converter_versions.iter().cloned());
     for converter in [&typed.settings.key_converter, &typed.settings.value_converter] {
         if let Some(Err(e)) = converter {
             let key = e.config_key().unwrap_or_default().to_owned();

@@ -1,5 +1,6 @@
-//! `/connector-plugins`: the installed plugins (and, with `connectorsOnly=false`, the
-//! built-in converters), their config definitions, and config validation answered in
+//! `/connector-plugins`: the installed plugins, every version (and, with
+//! `connectorsOnly=false`, the built-in converters), their config definitions (of the
+//! version `?version=` picks, KIP-891), and config validation answered in
 //! Kafka Connect's `ConfigInfos` shape, filled from the plugin's own definition and
 //! `validate` call. Sensitive values show as `[hidden]`.
 
@@ -16,10 +17,11 @@ use super::RestState;
 use super::dto;
 use super::error::ApiError;
 use super::extract::{Body, Path, QueryParams};
-use crate::herder::{Placed, alias_keys, class_keys, groups, placed_keys};
-use crate::model::{ConfigProblem, PluginKind};
+use crate::herder::{Placed, alias_keys, class_keys, groups, placed_keys, recommended_versions};
+use crate::model::{ConfigProblem, PluginKind, Properties, VersionRequirement};
 use crate::runtime::Plugin;
 use crate::worker::connector_config::no_connector_type;
+use crate::worker::version_keys::no_match;
 use crate::worker::{PluginRegistry, convert};
 use wasm_connect_transforms::header_converter::HeaderConverter;
 use wasm_connect_transforms::registry;
@@ -54,12 +56,13 @@ fn listing(registry: &PluginRegistry, connectors_only: bool) -> Vec<Value> {
         let builtin = |class: &str, ty: &str| json!({ "class": class, "type": ty, "version": env!("CARGO_PKG_VERSION") });
         out.extend(convert::CLASSES.iter().map(|c| builtin(c, "converter")));
         out.extend(HeaderConverter::CLASSES.iter().map(|c| builtin(c, "header_converter")));
+        // Sorted by class; a plugin's versions stay in the registry's (Kafka Connect's) order.
         let mut transforms: Vec<(String, String)> = registry::transforms()
             .into_iter()
             .map(|d| (d.class.to_owned(), env!("CARGO_PKG_VERSION").to_owned()))
             .chain(registry.transforms().map(|p| (p.info().name.clone(), p.info().version.clone())))
             .collect();
-        transforms.sort();
+        transforms.sort_by(|a, b| a.0.cmp(&b.0));
         out.extend(transforms.into_iter().map(
             |(class, version)| json!({ "class": class, "type": "transformation", "version": version }),
         ));
@@ -68,12 +71,17 @@ fn listing(registry: &PluginRegistry, connectors_only: bool) -> Vec<Value> {
     out
 }
 
-fn find(s: &RestState, name: &str) -> Result<Plugin> {
-    s.herder
-        .plugins()
-        .resolve(name)
-        .cloned()
-        .ok_or_else(|| ApiError::not_found(format!("Unknown plugin {name}.")))
+/// The `version` query parameter (KIP-891): a version, a range or `latest` (the default).
+fn requirement(name: &str, q: &QueryParams) -> Result<VersionRequirement> {
+    VersionRequirement::parse(q.get("version"))
+        .map_err(|e| ApiError::bad_request(format!("Invalid version range for {name}: {e}")))
+}
+
+/// What a version asked for of plugin `name` that is not installed answers: a 400 naming
+/// the installed versions, as Kafka Connect answers it.
+fn no_version(name: &str, q: &QueryParams, installed: &[String]) -> ApiError {
+    let spec = q.get("version").unwrap_or("latest");
+    ApiError::bad_request(no_match(&format!("Plugin {name}"), spec, installed))
 }
 
 /// Kafka Connect's `ConfigKeyInfo`. A key outside any group (every plugin key: the
@@ -97,19 +105,37 @@ fn key_info(p: &Placed) -> Value {
 }
 
 /// The values validate recommends for a key: the installed converters for a converter
-/// key, as Kafka Connect does; none for the others.
-fn recommended(key: &str) -> Vec<&'static str> {
-    match key {
-        "key.converter" | "value.converter" => convert::CLASSES.to_vec(),
-        "header.converter" => HeaderConverter::CLASSES.to_vec(),
-        _ => Vec::new(),
-    }
+/// key, and the installed versions of its plugin for a version key (KIP-891), as Kafka
+/// Connect does; none for the others.
+fn recommended(key: &str, config: &Properties, plugins: &PluginRegistry) -> Vec<String> {
+    let classes: &[&str] = match key {
+        "key.converter" | "value.converter" => convert::CLASSES,
+        "header.converter" => &HeaderConverter::CLASSES,
+        _ => return recommended_versions(key, config, plugins).unwrap_or_default(),
+    };
+    classes.iter().map(|c| c.to_string()).collect()
 }
 
-async fn config(State(s): State<RestState>, Path(name): Path<String>) -> Result<Response> {
-    let keys = match class_keys(&name, &s.herder.plugins()) {
-        Some(keys) => keys,
-        None => placed_keys(find(&s, &name)?.info()),
+/// `GET /connector-plugins/{plugin}/config[?version=]`: the definition of the version of
+/// the plugin that `version` picks (the newest it allows; the newest when absent).
+async fn config(
+    State(s): State<RestState>,
+    Path(name): Path<String>,
+    q: QueryParams,
+) -> Result<Response> {
+    let requirement = requirement(&name, &q)?;
+    let registry = s.herder.plugins();
+    let keys = match class_keys(&name, &registry, &requirement) {
+        Some(keys) => keys.map_err(|installed| no_version(&name, &q, &installed))?,
+        None => {
+            let unknown = || ApiError::not_found(format!("Unknown plugin {name}."));
+            let versions = registry.versions(&name).ok_or_else(unknown)?;
+            let plugin = versions
+                .pick(&requirement)
+                .map_err(|installed| no_version(&name, &q, &installed))?;
+            let latest = versions.newest().map(|p| p.info().version.as_str());
+            placed_keys(plugin.info(), latest)
+        }
     };
     let out: Vec<Value> = keys.iter().map(key_info).collect();
     Ok(axum::Json(out).into_response())
@@ -160,7 +186,15 @@ async fn validate(
     for pr in &problems {
         errors.entry(pr.key.clone()).or_default().push(pr.message.clone());
     }
-    let mut keys = placed_keys(p.info());
+    // The definition of the version `connector.plugin.version` picks (the newest when it
+    // picks none: validate reports that on the key).
+    let versions = registry.versions(&p.info().name);
+    let picked =
+        VersionRequirement::parse(config.get("connector.plugin.version").map(|v| v.as_str()))
+            .ok()
+            .and_then(|r| versions.and_then(|v| v.pick(&r).ok()))
+            .unwrap_or(&p);
+    let mut keys = placed_keys(picked.info(), Some(p.info().version.as_str()));
     keys.extend(alias_keys(&config, &registry));
     let mut configs: Vec<Value> = keys
         .iter()
@@ -174,7 +208,7 @@ async fn validate(
                 "value": {
                     "name": k.name,
                     "value": value.or_else(|| k.default_value.clone()),
-                    "recommended_values": recommended(&k.name),
+                    "recommended_values": recommended(&k.name, &config, &registry),
                     "errors": errors.remove(&k.name).unwrap_or_default(),
                     "visible": true,
                 }

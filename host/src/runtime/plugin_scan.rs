@@ -1,7 +1,8 @@
 //! [`PluginScan`]: a plugin path scanned again and again, loading only what changed.
 //!
 //! It remembers every candidate file it met by its stamp (device, inode, size, change and
-//! modification times): a file whose stamp is the same as at the last scan keeps its
+//! modification times, and those of its `.sig` file, which signed plugins need): a file
+//! whose stamp is the same as at the last scan keeps its
 //! outcome (the loaded [`Plugin`], or why it did not load) and is neither read nor
 //! compiled again; a new or changed file is loaded; a file gone is forgotten. So a scan of
 //! an unchanged path costs one walk and one `stat` per file, and a failure is
@@ -31,13 +32,19 @@ struct Stamp {
     len: u64,
     mtime_ns: i128,
     ctime_ns: i128,
+    /// The signature file beside it: inode, size, modification time.
+    sig: Option<(u64, u64, i128)>,
 }
 
 impl Stamp {
     fn of(path: &std::path::Path) -> Option<Self> {
         let m = std::fs::metadata(path).ok()?;
         let ns = |s: i64, n: i64| i128::from(s) * 1_000_000_000 + i128::from(n);
+        let sig = std::fs::metadata(super::signature_path(path))
+            .ok()
+            .map(|s| (s.ino(), s.len(), ns(s.mtime(), s.mtime_nsec())));
         Some(Self {
+            sig,
             dev: m.dev(),
             ino: m.ino(),
             len: m.len(),

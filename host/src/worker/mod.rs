@@ -21,7 +21,8 @@
 //! batch meets the transaction boundaries its task defined), `host` (the
 //! instances' host imports), `plugins` (the installed plugins by name), `plugin_versions`
 //! (the installed versions of one plugin), `plugin_watch` (the plugin path rescanned while
-//! the worker runs), `connector_config/` (a
+//! the worker runs), `version_keys` (KIP-891's converter, transform and predicate version
+//! keys, checked against what is installed), `connector_config/` (a
 //! connector's config, typed), `convert/` (converters), `transforms/` (transform chains),
 //! `errors/` (KIP-298 error handling), `topics/` (data topics), `topic_creation` (KIP-158),
 //! `released_producer` (a producer let go of off the async threads).
@@ -48,6 +49,7 @@ pub mod topic_creation;
 pub mod topics;
 mod transaction_plan;
 pub mod transforms;
+pub mod version_keys;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

@@ -99,16 +99,18 @@ impl PluginRegistry {
     /// The transform plugin a `transforms.<alias>.type` value names (its newest version):
     /// its name, or the last segment of a dotted name.
     pub fn resolve_transform(&self, class: &str) -> Option<&Plugin> {
+        self.transform_versions(class).and_then(Versions::newest)
+    }
+
+    /// The installed versions of the transform plugin a `transforms.<alias>.type` value
+    /// names, as [`PluginRegistry::resolve_transform`] finds it.
+    pub fn transform_versions(&self, class: &str) -> Option<&Versions<Plugin>> {
         let class = class.trim();
-        self.inner.transforms.get(class).and_then(Versions::newest).or_else(|| {
-            let mut by_simple = self
-                .inner
-                .transforms
-                .iter()
-                .filter(|(name, _)| simple_name(name) == class)
-                .filter_map(|(_, v)| v.newest());
+        self.inner.transforms.get(class).or_else(|| {
+            let mut by_simple =
+                self.inner.transforms.iter().filter(|(name, _)| simple_name(name) == class);
             match (by_simple.next(), by_simple.next()) {
-                (Some(p), None) => Some(p),
+                (Some((_, versions)), None) => Some(versions),
                 _ => None,
             }
         })

@@ -157,6 +157,9 @@ async fn create(
     let host = shared.host.clone();
     // Relative file paths become absolute here, before the grant and before the guest.
     let config = plugin.resolve_paths(task_config)?;
+    if !settings.converter_versions.is_empty() {
+        return Err(problems_trace(&settings.converter_versions).into());
+    }
     let key_converter = converter(convert::Side::Key, &settings.key_converter, data)?;
     let value_converter = converter(convert::Side::Value, &settings.value_converter, data)?;
     let sink = plugin.info().kind == PluginKind::Sink;

@@ -12,6 +12,7 @@ use crate::model::{Properties, RetryPolicy, VersionRequirement};
 pub const CONNECTOR_PLUGIN_VERSION: &str = "connector.plugin.version";
 
 use crate::worker::PluginRegistry;
+use crate::worker::version_keys::no_match;
 
 /// Parses connector `name`'s config `raw` with the installed `registry`; `defaults` is the
 /// worker's task reconfiguration retry policy.
@@ -43,11 +44,8 @@ pub fn parse(
             return Err(Arc::new(Rejected { framework, reason, trace }));
         }
         Err(installed) => {
-            let trace = format!(
-                "Plugin {class} has no installed version matching {}; installed versions: {}",
-                spec.unwrap_or_default().trim(),
-                installed.join(", ")
-            );
+            let what = format!("Plugin {class}");
+            let trace = no_match(&what, spec.unwrap_or_default(), &installed);
             return Err(Arc::new(Rejected { framework, reason: RejectedReason::Version, trace }));
         }
     };

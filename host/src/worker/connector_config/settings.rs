@@ -1,6 +1,7 @@
 //! [`TaskSettings`]: what a connector's tasks are built with, read from the connector
-//! config by the module that owns each rule (converters, error policy, transformation
-//! chain, topic creation, the sink's subscription and group, client overrides).
+//! config by the module that owns each rule (converters and their version keys, error
+//! policy, transformation chain, topic creation, the sink's subscription and group, client
+//! overrides).
 
 use std::sync::Arc;
 
@@ -13,6 +14,7 @@ use crate::worker::errors::ErrorPolicy;
 use crate::worker::topic_creation::TopicCreation;
 use crate::worker::topics::Subscription;
 use crate::worker::transforms::ChainSpec;
+use crate::worker::version_keys;
 
 /// A connector's task-level settings. A bad one is kept as its problems: the tasks fail
 /// at start with them (the connector runs), and validation reports them.
@@ -22,6 +24,9 @@ pub struct TaskSettings {
     pub key_converter: Option<Result<Arc<dyn Converter>, ConvertError>>,
     /// The connector's own `value.converter` (with its settings); `None`: the worker's.
     pub value_converter: Option<Result<Arc<dyn Converter>, ConvertError>>,
+    /// The problems of the converters' version keys (KIP-891): a value that is no version
+    /// or range, or that does not allow the worker's version (the only one installed).
+    pub converter_versions: Problems,
     /// The `errors.*` keys (the dead letter queue for a sink).
     pub errors: Result<ErrorPolicy, Problems>,
     /// `header.converter` and the `transforms` / `predicates` chain.
@@ -52,6 +57,7 @@ impl TaskSettings {
         Self {
             key_converter: convert::connector_own(Side::Key, raw),
             value_converter: convert::connector_own(Side::Value, raw),
+            converter_versions: version_keys::converter_problems(raw),
             errors: ErrorPolicy::from_config(&pairs, sink),
             chain: ChainSpec::read(raw, registry),
             topic_creation,

@@ -236,3 +236,47 @@ fn a_version_key_that_is_no_version_or_range_is_rejected_naming_it() {
     let r = rejected(&[("connector.class", "Datagen"), ("connector.plugin.version", "[1.0,)")]);
     assert_eq!(r.reason, RejectedReason::UnknownClass);
 }
+
+#[test]
+fn built_in_transforms_predicates_and_converters_have_the_workers_version_only() {
+    let own = crate::worker::version_keys::BUILTIN_VERSION;
+    let chain = |version: &str| {
+        settings(
+            PluginKind::Source,
+            &[
+                ("transforms", "f"),
+                ("transforms.f.type", "org.apache.kafka.connect.transforms.Filter"),
+                ("transforms.f.plugin.version", version),
+                ("transforms.f.predicate", "p"),
+                ("predicates", "p"),
+                ("predicates.p.type", "TopicNameMatches"),
+                ("predicates.p.pattern", "x"),
+                ("predicates.p.plugin.version", version),
+            ],
+        )
+        .chain
+    };
+    for ok in [own, "latest", "[0.0.1,)"] {
+        let spec = chain(ok).unwrap_or_else(|p| panic!("{ok}: {p:?}"));
+        assert_eq!(spec.steps.len(), 1, "the version key is no key of the class");
+    }
+    let problems = chain("[99.0,)").err().expect("no such version");
+    assert_eq!(keys(&problems), ["predicates.p.plugin.version", "transforms.f.plugin.version"]);
+    assert_eq!(
+        problems[1].message,
+        format!(
+            "Plugin org.apache.kafka.connect.transforms.Filter has no installed version matching \
+             [99.0,); installed versions: {own}"
+        )
+    );
+    let problems = chain("(,").err().expect("no range");
+    assert_eq!(
+        problems[1].message,
+        "Invalid version range for transforms.f.type: Unbounded range: (,"
+    );
+
+    let s = settings(PluginKind::Sink, &[("value.converter.plugin.version", "1.0-nope")]);
+    assert_eq!(keys(&s.converter_versions), ["value.converter.plugin.version"]);
+    let s = settings(PluginKind::Sink, &[("value.converter.plugin.version", own)]);
+    assert!(s.converter_versions.is_empty());
+}

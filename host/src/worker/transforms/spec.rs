@@ -1,6 +1,8 @@
 //! [`ChainSpec`]: a connector config's `transforms` and `predicates`, read as Kafka
 //! Connect's `ConnectorConfig` reads them, each alias resolved to a built-in class or a
-//! transform plugin, and every problem named by its key.
+//! transform plugin, and every problem named by its key. A transform alias runs the
+//! newest installed version of its plugin that its `plugin.version` key allows (KIP-891);
+//! a built-in class, or a predicate, has the worker's version only (`version_keys`).
 //!
 //! Kafka Connect's checks and words: duplicate aliases, a missing or unknown
 //! `transforms.<a>.type`, a `negate` without a `predicate`, each class's own keys. This
@@ -18,16 +20,20 @@ use crate::model::{Config, ConfigProblem, Properties};
 use crate::runtime::Plugin;
 
 use crate::worker::PluginRegistry;
+use crate::worker::version_keys::{self, PLUGIN_VERSION};
 
 /// The keys every transform alias has besides its class's own.
-const STEP_KEYS: &[&str] = &["type", "predicate", "negate"];
+const STEP_KEYS: &[&str] = &["type", PLUGIN_VERSION, "predicate", "negate"];
+
+/// The keys every predicate alias has besides its class's own.
+const PREDICATE_KEYS: &[&str] = &["type", PLUGIN_VERSION];
 
 /// What a transform alias runs.
 #[derive(Clone)]
 pub enum StepClass {
     /// A built-in class.
     Builtin(&'static TransformDef),
-    /// A transform plugin.
+    /// A transform plugin: the version its `plugin.version` key chose.
     Plugin(Plugin),
 }
 
@@ -225,7 +231,11 @@ fn read_predicate(
         problems.push(not_found(&type_key, class));
         return None;
     };
-    let props = own_keys(config, &prefix, &["type"]);
+    let version_key = format!("{prefix}{PLUGIN_VERSION}");
+    let what = format!("Plugin {}", def.class);
+    // A version problem is the key's own: the transforms that use the alias still find it.
+    problems.extend(version_keys::builtin_problem(config, &version_key, &type_key, &what));
+    let props = own_keys(config, &prefix, PREDICATE_KEYS);
     let parsed = check_keys(def.keys, &props, &prefix, problems)?;
     if let Err(p) = (def.build)(&parsed) {
         problems.extend(p.into_iter().map(problem));
@@ -290,13 +300,27 @@ fn read_step(
     };
     let class = class_of(config, &type_key, problems)?;
     let props = own_keys(config, &prefix, STEP_KEYS);
+    let version_key = format!("{prefix}{PLUGIN_VERSION}");
     let class = if let Some(def) = registry::transform(class) {
+        let what = format!("Plugin {}", def.class);
+        if let Some(p) = version_keys::builtin_problem(config, &version_key, &type_key, &what) {
+            problems.push(p);
+            return None;
+        }
         let parsed = check_keys(def.keys, &props, &prefix, problems)?;
         if let Err(p) = (def.build)(&parsed) {
             problems.extend(p.into_iter().map(problem));
         }
         StepClass::Builtin(def)
-    } else if let Some(plugin) = plugins.resolve_transform(class) {
+    } else if let Some(versions) = plugins.transform_versions(class) {
+        let what = format!("Plugin {class}");
+        let plugin = match version_keys::pick(config, &version_key, &type_key, &what, versions) {
+            Ok(plugin) => plugin,
+            Err(p) => {
+                problems.push(p);
+                return None;
+            }
+        };
         let def = &plugin.info().config_def;
         for key in props.iter().map(|(k, _)| k) {
             if !def.keys.iter().any(|d| &d.name == key) && !key.starts_with("wasm.") {
