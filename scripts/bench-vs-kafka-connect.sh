@@ -28,6 +28,13 @@
 #             waits for the records in flight, as Kafka Connect's does.
 #   idle      process RSS and threads with 100 connectors x 1 task (Datagen at rate 1 vs
 #             VerifiableSource at throughput 1), 10 s after all are RUNNING.
+#   restart100  what installing a plugin costs when it needs a restart: $BENCH_RESTART100_CONNECTORS
+#             (100) connectors x 1 task (Datagen at rate 1 vs VerifiableSource at throughput 1)
+#             all RUNNING; the worker is stopped gracefully (TERM, as an operator would) and
+#             started again with the same group and internal topics: ms from the TERM until
+#             the process exited, and until GET /connectors?expand=status shows every
+#             connector and task RUNNING again (polled every 100 ms). Every connector of the
+#             worker is down for that time.
 #   scale     10,000 tasks on one worker (BENCH_SCALE_CONNECTORS x BENCH_SCALE_TASKS at 1
 #             record/s): time until all RUNNING (or what a worker reached within
 #             BENCH_SCALE_TIMEOUT), RSS, threads, and the p99 of GET /connectors?expand=status
@@ -59,10 +66,11 @@
 # Environment:
 #   BENCH_RECORDS       records per throughput row (default 1000000)
 #   BENCH_VALUE_SIZE    Datagen's and the native producer's value bytes (default 80)
-#   BENCH_ROWS          rows to run (default "source sink restart idle languages")
+#   BENCH_ROWS          rows to run (default "source sink restart idle restart100 languages")
 #   BENCH_RUNS          runs of each throughput row; cells show the median (and the range)
 #   BENCH_RESTARTS      restarts timed (default 25); BENCH_RESTART_SETTLE_MS (1000)
 #   BENCH_IDLE_CONNECTORS      connectors of the idle row (default 100)
+#   BENCH_RESTART100_CONNECTORS connectors of the restart100 row (default 100)
 #   BENCH_SCALE=1, BENCH_SCALE_CONNECTORS (100), BENCH_SCALE_TASKS (100),
 #   BENCH_SCALE_TIMEOUT (900 s per worker)
 #   BENCH_SIDES         which to run (default "kc wc native")
@@ -95,12 +103,13 @@ WC_REST_PORT="${WC_REST_PORT:-18184}"
 KC_REST_PORT="${KC_REST_PORT:-18183}"
 N="${BENCH_RECORDS:-1000000}"
 VALUE_SIZE="${BENCH_VALUE_SIZE:-80}"
-ROWS="${BENCH_ROWS:-source sink restart idle languages}"
+ROWS="${BENCH_ROWS:-source sink restart idle restart100 languages}"
 [[ "${BENCH_SCALE:-}" == 1 ]] && ROWS+=" scale"
 RUNS="${BENCH_RUNS:-1}"
 RESTARTS="${BENCH_RESTARTS:-25}"
 RESTART_SETTLE_MS="${BENCH_RESTART_SETTLE_MS:-1000}"
 IDLE_CONNECTORS="${BENCH_IDLE_CONNECTORS:-100}"
+RESTART100_CONNECTORS="${BENCH_RESTART100_CONNECTORS:-100}"
 SCALE_CONNECTORS="${BENCH_SCALE_CONNECTORS:-100}"
 SCALE_TASKS="${BENCH_SCALE_TASKS:-100}"
 SCALE_TIMEOUT="${BENCH_SCALE_TIMEOUT:-900}"
@@ -417,6 +426,40 @@ row_idle() {
     for ((i = 0; i < IDLE_CONNECTORS; i++)); do rest DELETE "/connectors/idle-$i" >/dev/null || true; done
 }
 
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+row_restart100() {
+    local topic="bench-$RUN-r100-$SIDE" n="$RESTART100_CONNECTORS" i t0 deadline c t
+    create_topic "$topic" 1
+    log "restart100: $n connectors x 1 task, $SIDE"
+    for ((i = 0; i < n; i++)); do
+        rest POST /connectors "{\"name\":\"r100-$i\",\"config\":$(source_config "$topic" 1 paced)}" >/dev/null
+    done
+    if ! await_running "$n" "$n" 300; then
+        R["restart100-stop|$SIDE"]="not RUNNING"
+        return 0
+    fi
+    sleep 5
+    t0=$(now_ms)
+    stop_side
+    R["restart100-stop|$SIDE"]=$(($(now_ms) - t0))
+    start_side
+    deadline=$((SECONDS + 300))
+    while :; do
+        read -r c t < <(running_counts)
+        ((c >= n && t >= n)) && break
+        ((SECONDS >= deadline)) && { log "  $c of $n connectors, $t tasks RUNNING after 300 s"; break; }
+        sleep 0.1
+    done
+    if ((c >= n && t >= n)); then
+        R["restart100-back|$SIDE"]=$(($(now_ms) - t0))
+    else
+        R["restart100-back|$SIDE"]="not RUNNING"
+    fi
+    log "  stopped in ${R["restart100-stop|$SIDE"]} ms, all RUNNING again ${R["restart100-back|$SIDE"]} ms after the stop"
+    for ((i = 0; i < n; i++)); do rest DELETE "/connectors/r100-$i" >/dev/null || true; done
+}
+
 row_scale() {
     local topic="bench-$RUN-scale-$SIDE" i rss th t0 total=$((SCALE_CONNECTORS * SCALE_TASKS)) lat="$WORK/scale-$SIDE-latency.json"
     create_topic "$topic" 1
@@ -556,7 +599,7 @@ print_table() {
     echo
     echo "wasm-connect $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?') vs Kafka Connect $CONNECT_VERSION, broker $BOOTSTRAP, $(nproc) cores, $(date -u '+%F %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg); N = $N, runs $RUNS"
     has_row eos && print_eos_table
-    [[ " $ROWS " =~ \ (source|sink|restart|idle|scale|languages)\  ]] || return 0
+    [[ " $ROWS " =~ \ (source|sink|restart|idle|restart100|scale|languages)\  ]] || return 0
     echo
     echo "| measure | Kafka Connect | wasm-connect | native rdkafka | ratio | goal | met |"
     echo "|---|---|---|---|---|---|---|"
@@ -575,6 +618,10 @@ print_table() {
     if has_row idle; then
         line "RSS MiB, $IDLE_CONNECTORS connectors × 1 task" idle-rss size "" ""
         line "threads, $IDLE_CONNECTORS connectors × 1 task" idle-threads size "" ""
+    fi
+    if has_row restart100; then
+        line "graceful stop, $RESTART100_CONNECTORS connectors × 1 task, ms" restart100-stop size "" ""
+        line "stop → all $RESTART100_CONNECTORS connectors and tasks RUNNING again, ms" restart100-back size "" ""
     fi
     if has_row scale; then
         local total=$((SCALE_CONNECTORS * SCALE_TASKS))
@@ -635,6 +682,7 @@ main() {
         if [[ "$SIDE" != native ]]; then
             has_row restart && row_restart
             has_row idle && row_idle
+            has_row restart100 && row_restart100
             has_row scale && row_scale
             has_row eos && row_eos_base
             stop_side

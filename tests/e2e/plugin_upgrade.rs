@@ -16,7 +16,7 @@
 //! - in a group of three workers with the version on two, what is placed on the third fails
 //!   naming it and the version, and starts once that worker's own scan finds the file.
 //!
-//! The pause each connector sees is measured by `scripts/bench-plugin-upgrade.sh`, not here.
+//! The pause each connector sees is measured by `host/benches/plugin_upgrade.rs`, not here.
 
 use std::path::Path;
 
