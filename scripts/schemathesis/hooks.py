@@ -57,6 +57,11 @@ ACCEPTED = [Accepted(*entry) for entry in [
     # (its BadRequestException), documented on the operation; no schema lists the plugins.
     ("unknown plugin on validate", "ST202", None, r"/connector-plugins/[^/]+/config/validate",
      400, "Failed to find any class that implements Connector and which name matches ", True),
+    # ST202: a `version` no installed version of the plugin matches (KIP-891) is the
+    # documented 400 ("Plugin <p> has no installed version matching …", naming the
+    # installed versions); no schema lists what is installed.
+    ("plugin version not installed", "ST202", "GET", r"/connector-plugins/[^/]+/config", 400,
+     "Plugin ", True),
     # ST202: offsets change only while the connector is STOPPED, which no schema can show.
     ("offsets of a connector not STOPPED", "ST202", None, r"/connectors/[^/]+/offsets", 400,
      "Connectors must be in the STOPPED state before their offsets can be modified.", True),
