@@ -4,11 +4,11 @@
 //! `validateSourceConnectorTransactionBoundary`, and `SourceConnectorConfig`'s
 //! validators): each on the key it is about, and only there.
 
-use reqwest::{Method, StatusCode};
+use reqwest::Method;
 use serde_json::{Value, json};
 
 use crate::harness::Backing;
-use crate::rest::Api;
+use crate::rest::{Api, validate_errors};
 use crate::support::root;
 
 const NOT_ENABLED: &str = "This worker does not have exactly-once source support enabled.";
@@ -29,21 +29,7 @@ async fn errors(api: &Api, plugin: &str, config: &[(&str, &str)]) -> Vec<(String
         config.iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
     body.insert("name".into(), json!("v"));
     body.insert("connector.class".into(), json!(plugin));
-    let path = format!("/connector-plugins/{plugin}/config/validate");
-    let (code, body) = api.call(Method::PUT, &path, Some(Value::Object(body))).await;
-    assert_eq!(code, StatusCode::OK, "{body}");
-    let found: Vec<(String, String)> = body["configs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|c| {
-            let key = c["value"]["name"].as_str().unwrap().to_owned();
-            let errors = c["value"]["errors"].as_array().cloned().unwrap_or_default();
-            errors.into_iter().map(move |e| (key.clone(), e.as_str().unwrap().to_owned()))
-        })
-        .collect();
-    assert_eq!(body["error_count"], found.len(), "{body}");
-    found
+    validate_errors(&api.validate(plugin, Value::Object(body)).await)
 }
 
 fn one(key: &str, message: &str) -> Vec<(String, String)> {

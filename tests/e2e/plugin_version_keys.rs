@@ -22,7 +22,7 @@ use wasm_connect::model::State;
 use wasm_connect::store::ConfigRecord;
 
 use crate::harness::{Backing, eventually, props, t, wait_state};
-use crate::rest::{Api, assert_error};
+use crate::rest::{Api, assert_error, validate_errors};
 use crate::support::root;
 
 const WORKER: &str = env!("CARGO_PKG_VERSION");
@@ -69,20 +69,8 @@ fn encode(v: &str) -> String {
 
 /// The validate answer: its errors by key, and the `value` entry of each key.
 async fn validate(api: &Api, config: Value) -> (Vec<(String, String)>, Vec<Value>) {
-    let path = "/connector-plugins/Datagen/config/validate";
-    let (code, body) = api.call(Method::PUT, path, Some(config)).await;
-    assert_eq!(code, StatusCode::OK, "{body}");
-    let configs = body["configs"].as_array().unwrap().clone();
-    let errors: Vec<(String, String)> = configs
-        .iter()
-        .flat_map(|c| {
-            let key = c["value"]["name"].as_str().unwrap().to_owned();
-            let errors = c["value"]["errors"].as_array().cloned().unwrap_or_default();
-            errors.into_iter().map(move |e| (key.clone(), e.as_str().unwrap().to_owned()))
-        })
-        .collect();
-    assert_eq!(body["error_count"], errors.len(), "{body}");
-    (errors, configs)
+    let body = api.validate("Datagen", config).await;
+    (validate_errors(&body), body["configs"].as_array().unwrap().clone())
 }
 
 fn entry<'a>(configs: &'a [Value], key: &str) -> &'a Value {

@@ -8,7 +8,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::harness::{Backing, eventually};
-use crate::rest::Api;
+use crate::rest::{Api, validate_errors};
 
 fn datagen(version: Option<&str>) -> Value {
     let mut config = json!({"connector.class": "Datagen", "topic": "versions", "records": "10",
@@ -21,21 +21,7 @@ fn datagen(version: Option<&str>) -> Value {
 
 /// The validate answer's errors, by key.
 async fn errors(api: &Api, config: Value) -> Vec<(String, String)> {
-    let (code, body) =
-        api.call(Method::PUT, "/connector-plugins/Datagen/config/validate", Some(config)).await;
-    assert_eq!(code, StatusCode::OK, "{body}");
-    let errors: Vec<(String, String)> = body["configs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|c| {
-            let key = c["value"]["name"].as_str().unwrap().to_owned();
-            let errors = c["value"]["errors"].as_array().cloned().unwrap_or_default();
-            errors.into_iter().map(move |e| (key.clone(), e.as_str().unwrap().to_owned()))
-        })
-        .collect();
-    assert_eq!(body["error_count"], errors.len(), "{body}");
-    errors
+    validate_errors(&api.validate("Datagen", config).await)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -74,6 +74,15 @@ impl Api {
         self.call(Method::GET, path, None).await
     }
 
+    /// `PUT /connector-plugins/{plugin}/config/validate` with `config`: the answer, which
+    /// must be 200.
+    pub async fn validate(&self, plugin: &str, config: Value) -> Value {
+        let path = format!("/connector-plugins/{plugin}/config/validate");
+        let (code, body) = self.call(Method::PUT, &path, Some(config)).await;
+        assert_eq!(code, StatusCode::OK, "{body}");
+        body
+    }
+
     /// Waits until the connector's status answer satisfies `ok`.
     pub async fn wait_status(&self, name: &str, what: &str, ok: impl Fn(&Value) -> bool) -> Value {
         eventually(20, what, async || {
@@ -90,6 +99,22 @@ fn source(name: &str, extra: &[(&str, &str)]) -> Value {
         config[*k] = json!(v);
     }
     json!({ "name": name, "config": config })
+}
+
+/// Every error of a validate answer as (key, message), checked against its `error_count`.
+pub fn validate_errors(body: &Value) -> Vec<(String, String)> {
+    let errors: Vec<(String, String)> = body["configs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|c| {
+            let key = c["value"]["name"].as_str().unwrap().to_owned();
+            let errors = c["value"]["errors"].as_array().cloned().unwrap_or_default();
+            errors.into_iter().map(move |e| (key.clone(), e.as_str().unwrap().to_owned()))
+        })
+        .collect();
+    assert_eq!(body["error_count"], errors.len(), "{body}");
+    errors
 }
 
 /// Whether a status body shows the connector and exactly `tasks` tasks RUNNING.
@@ -511,21 +536,7 @@ async fn validate_says_what_start_would_say() {
     let validate = async |plugin: &str, mut config: Value| {
         // Validated on its own, a config needs its `name` (Kafka Connect's rule).
         config["name"] = json!("v");
-        let path = format!("/connector-plugins/{plugin}/config/validate");
-        let (code, body) = api.call(Method::PUT, &path, Some(config)).await;
-        assert_eq!(code, StatusCode::OK, "{body}");
-        let errors: Vec<(String, String)> = body["configs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|c| {
-                let key = c["value"]["name"].as_str().unwrap().to_owned();
-                let errors = c["value"]["errors"].as_array().cloned().unwrap_or_default();
-                errors.into_iter().map(move |e| (key.clone(), e.as_str().unwrap().to_owned()))
-            })
-            .collect();
-        assert_eq!(body["error_count"], errors.len(), "{body}");
-        errors
+        validate_errors(&api.validate(plugin, config).await)
     };
     let sink =
         |file: &str| json!({"connector.class": "FileStreamSink", "topics": "t", "file": file});

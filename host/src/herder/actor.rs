@@ -75,10 +75,9 @@ pub(super) struct Herder {
     pub status: Arc<StatusStore>,
     /// Starts instances (the worker; a fake in unit tests).
     pub runner: Box<dyn Runner>,
-    /// The installed plugins, as the plugin path's last scan found them.
-    pub registry: Arc<PluginRegistry>,
-    /// Publishes `registry` to the handles.
-    pub registry_out: watch::Sender<Arc<PluginRegistry>>,
+    /// The installed plugins, as the plugin path's last scan found them, published to the
+    /// handles.
+    pub registry: watch::Sender<PluginRegistry>,
     /// The plugin path's rescans (`plugin_changes`); `None` once the watch has ended.
     plugin_scans: Option<mpsc::UnboundedReceiver<PluginsScanned>>,
     /// How many rescans changed the installed plugins (snapshots show their versions).
@@ -247,8 +246,7 @@ pub(super) async fn spawn_with(
         follower,
         status: status.clone(),
         runner: parts.runner,
-        registry,
-        registry_out,
+        registry: registry_out,
         plugin_scans: Some(plugin_scans),
         plugin_changes: 0,
         offsets: parts.offsets,
@@ -423,7 +421,8 @@ impl Herder {
         match msg {
             FollowerMsg::Entries(entries) => {
                 let events = apply_entries(&mut self.config, &entries);
-                self.typed.sync(&self.config, &self.registry, &self.settings.reconfiguration);
+                let registry = self.registry.borrow().clone();
+                self.typed.sync(&self.config, &registry, &self.settings.reconfiguration);
                 for event in events {
                     self.config_event(event);
                 }

@@ -184,7 +184,7 @@ pub struct PutOutcome {
 pub struct HerderHandle {
     tx: mpsc::Sender<Command>,
     /// The installed plugins, as the loop last published them.
-    registries: watch::Receiver<Arc<PluginRegistry>>,
+    registries: watch::Receiver<PluginRegistry>,
     /// Asks for a rescan of the plugin path.
     plugin_watch: PluginWatch,
     status: Arc<StatusStore>,
@@ -214,7 +214,7 @@ impl HerderHandle {
     }
 
     /// The installed plugins, as the plugin path's last scan found them.
-    pub fn plugins(&self) -> Arc<PluginRegistry> {
+    pub fn plugins(&self) -> PluginRegistry {
         self.registries.borrow().clone()
     }
 

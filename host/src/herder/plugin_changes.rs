@@ -15,12 +15,11 @@ impl Herder {
     pub(super) fn plugins_scanned(&mut self, scanned: PluginsScanned) {
         let PluginsScanned { registry, report, waiters } = scanned;
         if let Some(registry) = registry {
-            self.registry = registry;
-            self.registry_out.send_replace(self.registry.clone());
+            self.registry.send_replace(registry.clone());
             if !report.added.is_empty() || !report.removed.is_empty() {
                 self.plugin_changes += 1;
                 let found =
-                    self.typed.resync(&self.config, &self.registry, &self.settings.reconfiguration);
+                    self.typed.resync(&self.config, &registry, &self.settings.reconfiguration);
                 for name in found {
                     tracing::info!(connector = %name, "The connector's plugin is installed now; starting it");
                     self.forget_failures(|i| i.connector() == name);

@@ -11,7 +11,6 @@
 //! for connectors, and answers the requests that asked for the scan once it has applied
 //! it, so an answer is never ahead of what requests see.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::sync::{mpsc, oneshot};
@@ -60,7 +59,7 @@ pub struct RescanReport {
 pub struct PluginsScanned {
     /// The registry of what the scan found; `None` when neither the plugins nor the
     /// failures changed.
-    pub registry: Option<Arc<PluginRegistry>>,
+    pub registry: Option<PluginRegistry>,
     /// What changed against the registry before it.
     pub report: RescanReport,
     /// The requests that asked for this scan: answer them once it is applied.
@@ -70,7 +69,7 @@ pub struct PluginsScanned {
 /// The installed plugins as the first scan found them, and the watch that finds the next.
 pub struct Plugins {
     /// What the first scan found.
-    pub registry: Arc<PluginRegistry>,
+    pub registry: PluginRegistry,
     /// Asks for scans.
     pub watch: PluginWatch,
     /// The scans' results, for the herder.
@@ -81,7 +80,7 @@ impl Plugins {
     /// `registry` for good: no scan ever runs (tests, tools).
     pub fn fixed(registry: PluginRegistry) -> Self {
         let (watch, scans) = PluginWatch::none();
-        Self { registry: Arc::new(registry), watch, scans }
+        Self { registry, watch, scans }
     }
 
     /// Scans `scan` once (logging what loaded and what did not), then watches it.
@@ -98,7 +97,7 @@ impl Plugins {
             tracing::info!(plugin = %i.name, version = %i.version, kind = %i.kind, file = %i.file.display(), "Loaded plugin");
         }
         let failures = found.failures.iter().map(|f| f.to_string()).collect();
-        let registry = Arc::new(PluginRegistry::new(found.plugins).with_failures(failures));
+        let registry = PluginRegistry::new(found.plugins).with_failures(failures);
         let (watch, scans) = PluginWatch::start(scan, registry.clone(), interval);
         Self { registry, watch, scans }
     }
@@ -115,7 +114,7 @@ impl PluginWatch {
     /// `interval`, it scans that often; it scans whenever asked.
     fn start(
         scan: PluginScan,
-        current: Arc<PluginRegistry>,
+        current: PluginRegistry,
         interval: Option<Duration>,
     ) -> (Self, mpsc::UnboundedReceiver<PluginsScanned>) {
         let (requests, asked) = mpsc::unbounded_channel();
@@ -142,7 +141,7 @@ impl PluginWatch {
 
 async fn run(
     mut scan: PluginScan,
-    mut current: Arc<PluginRegistry>,
+    mut current: PluginRegistry,
     interval: Option<Duration>,
     mut asked: mpsc::UnboundedReceiver<oneshot::Sender<RescanReport>>,
     results: mpsc::UnboundedSender<PluginsScanned>,
@@ -192,14 +191,11 @@ async fn run(
 }
 
 /// The registry `found` makes, if it differs from `current`, and what changed.
-fn compare(
-    current: &PluginRegistry,
-    found: Scanned,
-) -> (Option<Arc<PluginRegistry>>, RescanReport) {
+fn compare(current: &PluginRegistry, found: Scanned) -> (Option<PluginRegistry>, RescanReport) {
     let failures: Vec<String> = found.failures.iter().map(|f| f.to_string()).collect();
     if !found.changed {
         let registry = (current.failures() != failures.as_slice())
-            .then(|| Arc::new(current.clone().with_failures(failures.clone())));
+            .then(|| current.clone().with_failures(failures.clone()));
         return (registry, RescanReport { failures, ..RescanReport::default() });
     }
     let before: Vec<&Plugin> = current.plugins().chain(current.transforms()).collect();
@@ -212,5 +208,5 @@ fn compare(
         failures: failures.clone(),
     };
     let registry = PluginRegistry::new(found.plugins).with_failures(failures);
-    (Some(Arc::new(registry)), report)
+    (Some(registry), report)
 }
