@@ -35,6 +35,10 @@
 #             the process exited, and until GET /connectors?expand=status shows every
 #             connector and task RUNNING again (polled every 100 ms). Every connector of the
 #             worker is down for that time.
+#   coldstart from the start of a worker process until its REST API answers, until a
+#             FileStreamSource created then runs, and (ours) until every plugin is loaded: Kafka
+#             Connect with its jars, ours standalone with the README's plugin.path (the Rust,
+#             Python and JavaScript examples, 92 MB) and an empty artifact cache.
 #   scale     10,000 tasks on one worker (BENCH_SCALE_CONNECTORS x BENCH_SCALE_TASKS at 1
 #             record/s): time until all RUNNING (or what a worker reached within
 #             BENCH_SCALE_TIMEOUT), RSS, threads, and the p99 of GET /connectors?expand=status
@@ -66,7 +70,7 @@
 # Environment:
 #   BENCH_RECORDS       records per throughput row (default 1000000)
 #   BENCH_VALUE_SIZE    Datagen's and the native producer's value bytes (default 80)
-#   BENCH_ROWS          rows to run (default "source sink restart idle restart100 languages")
+#   BENCH_ROWS          rows to run (default "source sink restart idle restart100 coldstart languages")
 #   BENCH_RUNS          runs of each throughput row; cells show the median (and the range)
 #   BENCH_RESTARTS      restarts timed (default 25); BENCH_RESTART_SETTLE_MS (1000)
 #   BENCH_IDLE_CONNECTORS      connectors of the idle row (default 100)
@@ -103,7 +107,7 @@ WC_REST_PORT="${WC_REST_PORT:-18184}"
 KC_REST_PORT="${KC_REST_PORT:-18183}"
 N="${BENCH_RECORDS:-1000000}"
 VALUE_SIZE="${BENCH_VALUE_SIZE:-80}"
-ROWS="${BENCH_ROWS:-source sink restart idle restart100 languages}"
+ROWS="${BENCH_ROWS:-source sink restart idle restart100 coldstart languages}"
 [[ "${BENCH_SCALE:-}" == 1 ]] && ROWS+=" scale"
 RUNS="${BENCH_RUNS:-1}"
 RESTARTS="${BENCH_RESTARTS:-25}"
@@ -460,6 +464,71 @@ row_restart100() {
     for ((i = 0; i < n; i++)); do rest DELETE "/connectors/r100-$i" >/dev/null || true; done
 }
 
+# poll_ms URL PID SECONDS: waits until GET URL answers 200, polling every 20 ms; prints the
+# ms since T0 (a global set by the caller), or "never" when the process exits or time is up.
+poll_ms() {
+    local deadline=$((SECONDS + $3))
+    while :; do
+        [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$1" 2>/dev/null)" == 200 ]] \
+            && { echo $(($(now_ms) - T0)); return 0; }
+        kill -0 "$2" 2>/dev/null && ((SECONDS < deadline)) || { echo never; return 1; }
+        sleep 0.02
+    done
+}
+
+# row_coldstart: from the start of the process until REST answers (GET /connectors 200),
+# until a FileStreamSource connector created at that moment runs with its task, and (ours)
+# until the whole plugin path is loaded. Kafka Connect: a distributed worker with its jars
+# (plugin.discovery=hybrid_warn, as the other rows). wasm-connect: a standalone worker on a
+# fresh embedded store with the README's plugin.path (build/plugins and build/examples: the
+# Rust, Python and JavaScript examples) and an EMPTY artifact cache, so everything compiles.
+row_coldstart() {
+    local props input="$WORK/cold-input.txt" body st
+    : >"$input"
+    for SIDE in kc wc; do
+        has_side "$SIDE" || continue
+        props="$WORK/cold-$SIDE.properties"
+        log "coldstart: $SIDE"
+        T0=$(now_ms)
+        if [[ "$SIDE" == kc ]]; then
+            { connect_properties "bench-$RUN-cold" "$KC_REST_PORT" "$BOOTSTRAP"; echo "plugin.discovery=hybrid_warn"; } >"$props"
+            start_kafka_connect "$props" "$WORK/cold-kc.log"
+        else
+            rm -rf "$WORK/cold-cache"
+            {
+                echo "offset.storage.file.filename=$WORK/cold.db"
+                echo "plugin.path=$ROOT/build/plugins,$ROOT/build/examples"
+                echo "wasm.cache.dir=$WORK/cold-cache"
+                echo "listeners=http://127.0.0.1:$WC_REST_PORT"
+            } >"$props"
+            setsid "$WASM_CONNECT_BIN" standalone "$props" >"$WORK/cold-wc.log" 2>&1 </dev/null &
+            STARTED_PID=$!
+        fi
+        WORKER_PID=$STARTED_PID
+        R["coldstart-rest|$SIDE"]=$(poll_ms "$(url)/connectors" "$WORKER_PID" 600)
+        body="{\"name\":\"cold\",\"config\":{\"connector.class\":\"FileStreamSource\",\"tasks.max\":\"1\",\"file\":\"$input\",\"topic\":\"bench-$RUN-cold\"}}"
+        rest POST /connectors "$body" >/dev/null || log "  creating the connector failed"
+        while :; do
+            st="$(rest GET /connectors/cold/status 2>/dev/null | jq -r '"\(.connector.state) \(.tasks[0].state // "none")"' 2>/dev/null)"
+            [[ "$st" == "RUNNING RUNNING" ]] && { R["coldstart-connector|$SIDE"]=$(($(now_ms) - T0)); break; }
+            kill -0 "$WORKER_PID" 2>/dev/null || { R["coldstart-connector|$SIDE"]="worker exited"; break; }
+            (($(now_ms) - T0 > 600000)) && { R["coldstart-connector|$SIDE"]="not RUNNING"; break; }
+            sleep 0.02
+        done
+        if [[ "$SIDE" == wc ]]; then
+            while [[ "$(rest GET /wasm-connect/plugins/loading 2>/dev/null | jq -r .loading)" == true ]]; do
+                (($(now_ms) - T0 > 900000)) && break
+                sleep 0.1
+            done
+            R["coldstart-loaded|$SIDE"]=$(($(now_ms) - T0))
+            log "  $(grep -c 'Loaded plugin' "$WORK/cold-wc.log") plugins loaded; log: $WORK/cold-wc.log"
+        fi
+        log "  REST ${R["coldstart-rest|$SIDE"]} ms, connector RUNNING ${R["coldstart-connector|$SIDE"]} ms${R["coldstart-loaded|$SIDE"]:+, all loaded ${R["coldstart-loaded|$SIDE"]} ms}"
+        stop_side
+    done
+    SIDE=""
+}
+
 row_scale() {
     local topic="bench-$RUN-scale-$SIDE" i rss th t0 total=$((SCALE_CONNECTORS * SCALE_TASKS)) lat="$WORK/scale-$SIDE-latency.json"
     create_topic "$topic" 1
@@ -599,7 +668,7 @@ print_table() {
     echo
     echo "wasm-connect $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?') vs Kafka Connect $CONNECT_VERSION, broker $BOOTSTRAP, $(nproc) cores, $(date -u '+%F %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg); N = $N, runs $RUNS"
     has_row eos && print_eos_table
-    [[ " $ROWS " =~ \ (source|sink|restart|idle|restart100|scale|languages)\  ]] || return 0
+    [[ " $ROWS " =~ \ (source|sink|restart|idle|restart100|coldstart|scale|languages)\  ]] || return 0
     echo
     echo "| measure | Kafka Connect | wasm-connect | native rdkafka | ratio | goal | met |"
     echo "|---|---|---|---|---|---|---|"
@@ -622,6 +691,11 @@ print_table() {
     if has_row restart100; then
         line "graceful stop, $RESTART100_CONNECTORS connectors × 1 task, ms" restart100-stop size "" ""
         line "stop → all $RESTART100_CONNECTORS connectors and tasks RUNNING again, ms" restart100-back size "" ""
+    fi
+    if has_row coldstart; then
+        line "cold start → REST answers, ms" coldstart-rest time "" 2000
+        line "cold start → a FileStreamSource RUNNING, ms" coldstart-connector size "" ""
+        line "cold start → every plugin loaded (92 MB, empty cache), ms" coldstart-loaded size "" ""
     fi
     if has_row scale; then
         local total=$((SCALE_CONNECTORS * SCALE_TASKS))
@@ -695,6 +769,7 @@ main() {
     done
     SIDE=""
     has_row eos && has_side wc && row_eos_standalone
+    has_row coldstart && row_coldstart
     has_row languages && row_languages
     print_table
 }

@@ -8,7 +8,8 @@
 # The worker's config is examples/configs/standalone.properties with one change: its
 # plugin.path names only the two components this run uses (build/plugins/file-source.wasm
 # and file-sink.wasm), so the worker does not compile every example in build/ (the Python
-# and JavaScript ones take minutes) before it opens its REST port. It is written to
+# and JavaScript ones take minutes on a cold cache; the worker would serve REST meanwhile,
+# but the run would wait for nothing it uses). It is written to
 # /tmp/wasm-connect/worker.properties.
 #
 # Environment: CARGO_TARGET_DIR (default ./target), QUICKSTART_PORT (the REST port, default

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Browser tests of the dashboard (/ui): starts two standalone workers (release binary,
 # embedded SQLite store, plugins from build/plugins and the chaos fixtures from
-# build/fixtures), one open on HTTP and one on HTTPS (a self-signed certificate made with
+# build/fixtures, and a plugin directory of its own each, where the tests copy a versioned
+# chaos source from build/versions and a broken file), one open on HTTP and one on HTTPS (a self-signed certificate made with
 # openssl) behind basic authentication, then drives Debian's Chromium with Playwright
 # (tests/ui/dashboard.test.mjs, `playwright-core` from npm, no browser download) through
 # the pages, and stops the workers. With SCHEMA_REGISTRY_URL set (scripts/schema-registry.sh
@@ -37,7 +38,8 @@ if ! cmp -s "$UI/package-lock.json" "$UI/node_modules/.package-lock.json" 2>/dev
     cp "$UI/package-lock.json" "$UI/node_modules/.installed-lock.json"
 fi
 
-if ! compgen -G "build/fixtures/*.wasm" >/dev/null || ! compgen -G "build/plugins/*.wasm" >/dev/null; then
+if ! compgen -G "build/fixtures/*.wasm" >/dev/null || ! compgen -G "build/plugins/*.wasm" >/dev/null \
+    || [ ! -f build/versions/chaos-source-2.0.0.wasm ]; then
     scripts/build-guests.sh
 fi
 BIN="${WASM_CONNECT_BIN:-}"
@@ -76,9 +78,9 @@ start() {
     shift 2
     local port
     port="$(free_port)"
-    mkdir -p "$WORK/$name"
+    mkdir -p "$WORK/$name/plugins"
     {
-        echo "plugin.path=$ROOT/build/fixtures,$ROOT/build/plugins"
+        echo "plugin.path=$WORK/$name/plugins,$ROOT/build/fixtures,$ROOT/build/plugins"
         echo "listeners=$scheme://127.0.0.1:$port"
         echo "offset.storage.file.filename=$WORK/$name/standalone.db"
         echo "offset.flush.interval.ms=1000"
@@ -108,6 +110,7 @@ if [ -z "${SCHEMA_REGISTRY_URL:-}" ]; then
     echo "Note: SCHEMA_REGISTRY_URL is not set: the registry converter case is skipped" >&2
 fi
 (cd "$UI" && UI_SCHEMA_REGISTRY_URL="${SCHEMA_REGISTRY_URL:-}" NODE_EXTRA_CA_CERTS="$WORK/cert.pem" UI_OPEN_URL="$OPEN_URL" UI_AUTH_URL="$AUTH_URL" UI_AUTH_USER=admin \
+    UI_PLUGIN_DIR="$WORK/open/plugins" UI_VERSIONED_PLUGIN="$ROOT/build/versions/chaos-source-2.0.0.wasm" \
     UI_AUTH_PASSWORD=admin-secret UI_ARTIFACTS="$OUT" \
     node --test --test-concurrency=1 dashboard.test.mjs) || status=$?
 if [ "$status" -ne 0 ]; then

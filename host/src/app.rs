@@ -66,7 +66,7 @@ impl App {
             trust: plugin_trust(config)?,
         })?;
         let scan = PluginScan::new(runtime.clone(), config.plugin_path.clone());
-        let plugins = Plugins::watch(scan, config.plugin_scan_interval).await;
+        let plugins = Plugins::watch(scan, config.plugin_scan_interval);
         for key in &config.ignored_keys {
             tracing::warn!(key = %key, "Worker config key is accepted but has no effect here");
         }

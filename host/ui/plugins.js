@@ -1,22 +1,56 @@
-//! plugins.js: the plugin catalog. Every installed plugin component from
+//! plugins.js: the plugin catalog. Every installed plugin component, every version, from
 //! `GET /wasm-connect/plugins` (kind, language, version, file, digest, the capabilities it
 //! may be granted), its config definition from `GET /connector-plugins/{class}/config`
-//! (loaded when opened), and the built-in converters, transformations and predicates from
-//! `GET /connector-plugins?connectorsOnly=false`. Reads only.
+//! (of that version, loaded when opened), the files of `plugin.path` that did not load and
+//! why (`GET /wasm-connect/plugins/failures`), the files still loading while the worker
+//! loads its plugin path (`GET /wasm-connect/plugins/loading`), and the built-in converters,
+//! transformations and predicates from `GET /connector-plugins?connectorsOnly=false`.
+//! "Scan plugin.path now" asks `POST /wasm-connect/plugins/rescan` and shows the catalog
+//! again; nothing else here changes the worker.
 
 import { call, get, message } from './api.js';
-import { fill, h, seg } from './dom.js';
+import { announce, fill, h, seg } from './dom.js';
 
 export function pluginsView(main) {
   const list = h('div', { id: 'plugin-list' }, h('p', {}, 'Loading…'));
+  const failures = h('section', { id: 'plugin-failures', 'aria-labelledby': 'failures-title', hidden: true });
   const builtins = h('section', { 'aria-labelledby': 'builtins-title' });
-  fill(main, h('h1', {}, 'Plugins'), list, builtins);
-  (async () => {
-    const r = await call('GET', '/wasm-connect/plugins');
+  const rescan = h('button', { type: 'button', id: 'rescan' }, 'Scan plugin.path now');
+  rescan.addEventListener('click', async () => {
+    rescan.disabled = true;
+    const r = await call('POST', '/wasm-connect/plugins/rescan');
+    rescan.disabled = false;
+    if (!r.ok) {
+      announce(`The scan failed: ${message(r)}`);
+      fill(list, h('p', { class: 'error' }, `The scan failed: ${message(r)}`));
+      return;
+    }
+    const n = (x) => x.length;
+    announce(`Scanned: ${n(r.body.added)} added, ${n(r.body.removed)} removed, ${n(r.body.failures)} not loaded.`);
+    await show();
+  });
+  const note = h('p', { id: 'plugins-loading', role: 'status', hidden: true });
+  fill(main, h('h1', {}, 'Plugins'), h('div', { class: 'actions' }, rescan), note, failures, list, builtins);
+  const show = async () => {
+    const [r, broken, loading] = await Promise.all([call('GET', '/wasm-connect/plugins'),
+      call('GET', '/wasm-connect/plugins/failures'), call('GET', '/wasm-connect/plugins/loading')]);
+    const pending = loading.ok && loading.body.loading ? loading.body.files : null;
+    note.hidden = !pending;
+    if (pending) {
+      fill(note, `Loading the plugin path: ${pending.length} file(s) not loaded yet`,
+        pending.length ? `: ${pending.join(', ')}` : '', '. Connectors start as their plugin is ready.');
+      // Shown again until the loading is done, while this page is open.
+      setTimeout(() => note.isConnected && show(), 2000);
+    }
+    const lines = broken.ok ? broken.body.failures : [];
+    failures.hidden = lines.length === 0;
+    fill(failures, h('h2', { id: 'failures-title' }, 'Files that did not load'),
+      h('ul', { class: 'failures' }, lines.map((l) => h('li', {}, h('code', {}, l)))));
     if (!r.ok) {
       fill(list, h('p', { class: 'error' }, `Could not list plugins: ${message(r)}`));
       return;
     }
+    // Kinds, then classes; a plugin's versions stay in the worker's order (oldest first).
     const plugins = [...r.body].sort((a, b) => a.type.localeCompare(b.type) || a.class.localeCompare(b.class));
     fill(list, plugins.length ? plugins.map(card) : h('p', { class: 'empty' }, 'No plugin components are installed (plugin.path).'));
     const all = await call('GET', '/connector-plugins?connectorsOnly=false');
@@ -30,7 +64,8 @@ export function pluginsView(main) {
           h('td', { 'data-label': 'Class', class: 'class' }, p.class),
           h('td', { 'data-label': 'Type' }, p.type),
           h('td', { 'data-label': 'Version' }, p.version))))) : h('p', { class: 'muted' }, all.ok ? 'None.' : message(all)));
-  })();
+  };
+  show();
   return null;
 }
 
@@ -40,13 +75,15 @@ function card(p) {
   details.addEventListener('toggle', async () => {
     if (!details.open || defs.childElementCount) return;
     try {
-      fill(defs, definition(await get(`/connector-plugins/${seg(p.class)}/config`)));
+      const version = p.type === 'source' || p.type === 'sink' ? `?version=${seg(p.version)}` : '';
+      fill(defs, definition(await get(`/connector-plugins/${seg(p.class)}/config${version}`)));
     } catch (e) {
       fill(defs, h('p', { class: 'error' }, e.message));
     }
   });
-  return h('article', { class: 'plugin', 'data-plugin': p.class, 'aria-labelledby': `plugin-${p.class}` },
-    h('h2', { id: `plugin-${p.class}` }, p.class),
+  const id = `plugin-${p.class}-${p.version}`.replace(/[^A-Za-z0-9_-]/g, '_');
+  return h('article', { class: 'plugin', 'data-plugin': p.class, 'data-version': p.version, 'aria-labelledby': id },
+    h('h2', { id }, `${p.class} `, h('span', { class: 'muted' }, p.version)),
     h('dl', { class: 'facts' },
       h('dt', {}, 'Kind'), h('dd', {}, p.type),
       h('dt', {}, 'Language'), h('dd', {}, p.language),

@@ -80,8 +80,17 @@ impl Backing {
         self.start_with(&[]).await
     }
 
-    /// Starts a worker on this backing with extra worker config keys.
+    /// Starts a worker on this backing with extra worker config keys, and waits for its
+    /// plugin path to be loaded: tests see a worker as one started a while ago does.
     pub async fn start_with(&self, extra: &[(&str, &str)]) -> App {
+        let app = self.start_loading(extra).await;
+        app.herder.plugins_loaded().await;
+        app
+    }
+
+    /// Starts a worker like [`Backing::start_with`] without waiting for its plugin path,
+    /// which it loads in the background.
+    pub async fn start_loading(&self, extra: &[(&str, &str)]) -> App {
         let mode = match self {
             Self::Embedded(_) => Mode::Standalone,
             Self::Kafka(..) => Mode::Distributed,

@@ -15,6 +15,7 @@ mod broker;
 mod cdc;
 mod cli;
 mod cluster;
+mod cold_start;
 mod compat;
 mod connectors;
 mod containment;

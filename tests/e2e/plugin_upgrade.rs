@@ -24,7 +24,7 @@ use reqwest::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::harness::{Backing, eventually};
-use crate::rest::Api;
+use crate::rest::{Api, validate_errors};
 use crate::support::root;
 use crate::topic_records::read_topic;
 
@@ -210,7 +210,8 @@ async fn versions_are_installed_upgraded_and_removed_while_running(b: Backing) {
 }
 
 /// Three workers, 2.0.0 installed on two of them: what runs on the third fails naming it
-/// and the version; once its own rescan finds the file, everything runs.
+/// and the version, and the leader's validate names it; once its own rescan finds the file,
+/// everything runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_worker_without_the_version_fails_its_instances_until_it_has_it() {
     use crate::cluster::Cluster;
@@ -223,7 +224,7 @@ async fn a_worker_without_the_version_fails_its_instances_until_it_has_it() {
     let cluster = Cluster::start(3, settings).await;
     let config = json!({"connector.class": "ChaosSource", "tasks.max": "6", "chaos.mode": "ok",
         "batch.size": "0", "connector.plugin.version": "2.0.0"});
-    let (code, body) = cluster.create(0, "pinned", config).await;
+    let (code, body) = cluster.create(0, "pinned", config.clone()).await;
     assert_eq!(code, 201, "{body}");
 
     // Every instance placed on the worker without 2.0.0 fails naming it; the others run it.
@@ -255,9 +256,36 @@ async fn a_worker_without_the_version_fails_its_instances_until_it_has_it() {
         assert_eq!(i["version"], "2.0.0", "{status:?}");
     }
 
+    // The leader's validate names the worker that lacks 2.0.0 on the version key.
+    let leader = eventually(30, "a leader", async || cluster.leader()).await;
+    let path = "/connector-plugins/ChaosSource/config/validate";
+    let mut named_config = config.clone();
+    named_config["name"] = json!("pinned");
+    let (code, body) = cluster.call(leader, Method::PUT, path, Some(named_config.clone())).await;
+    assert_eq!(code, 200, "{body}");
+    let named: Vec<String> = validate_errors(&body)
+        .into_iter()
+        .filter(|(key, _)| key == "connector.plugin.version")
+        .map(|(_, message)| message)
+        .collect();
+    let third = format!("127.0.0.1:{}", cluster.workers[2].port);
+    assert_eq!(lacking[0], third, "the third worker lacks it: {status:?}");
+    let expected = match leader {
+        // The leader itself lacks it: its own validate says so, the others have it.
+        2 => "Plugin ChaosSource has no installed version matching 2.0.0".to_owned(),
+        _ => format!(
+            "On worker http://{third}: Plugin ChaosSource has no installed version matching 2.0.0"
+        ),
+    };
+    assert!(named.len() == 1 && named[0].starts_with(&expected), "{named:?}");
+
     // The version installed on that worker too: its instances start, no restart asked.
     install(dirs[2].path(), "2.0.0");
     let s = cluster.wait_running(0, "pinned", 6, 90).await;
     let tasks = s["tasks"].as_array().unwrap();
     assert!(tasks.iter().all(|t| t["version"] == "2.0.0"), "{s}");
+    // And the leader's validate names no worker any more.
+    let (code, body) = cluster.call(leader, Method::PUT, path, Some(named_config)).await;
+    assert_eq!(code, 200, "{body}");
+    assert_eq!(validate_errors(&body), Vec::new(), "{body}");
 }

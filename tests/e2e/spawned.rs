@@ -61,12 +61,13 @@ impl Spawned {
         Self { child, log }
     }
 
-    /// `http://HOST:PORT` of the REST API, once it listens (the worker has loaded its
-    /// plugins by then). A start that does not complete within `secs` fails the test with
-    /// the log so far.
+    /// `http://HOST:PORT` of the REST API, once it listens and the worker has loaded its
+    /// plugin path (which it does in the background). A start that does not complete
+    /// within `secs` fails the test with the log so far.
     pub(crate) async fn base(&self, secs: u64) -> String {
-        let addr = eventually(secs, "the REST API to listen", async || {
+        let addr = eventually(secs, "the REST API to listen and the plugins to load", async || {
             let log = self.log.lock().unwrap();
+            log.iter().find(|l| l.contains("Plugin path loaded"))?;
             let line = log.iter().find(|l| l.contains("REST API listening"))?;
             let addr = line.split("address=").nth(1)?.split_whitespace().next()?;
             Some(addr.to_owned())

@@ -4,7 +4,8 @@
 //! NODE_EXTRA_CA_CERTS names, behind basic authentication) and reads the screenshots it
 //! leaves in UI_ARTIFACTS. Runs the pages as a user would: creates a connector from the
 //! editor, sees it RUNNING, sees a chaos connector's FAILED task and its trace, restarts,
-//! pauses, resumes and deletes, reads the plugin catalog, logs in, and checks every page
+//! pauses, resumes and deletes, reads the plugin catalog, sees a version copied into
+//! UI_PLUGIN_DIR (from UI_VERSIONED_PLUGIN) and a broken file there after a scan, logs in, and checks every page
 //! with axe-core (WCAG 2 A and AA: labels, contrast, landmarks) and from the keyboard.
 //! With UI_SCHEMA_REGISTRY_URL (a Schema Registry's URL, which scripts/ui-tests.sh passes
 //! on from SCHEMA_REGISTRY_URL), a connector with an Avro value converter shows its
@@ -12,6 +13,7 @@
 
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -25,6 +27,8 @@ const WIDE = { width: 1280, height: 860 };
 const PHONE = { width: 390, height: 844 };
 const TIMEOUT = 30_000;
 const REGISTRY = process.env.UI_SCHEMA_REGISTRY_URL;
+const PLUGIN_DIR = process.env.UI_PLUGIN_DIR;
+const VERSIONED = process.env.UI_VERSIONED_PLUGIN;
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 let browser;
@@ -308,6 +312,26 @@ scenario('the plugin catalog shows kinds, languages, capabilities and definition
   assert.match(await chaos.locator('table').innerText(), /PASSWORD/);
   await eventually(page.locator('main'), /Built into the worker/);
   await shot(page, 'plugins');
+  assert.deepEqual(problems, []);
+  await context.close();
+});
+
+scenario('a version copied into plugin.path and a broken file show after a scan', async (track) => {
+  const { context, page, problems } = await newPage();
+  track(page);
+  await page.goto(`${OPEN}/ui#/plugins`);
+  await eventually(page.locator('main'), /Built into the worker/);
+  assert.equal(await page.locator('#plugin-failures').isVisible(), false, 'no failure section before a failure');
+  copyFileSync(VERSIONED, join(PLUGIN_DIR, 'chaos-source-2.0.0.wasm'));
+  writeFileSync(join(PLUGIN_DIR, 'broken.wasm'), 'not a component');
+  await page.getByRole('button', { name: 'Scan plugin.path now' }).click();
+  const added = page.locator('article[data-plugin="ChaosSource"][data-version="2.0.0"]');
+  await eventually(added, /2\.0\.0/);
+  assert.equal(await page.locator('article[data-plugin="ChaosSource"]').count(), 2, 'both versions are listed');
+  await eventually(page.locator('#plugin-failures'), /broken\.wasm/);
+  await added.getByText('Config definition').click();
+  await eventually(added.locator('table'), /chaos\.secret/);
+  await shot(page, 'plugins-rescan');
   assert.deepEqual(problems, []);
   await context.close();
 });

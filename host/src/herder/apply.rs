@@ -80,6 +80,15 @@ impl Herder {
     fn start(&mut self, id: &InstanceId) {
         let name = id.connector();
         let Some(connector) = self.typed.get(name).cloned() else { return };
+        if let Err(r) = &connector
+            && missing_plugin(r)
+            && let Some(files) = self.registry.borrow().loading()
+        {
+            // The plugin path is still loading: the plugin may be in a file not loaded
+            // yet. The instance starts when it is, or fails when the scan is done.
+            tracing::info!(connector = %name, instance = %id, loading = files.len(), "Waiting for the plugin path to load the connector's plugin");
+            return;
+        }
         let connector = self.naming_worker(connector);
         let version = connector.as_ref().ok().map(|c| c.plugin.info().version.clone());
         let run = self.instances.next_run();
@@ -109,13 +118,7 @@ impl Herder {
     /// worker lacks it: every worker has a plugin path of its own.
     fn naming_worker(&self, parsed: Parsed) -> Parsed {
         match parsed {
-            Err(r)
-                if self.member.in_group()
-                    && matches!(
-                        r.reason,
-                        RejectedReason::Version | RejectedReason::UnknownClass
-                    ) =>
-            {
+            Err(r) if self.member.in_group() && missing_plugin(&r) => {
                 let trace = format!("On worker {}: {}", self.member.worker_id(), r.trace);
                 Err(std::sync::Arc::new(Rejected { trace, ..(*r).clone() }))
             }
@@ -243,4 +246,10 @@ impl Herder {
             _ => State::Running,
         }
     }
+}
+
+/// Whether a config was rejected because its plugin, or the version it asks for, is not
+/// installed.
+fn missing_plugin(r: &Rejected) -> bool {
+    matches!(r.reason, RejectedReason::Version | RejectedReason::UnknownClass)
 }

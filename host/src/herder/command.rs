@@ -19,6 +19,8 @@ pub(super) type Reply<T> = oneshot::Sender<Result<T, HerderError>>;
 /// Requests to the herder loop.
 pub(super) enum Command {
     Connectors(Reply<Vec<String>>),
+    /// Leader only: the other members' REST URLs (empty elsewhere).
+    Peers(Reply<Vec<String>>),
     Info(String, Reply<ConnectorInfo>),
     TaskConfigs(String, Reply<Vec<Properties>>),
     PutConfig {
@@ -83,6 +85,7 @@ impl Command {
     pub fn needs(&self) -> Needs {
         match self {
             Command::Connectors(_)
+            | Command::Peers(_)
             | Command::Offsets(..)
             | Command::ClusterLoggerLevel(..)
             | Command::Shutdown(_) => Needs::Nothing,
@@ -111,7 +114,7 @@ impl Command {
             let _ = reply.send(Err(error));
         }
         match self {
-            Command::Connectors(r) => fail(r, error),
+            Command::Connectors(r) | Command::Peers(r) => fail(r, error),
             Command::Info(_, r) => fail(r, error),
             Command::TaskConfigs(_, r) => fail(r, error),
             Command::PutConfig { reply, .. } => fail(reply, error),

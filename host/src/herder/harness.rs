@@ -22,7 +22,7 @@ use crate::store::{
     LogBackend, LogEntry, LogReader, LogRecord, LogTopic, MemoryBackend, OffsetStore, OffsetStores,
     Status, StatusStore, StoreError, TopicSpec,
 };
-use crate::worker::{PluginRegistry, Plugins, WorkerEvent};
+use crate::worker::{PluginRegistry, Plugins, PluginsScanned, WorkerEvent};
 
 /// A config topic whose sends wait while it is stalled, and whose reads fail once it is
 /// damaged.
@@ -129,6 +129,21 @@ impl Harness {
 
     /// A herder taking part in the cluster as `member` says, with `settings`.
     pub async fn start_configured(member: MemberSpec, settings: HerderSettings) -> Self {
+        Self::start_full(member, settings, Plugins::fixed(PluginRegistry::default())).await
+    }
+
+    /// A herder in a group of one whose plugin path is loading: it has no plugin yet, and
+    /// learns the scans' results from the sender returned.
+    pub async fn start_loading() -> (Self, mpsc::UnboundedSender<PluginsScanned>) {
+        let loading = PluginRegistry::default().with_loading(Some(vec!["big.wasm".into()]));
+        let mut plugins = Plugins::fixed(loading);
+        let (scans, scanned) = mpsc::unbounded_channel();
+        plugins.scans = scanned;
+        let member = MemberSpec::Single { worker_id: "w:1".into(), url: "http://w:1/".into() };
+        (Self::start_full(member, HerderSettings::default(), plugins).await, scans)
+    }
+
+    async fn start_full(member: MemberSpec, settings: HerderSettings, plugins: Plugins) -> Self {
         let backend = MemoryBackend::new();
         let (stall, stalled) = watch::channel(false);
         let (damage, damaged) = watch::channel(false);
@@ -140,7 +155,6 @@ impl Harness {
         let (events, events_rx) = mpsc::unbounded_channel();
         let runner = FakeRunner::new(events.clone());
         let script = runner.script.clone();
-        let plugins = Plugins::fixed(PluginRegistry::default());
         let parts = Parts { runner: Box::new(runner), plugins, offsets };
         let handle = spawn_with(
             config,

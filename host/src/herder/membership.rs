@@ -110,6 +110,14 @@ impl Membership {
         self.routes.iter().find(|(_, a)| allocates(a, id)).map(|(u, _)| u.as_str())
     }
 
+    /// Leader only: the REST URLs of the other members (empty on any other worker and in a
+    /// group of one).
+    pub fn peers(&self) -> Vec<String> {
+        let own = self.leader_url.as_deref().map(|u| u.trim_end_matches('/'));
+        let others = self.routes.keys().filter(|u| Some(u.trim_end_matches('/')) != own);
+        if self.leader { others.cloned().collect() } else { Vec::new() }
+    }
+
     /// Applies a completed rebalance: drops the revoked work, adds the assigned.
     pub fn assigned(&mut self, a: &Assigned) {
         self.owned.get_or_insert_with(Allocation::default).apply(&a.revoked, &a.assigned);
@@ -199,5 +207,24 @@ mod tests {
         assert_eq!(m.owner(&c("b")), Some("http://w2:8083"));
         assert_eq!(m.owner(&t("a", 0)), Some("http://w2:8083"));
         assert_eq!(m.owner(&c("zzz")), None);
+    }
+
+    #[test]
+    fn the_leaders_peers_are_the_other_members() {
+        let mut m = Membership::group("w1:8083");
+        let mut a = assigned(Allocation::default(), Allocation::default());
+        a.is_leader = true;
+        a.leader_url = "http://w1:8083/".into();
+        a.members = Some(BTreeMap::from([
+            ("http://w1:8083".to_string(), alloc(&["a"], &[])),
+            ("http://w2:8083".to_string(), alloc(&["b"], &[])),
+            ("http://w3:8083".to_string(), alloc(&[], &[])),
+        ]));
+        m.assigned(&a);
+        assert_eq!(m.peers(), ["http://w2:8083", "http://w3:8083"]);
+        a.is_leader = false;
+        m.assigned(&a);
+        assert!(m.peers().is_empty(), "only the leader knows the members");
+        assert!(Membership::single("w1:8083", "http://w1:8083").peers().is_empty());
     }
 }

@@ -39,7 +39,7 @@
 //! plugin's definition shows; the last, KIP-891's version keys and their recommended values)
 //! and `exactly_once` (a source's KIP-618 keys and preflight checks), `error`.
 //! Tests: `harness` (the loop over in-memory topics and the fake runner), `herder_tests`,
-//! `fence_tests`,
+//! `fence_tests`, `plugin_changes_tests`,
 //! `group_tests`, `snapshot_tests`, `auto_restart_tests`, `reconcile_tests`,
 //! `retry_chain_tests`.
 
@@ -125,6 +125,7 @@ pub use validate::{Rules as ValidationRules, validate as validate_config};
 use crate::config::providers::ConfigProviders;
 use crate::model::{
     ConfigProblem, ExactlyOnceSourceSupport, OverridePolicy, PluginKind, Properties, TargetState,
+    VersionRequirement,
 };
 use crate::store::{ConnectorStatuses, Status, StatusStore};
 use crate::telemetry::Loggers;
@@ -213,9 +214,34 @@ impl HerderHandle {
         rx.await.map_err(|_| HerderError::ShuttingDown)?
     }
 
-    /// The installed plugins, as the plugin path's last scan found them.
+    /// The installed plugins, as the plugin path's last scan found them (while a scan
+    /// loads files: so far).
     pub fn plugins(&self) -> PluginRegistry {
         self.registries.borrow().clone()
+    }
+
+    /// The installed plugins once the plugin `class` names can be found in the version
+    /// `version` asks for (KIP-891; `None`: any), or once the plugin path is loaded,
+    /// whichever comes first: a plugin still loading is waited for, not reported missing.
+    pub async fn plugins_for(&self, class: &str, version: Option<&str>) -> PluginRegistry {
+        let requirement = VersionRequirement::parse(version).unwrap_or(VersionRequirement::Latest);
+        let ready = |r: &PluginRegistry| {
+            r.loading().is_none() || matches!(r.resolve_version(class, &requirement), Ok(Some(_)))
+        };
+        let mut registries = self.registries.clone();
+        match registries.wait_for(ready).await {
+            Ok(r) => r.clone(),
+            Err(_) => self.plugins(),
+        }
+    }
+
+    /// The installed plugins once the plugin path is loaded.
+    pub async fn plugins_loaded(&self) -> PluginRegistry {
+        let mut registries = self.registries.clone();
+        match registries.wait_for(|r| r.loading().is_none()).await {
+            Ok(r) => r.clone(),
+            Err(_) => self.plugins(),
+        }
     }
 
     /// Rescans the plugin path now and answers what changed, once the herder has applied
@@ -275,6 +301,13 @@ impl HerderHandle {
         }
     }
 
+    /// The REST URLs of the group's other workers when this worker leads it (empty on
+    /// any other worker, and in standalone mode): whom the leader's validate asks for
+    /// their plugins.
+    pub async fn peers(&self) -> Result<Vec<String>, HerderError> {
+        self.ask(Command::Peers).await
+    }
+
     /// One connector's config and tasks.
     pub async fn connector_info(&self, name: &str) -> Result<ConnectorInfo, HerderError> {
         match self.answering(Read::Settled) {
@@ -300,7 +333,13 @@ impl HerderHandle {
     /// Validates a config against its plugin (types, required keys, the plugin's own
     /// `validate`), off the herder loop. Returns every problem.
     pub async fn validate(&self, config: &Properties) -> Result<Vec<ConfigProblem>, HerderError> {
-        let registry = self.plugins();
+        let registry = match config.get("connector.class") {
+            Some(class) => {
+                let version = config.get("connector.plugin.version").map(String::as_str);
+                self.plugins_for(class, version).await
+            }
+            None => self.plugins(),
+        };
         let rules = validate::Rules {
             registry: &registry,
             defaults: &self.policy_defaults,

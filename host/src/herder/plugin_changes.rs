@@ -1,6 +1,8 @@
 //! A rescan of the plugin path applied (`impl Herder`): the new registry published to the
 //! handles, the configs it affects parsed again, and the connectors that now find their
-//! plugin (or the version they ask for) started again, with their tasks.
+//! plugin (or the version they ask for) started again, with their tasks. While a scan
+//! loads files, it applies a registry after each file; when the scan is done, the
+//! connectors held for a plugin the loading scan might have held (`apply`) start, or fail.
 //!
 //! Nothing that runs is stopped or restarted: an instance keeps the compiled plugin it
 //! started with, even when its file is gone; the next start of a version no longer
@@ -15,7 +17,15 @@ impl Herder {
     pub(super) fn plugins_scanned(&mut self, scanned: PluginsScanned) {
         let PluginsScanned { registry, report, waiters } = scanned;
         if let Some(registry) = registry {
+            let was_loading = self.registry.borrow().loading().is_some();
             self.registry.send_replace(registry.clone());
+            if was_loading && registry.loading().is_none() {
+                // The scan is done: a connector held for a plugin it did not find starts
+                // now, and fails saying what is installed if it still finds none.
+                for name in self.typed.rejected() {
+                    self.dirty.insert(name);
+                }
+            }
             if !report.added.is_empty() || !report.removed.is_empty() {
                 self.plugin_changes += 1;
                 let found =
@@ -36,3 +46,7 @@ impl Herder {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "plugin_changes_tests.rs"]
+mod tests;

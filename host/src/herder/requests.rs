@@ -22,6 +22,9 @@ impl Herder {
             Command::Connectors(reply) => {
                 let _ = reply.send(Ok(self.config.connectors().map(str::to_owned).collect()));
             }
+            Command::Peers(reply) => {
+                let _ = reply.send(Ok(self.member.peers()));
+            }
             Command::Info(name, reply) => {
                 let _ = reply
                     .send(self.info(&name).ok_or_else(|| HerderError::connector_not_found(&name)));

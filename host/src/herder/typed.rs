@@ -65,6 +65,11 @@ impl Typed {
         found
     }
 
+    /// The connectors whose config was rejected (no plugin, a bad key, …).
+    pub fn rejected(&self) -> Vec<String> {
+        self.by_name.iter().filter(|(_, p)| p.is_err()).map(|(n, _)| n.clone()).collect()
+    }
+
     /// `name`'s parsed config.
     pub fn get(&self, name: &str) -> Option<&Parsed> {
         self.by_name.get(name)

@@ -6,7 +6,8 @@
 //! `/connector-plugins/{plugin}/config`.
 //!
 //! Beside it: `GET /wasm-connect/plugins/failures`, the files of the plugin path that did
-//! not load and why, and `POST /wasm-connect/plugins/rescan`, which scans this worker's
+//! not load and why; `GET /wasm-connect/plugins/loading`, whether a scan is loading files
+//! (at start: the whole path) and which are not loaded yet; and `POST /wasm-connect/plugins/rescan`, which scans this worker's
 //! plugin path now (the worker also does at `plugin.scan.interval.ms`) and answers once
 //! the result is applied: the plugins added and removed, and the failures. Both concern
 //! this worker only; no request is forwarded.
@@ -28,11 +29,20 @@ pub fn routes() -> Router<RestState> {
     Router::new()
         .route("/wasm-connect/plugins", get(list))
         .route("/wasm-connect/plugins/failures", get(failures))
+        .route("/wasm-connect/plugins/loading", get(loading))
         .route("/wasm-connect/plugins/rescan", post(rescan))
 }
 
 async fn failures(State(s): State<RestState>) -> Response {
     axum::Json(json!({ "failures": s.herder.plugins().failures() })).into_response()
+}
+
+/// Whether a scan is loading files now, and which it has not loaded yet.
+async fn loading(State(s): State<RestState>) -> Response {
+    let registry = s.herder.plugins();
+    let files = registry.loading();
+    axum::Json(json!({ "loading": files.is_some(), "files": files.unwrap_or_default() }))
+        .into_response()
 }
 
 async fn rescan(State(s): State<RestState>) -> Result<Response, ApiError> {

@@ -37,7 +37,10 @@ pub async fn start_worker(dir: &std::path::Path, records: &[ConfigRecord]) -> Ap
     .map(|(k, v)| (k.to_owned(), v))
     .collect();
     let config = WorkerConfig::from_properties(&props, Mode::Standalone).unwrap();
-    App::start(&config, None).await.unwrap()
+    let app = App::start(&config, None).await.unwrap();
+    // The plugin path loads in the background: the tests see it loaded.
+    app.herder.plugins_loaded().await;
+    app
 }
 
 /// The router state of `app`, taking inter-worker requests as `internal` says.

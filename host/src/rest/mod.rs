@@ -19,7 +19,8 @@
 //! requests (`listing`).
 //!
 //! Layout: `connectors` (with `listing`, the bodies of connector lists), `plugins` (the keys a
-//! definition shows come from the herder), `offsets`, `topics`, `loggers`,
+//! definition shows come from the herder; with `peer_plugins`, the leader asking the other
+//! workers for theirs in validate), `offsets`, `topics`, `loggers`,
 //! `metrics`, `root`, `openapi`, `internal`, `catalog` (one file per resource), `ui` (the
 //! web dashboard at `/ui`, embedded files), `forward` (forwarding
 //! between workers), `auth` (basic authentication), `tls` (listeners), `connections` (the
@@ -44,6 +45,7 @@ mod loggers;
 mod metrics;
 mod offsets;
 mod openapi;
+mod peer_plugins;
 mod plugins;
 mod root;
 pub mod tls;

@@ -2,13 +2,15 @@
 //! `connectorsOnly=false`, the built-in converters), their config definitions (of the
 //! version `?version=` picks, KIP-891), and config validation answered in
 //! Kafka Connect's `ConfigInfos` shape, filled from the plugin's own definition and
-//! `validate` call. Sensitive values show as `[hidden]`.
+//! `validate` call. Sensitive values show as `[hidden]`. On a group's leader, validate
+//! also names the other workers that lack the version of the connector's plugin
+//! (`peer_plugins`).
 
 use std::collections::BTreeMap;
 
 use axum::Router;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, put};
 use serde_json::{Value, json};
@@ -17,6 +19,7 @@ use super::RestState;
 use super::dto;
 use super::error::ApiError;
 use super::extract::{Body, Path, QueryParams};
+use super::peer_plugins;
 use crate::herder::{Placed, alias_keys, class_keys, groups, placed_keys, recommended_versions};
 use crate::model::{ConfigProblem, PluginKind, Properties, VersionRequirement};
 use crate::runtime::Plugin;
@@ -38,7 +41,11 @@ pub fn routes() -> Router<RestState> {
 
 async fn list(State(s): State<RestState>, q: QueryParams) -> Result<Response> {
     let connectors_only = q.bool("connectorsOnly", true)?;
-    Ok(axum::Json(listing(&s.herder.plugins(), connectors_only)).into_response())
+    // While the plugin path loads, the list waits for it (up to the request timeout, then
+    // it answers what is loaded).
+    let loaded = tokio::time::timeout(s.request_timeout, s.herder.plugins_loaded()).await;
+    let registry = loaded.unwrap_or_else(|_| s.herder.plugins());
+    Ok(axum::Json(listing(&registry, connectors_only)).into_response())
 }
 
 /// `GET /connector-plugins`: the connectors (sinks before sources, as Kafka Connect lists
@@ -124,7 +131,8 @@ async fn config(
     q: QueryParams,
 ) -> Result<Response> {
     let requirement = requirement(&name, &q)?;
-    let registry = s.herder.plugins();
+    let registry =
+        s.within(async { Ok(s.herder.plugins_for(&name, q.get("version")).await) }).await?;
     let keys = match class_keys(&name, &registry, &requirement) {
         Some(keys) => keys.map_err(|installed| no_version(&name, &q, &installed))?,
         None => {
@@ -144,10 +152,13 @@ async fn config(
 async fn validate(
     State(s): State<RestState>,
     Path(name): Path<String>,
+    headers: HeaderMap,
     Body(config): Body<BTreeMap<String, Value>>,
 ) -> Result<Response> {
-    // Kafka Connect means a 400 here (its BadRequestException), with its message.
-    let registry = s.herder.plugins();
+    // Kafka Connect means a 400 here (its BadRequestException), with its message. A
+    // plugin the plugin path is still loading is waited for.
+    let version = config.get("connector.plugin.version").and_then(Value::as_str);
+    let registry = s.within(async { Ok(s.herder.plugins_for(&name, version).await) }).await?;
     let p = registry
         .resolve(&name)
         .ok_or_else(|| ApiError::bad_request(registry.not_found(&name)))?
@@ -170,6 +181,10 @@ async fn validate(
         _ => {}
     }
     let mut problems = s.within(s.herder.validate(&config)).await?;
+    // In a group, the leader names the other workers that lack the version.
+    let auth = headers.get(header::AUTHORIZATION).cloned();
+    let lacking = peer_plugins::lacking(&s, auth, &p.info().name, &config);
+    problems.extend(s.within(async { Ok(lacking.await) }).await?);
     // A create fills `name` in from the request; a config validated on its own must have it.
     match config.get("name").map(|n| n.trim()) {
         None => problems.push(ConfigProblem {

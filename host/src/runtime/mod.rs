@@ -12,7 +12,8 @@
 //! `executor` (the guest thread pool), `cache/` (sealed compiled artifacts), `bindings` +
 //! `convert` (the one `bindgen!` and its conversions), `plugin_path` (which files of a plugin
 //! path to load: regular files, each once, in a finite walk), `plugin_scan` (a plugin path
-//! scanned again, loading only new and changed files), `plugin_file` (reading one,
+//! scanned again, loading only new and changed files, smallest first, telling its
+//! progress), `plugin_file` (reading one,
 //! bounded), `signature` (trusted keys and the signature check, before a file is
 //! compiled or its cached artifact used), `plugin` (load, check, describe),
 //! `pre` (a component pre-linked once, and its instantiation), `instance` (Store + async
@@ -68,7 +69,7 @@ pub use limits::SandboxLimits;
 pub use plugin::{CONTRACT, Plugin, Sandbox};
 pub use plugin_file::MAX_PLUGIN_BYTES;
 pub use plugin_path::Repeat;
-pub use plugin_scan::{PluginScan, Scanned};
+pub use plugin_scan::{FileLoaded, PluginScan, ScanProgress, Scanned};
 pub use polled_record::{PolledRecord, decode_polled};
 pub use signature::{
     SIGNATURE_HEADER, SignatureFile, Trust, digest, key_text, parse_public_key, signature_path,

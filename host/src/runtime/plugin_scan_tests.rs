@@ -67,3 +67,39 @@ async fn only_new_and_changed_files_load_and_a_failure_is_fresh_once() {
     // A plugin whose file is gone stays usable by whoever holds it: it instantiates.
     assert!(first.plugins[0].transform_validator().await.is_ok());
 }
+
+#[tokio::test]
+async fn new_files_load_smallest_first_and_each_is_told_as_it_is_done() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let runtime = Runtime::new(RuntimeOptions::default()).unwrap();
+    let (tx, mut told) = mpsc::unbounded_channel();
+    let mut scan = PluginScan::new(runtime, vec![root.to_path_buf()]).with_progress(tx);
+    std::fs::copy(built("versions/chaos-transform-1.0.0.wasm"), root.join("a-big.wasm")).unwrap();
+    std::fs::write(root.join("b-tiny.wasm"), b"\0asm").unwrap();
+    std::fs::write(root.join("c-small.wasm"), b"\0asm not a component").unwrap();
+
+    let found = scan.scan().await;
+    assert_eq!(names(&found), ["ChaosTransform 1.0.0"]);
+    let Some(ScanProgress::Loading(files)) = told.recv().await else { panic!("no Loading first") };
+    let order: Vec<String> =
+        files.iter().map(|(p, _)| p.file_name().unwrap().to_string_lossy().into()).collect();
+    assert_eq!(order, ["b-tiny.wasm", "c-small.wasm", "a-big.wasm"], "smallest first");
+    let mut done = Vec::new();
+    while let Ok(ScanProgress::Loaded(f)) = told.try_recv() {
+        assert_eq!(f.total, 3);
+        done.push((
+            f.done,
+            f.path.file_name().unwrap().to_string_lossy().into_owned(),
+            f.outcome.is_ok(),
+        ));
+    }
+    done.sort();
+    assert_eq!(done.iter().map(|d| d.0).collect::<Vec<_>>(), [1, 2, 3], "{done:?}");
+    let ok: Vec<&str> = done.iter().filter(|d| d.2).map(|d| d.1.as_str()).collect();
+    assert_eq!(ok, ["a-big.wasm"], "{done:?}");
+
+    // A scan with nothing new tells nothing.
+    scan.scan().await;
+    assert!(told.try_recv().is_err(), "nothing to load, nothing told");
+}

@@ -7,16 +7,25 @@
 //! and a `stat` per file ([`PluginScan`]). Compiling a new file happens here, on this task
 //! (and the runtime's blocking pool), never on the herder's loop.
 //!
+//! The worker does not wait for the first scan: it starts with an empty registry that says
+//! the plugin path is loading, and the watch scans at once. A scan that loads files hands
+//! the herder a registry after each file is done (the plugins loaded so far beside the
+//! ones before, and the files still loading), and logs each file with its size and time,
+//! so a connector starts as soon as its own plugin is ready and a big component does not
+//! hold up the others or the REST API.
+//!
 //! It owns the scan state and nothing else: the herder decides what a new registry means
 //! for connectors, and answers the requests that asked for the scan once it has applied
 //! it, so an answer is never ahead of what requests see.
 
-use std::time::Duration;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
 use super::plugins::PluginRegistry;
-use crate::runtime::{Plugin, PluginScan, Scanned};
+use crate::model::PluginVersion;
+use crate::runtime::{FileLoaded, Plugin, PluginScan, ScanProgress, Scanned};
 
 /// One plugin as a scan reports it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,9 +75,10 @@ pub struct PluginsScanned {
     pub waiters: Vec<oneshot::Sender<RescanReport>>,
 }
 
-/// The installed plugins as the first scan found them, and the watch that finds the next.
+/// The installed plugins as the worker starts, and the watch that finds them.
 pub struct Plugins {
-    /// What the first scan found.
+    /// What is installed at first: with [`Plugins::watch`], nothing yet, and the plugin
+    /// path loading.
     pub registry: PluginRegistry,
     /// Asks for scans.
     pub watch: PluginWatch,
@@ -83,21 +93,10 @@ impl Plugins {
         Self { registry, watch, scans }
     }
 
-    /// Scans `scan` once (logging what loaded and what did not), then watches it.
-    pub async fn watch(mut scan: PluginScan, interval: Option<Duration>) -> Self {
-        let found = scan.scan().await;
-        for failure in &found.failures {
-            tracing::warn!(error = %failure, "Skipping a plugin that did not load");
-        }
-        for repeat in &found.repeats {
-            tracing::info!(path = %repeat.path.display(), first = %repeat.first.display(), "Skipping a plugin path met before");
-        }
-        for p in &found.plugins {
-            let i = p.info();
-            tracing::info!(plugin = %i.name, version = %i.version, kind = %i.kind, file = %i.file.display(), "Loaded plugin");
-        }
-        let failures = found.failures.iter().map(|f| f.to_string()).collect();
-        let registry = PluginRegistry::new(found.plugins).with_failures(failures);
+    /// Watches `scan`: the first scan starts at once, in the background, and the registry
+    /// starts empty, loading.
+    pub fn watch(scan: PluginScan, interval: Option<Duration>) -> Self {
+        let registry = PluginRegistry::default().with_loading(Some(Vec::new()));
         let (watch, scans) = PluginWatch::start(scan, registry.clone(), interval);
         Self { registry, watch, scans }
     }
@@ -110,8 +109,9 @@ pub struct PluginWatch {
 }
 
 impl PluginWatch {
-    /// Starts the watch over `scan`, which has run once and found `current`. With an
-    /// `interval`, it scans that often; it scans whenever asked.
+    /// Starts the watch over `scan`, whose first scan starts at once; `current` is what the
+    /// herder has before it. With an `interval`, it scans that often; it scans whenever
+    /// asked.
     fn start(
         scan: PluginScan,
         current: PluginRegistry,
@@ -119,7 +119,9 @@ impl PluginWatch {
     ) -> (Self, mpsc::UnboundedReceiver<PluginsScanned>) {
         let (requests, asked) = mpsc::unbounded_channel();
         let (results, scanned) = mpsc::unbounded_channel();
-        tokio::spawn(run(scan, current, interval, asked, results));
+        let (progress, told) = mpsc::unbounded_channel();
+        let scan = scan.with_progress(progress);
+        tokio::spawn(run(scan, current, interval, asked, told, results));
         (Self { requests }, scanned)
     }
 
@@ -144,6 +146,7 @@ async fn run(
     mut current: PluginRegistry,
     interval: Option<Duration>,
     mut asked: mpsc::UnboundedReceiver<oneshot::Sender<RescanReport>>,
+    mut told: mpsc::UnboundedReceiver<ScanProgress>,
     results: mpsc::UnboundedSender<PluginsScanned>,
 ) {
     let mut ticks = interval.map(|every| {
@@ -151,6 +154,7 @@ async fn run(
         t.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         t
     });
+    let mut first = true;
     loop {
         let tick = async {
             match ticks.as_mut() {
@@ -159,25 +163,59 @@ async fn run(
             }
         };
         let mut waiters = Vec::new();
-        tokio::select! {
-            request = asked.recv() => match request {
-                Some(w) => waiters.push(w),
-                None => return,
-            },
-            () = tick => {}
+        let first_scan = std::mem::take(&mut first);
+        if !first_scan {
+            tokio::select! {
+                request = asked.recv() => match request {
+                    Some(w) => waiters.push(w),
+                    None => return,
+                },
+                () = tick => {}
+            }
         }
         // Requests that came while waiting join this scan.
         while let Ok(w) = asked.try_recv() {
             waiters.push(w);
         }
-        let found = scan.scan().await;
+        let started = Instant::now();
+        let mut progress = Progress::new(&current);
+        let found = {
+            let scanning = scan.scan();
+            tokio::pin!(scanning);
+            loop {
+                tokio::select! {
+                    biased;
+                    found = &mut scanning => break found,
+                    Some(told) = told.recv() => {
+                        if results.send(progress.told(told)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        };
+        while let Ok(told) = told.try_recv() {
+            let _ = results.send(progress.told(told));
+        }
         for failure in &found.fresh {
-            tracing::warn!(error = %failure, "A plugin file did not load; nothing changed for it");
+            tracing::warn!(error = %failure, "Skipping a plugin that did not load");
         }
-        let (registry, report) = compare(&current, found);
-        for p in &report.added {
-            tracing::info!(plugin = %p.name, version = %p.version, kind = %p.kind, file = %p.file, "Loaded plugin");
+        // The walk meets the same repeats at every scan: they are named once.
+        for repeat in found.repeats.iter().filter(|_| first_scan) {
+            tracing::info!(path = %repeat.path.display(), first = %repeat.first.display(), "Skipping a plugin path met before");
         }
+        let published = progress.total > 0 || current.loading().is_some();
+        if first_scan || progress.total > 0 {
+            let loaded = found.plugins.len();
+            let failed = found.failures.len();
+            tracing::info!(
+                loaded,
+                failed,
+                seconds = started.elapsed().as_secs_f64(),
+                "Plugin path loaded"
+            );
+        }
+        let (registry, report) = compare(&current, found, published);
         for p in &report.removed {
             tracing::info!(plugin = %p.name, version = %p.version, kind = %p.kind, file = %p.file, "Plugin no longer installed; running instances keep it");
         }
@@ -190,12 +228,94 @@ async fn run(
     }
 }
 
-/// The registry `found` makes, if it differs from `current`, and what changed.
-fn compare(current: &PluginRegistry, found: Scanned) -> (Option<PluginRegistry>, RescanReport) {
+/// A scan under way as the herder sees it: the registry before it, what it loaded so far
+/// and what it still loads.
+struct Progress {
+    before: PluginRegistry,
+    loaded: Vec<Plugin>,
+    pending: Vec<PathBuf>,
+    total: usize,
+}
+
+impl Progress {
+    fn new(before: &PluginRegistry) -> Self {
+        Self { before: before.clone(), loaded: Vec::new(), pending: Vec::new(), total: 0 }
+    }
+
+    /// Logs what the scan told; the registry for the herder: the plugins before the scan,
+    /// those it loaded so far, and the files it still loads.
+    fn told(&mut self, told: ScanProgress) -> PluginsScanned {
+        let added = match told {
+            ScanProgress::Loading(files) => {
+                self.total = files.len();
+                let bytes = files.iter().map(|(_, b)| b).sum();
+                tracing::info!(
+                    files = self.total,
+                    megabytes = mb(bytes),
+                    "Loading plugin files (compiling those not in the artifact cache), smallest first; connectors start as their plugin is ready"
+                );
+                self.pending = files.into_iter().map(|(p, _)| p).collect();
+                None
+            }
+            ScanProgress::Loaded(FileLoaded { path, bytes, took, outcome, done, total }) => {
+                self.pending.retain(|p| *p != path);
+                let progress = format!("{done}/{total}");
+                let (file, ms) =
+                    (path.display(), u64::try_from(took.as_millis()).unwrap_or(u64::MAX));
+                match outcome {
+                    Ok(p) => {
+                        let i = p.info();
+                        tracing::info!(plugin = %i.name, version = %i.version, kind = %i.kind, file = %file, megabytes = mb(bytes), ms, progress = %progress, "Loaded plugin");
+                        let before = self.before.plugins().chain(self.before.transforms());
+                        let installed = before.chain(&self.loaded).any(|q| same(q, &p));
+                        (!installed).then(|| {
+                            self.loaded.push(p.clone());
+                            PluginRef::of(&p)
+                        })
+                    }
+                    Err(e) => {
+                        tracing::debug!(file = %file, ms, progress = %progress, error = %e, "A plugin file did not load");
+                        None
+                    }
+                }
+            }
+        };
+        let plugins = self.before.plugins().chain(self.before.transforms()).cloned();
+        let registry = PluginRegistry::new(plugins.chain(self.loaded.iter().cloned()).collect())
+            .with_failures(self.before.failures().to_vec())
+            .with_loading(Some(self.pending.iter().map(|p| name(p)).collect()));
+        let report = RescanReport { added: added.into_iter().collect(), ..RescanReport::default() };
+        PluginsScanned { registry: Some(registry), report, waiters: Vec::new() }
+    }
+}
+
+/// Whether two plugins are the same name and version (as Maven compares versions).
+fn same(a: &Plugin, b: &Plugin) -> bool {
+    let version = |p: &Plugin| PluginVersion::parse(&p.info().version);
+    a.info().name == b.info().name && version(a) == version(b)
+}
+
+/// A file's name, as the API shows files.
+fn name(path: &Path) -> String {
+    path.file_name().map_or_else(|| path.display().to_string(), |f| f.to_string_lossy().into())
+}
+
+/// Bytes as megabytes, one decimal.
+fn mb(bytes: u64) -> f64 {
+    (bytes as f64 / 1e5).round() / 10.0
+}
+
+/// The registry `found` makes, if it differs from `current` or `published` (the scan
+/// published registries while it loaded), and what changed against `current`.
+fn compare(
+    current: &PluginRegistry,
+    found: Scanned,
+    published: bool,
+) -> (Option<PluginRegistry>, RescanReport) {
     let failures: Vec<String> = found.failures.iter().map(|f| f.to_string()).collect();
     if !found.changed {
-        let registry = (current.failures() != failures.as_slice())
-            .then(|| current.clone().with_failures(failures.clone()));
+        let registry = (published || current.failures() != failures.as_slice())
+            .then(|| current.clone().with_failures(failures.clone()).with_loading(None));
         return (registry, RescanReport { failures, ..RescanReport::default() });
     }
     let before: Vec<&Plugin> = current.plugins().chain(current.transforms()).collect();

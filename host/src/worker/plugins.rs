@@ -19,7 +19,9 @@
 //! logged, naming both files.
 //!
 //! A registry is a value: the plugin path rescanned makes a new one (`plugin_watch`), and
-//! whoever holds the old one keeps it.
+//! whoever holds the old one keeps it. While a scan loads files, it publishes registries
+//! that say which files are still loading ([`PluginRegistry::loading`]), so a plugin
+//! missing then is not yet known to be missing.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -43,6 +45,9 @@ struct Inner {
     aliases: BTreeMap<String, String>,
     /// The files on the plugin path that did not load, each with why.
     failures: Vec<String>,
+    /// While a scan loads files: those it has not finished (empty while it walks the
+    /// path). `None` when no scan is loading anything.
+    loading: Option<Vec<String>>,
 }
 
 impl PluginRegistry {
@@ -62,7 +67,20 @@ impl PluginRegistry {
             }
         }
         let aliases = derive_aliases(by_name.keys().map(String::as_str));
-        Self { inner: Arc::new(Inner { by_name, transforms, aliases, failures: Vec::new() }) }
+        let inner = Inner { by_name, transforms, aliases, failures: Vec::new(), loading: None };
+        Self { inner: Arc::new(inner) }
+    }
+
+    /// This registry while a scan still loads `files` (`None`: nothing is loading).
+    pub fn with_loading(mut self, files: Option<Vec<String>>) -> Self {
+        Arc::make_mut(&mut self.inner).loading = files;
+        self
+    }
+
+    /// The files a scan is still loading, when one is (an empty list: it is walking the
+    /// path). A plugin missing now may be among them.
+    pub fn loading(&self) -> Option<&[String]> {
+        self.inner.loading.as_deref()
     }
 
     /// This registry, noting the files of its plugin path that did not load.
@@ -155,13 +173,21 @@ impl PluginRegistry {
         }
     }
 
-    /// Kafka Connect's message for an unknown class.
+    /// Kafka Connect's message for an unknown class; while a scan loads files, it says
+    /// how many are not loaded yet.
     pub fn not_found(&self, class: &str) -> String {
         let names: Vec<&str> = self.inner.by_name.keys().map(String::as_str).collect();
-        format!(
+        let mut message = format!(
             "Failed to find any class that implements Connector and which name matches {class}, available connectors are: {}",
             names.join(", ")
-        )
+        );
+        if let Some(files) = self.loading() {
+            message.push_str(&format!(
+                " (the plugin path is still loading: {} file(s) not loaded yet)",
+                files.len()
+            ));
+        }
+        message
     }
 }
 
