@@ -4,7 +4,10 @@
 //! acknowledgements. Each task resumes after its committed offset: its records, keyed
 //! `<task>-<n>`, count 0, 1, 2, … with no gap (nothing in flight lost) and no repeat (the
 //! offsets of what was acknowledged before the stop were committed). Twice, on fresh
-//! connectors, so the second starts a producer of its own again after the first's is gone.
+//! connectors: the first alone, on a producer created for it; the second beside a Datagen
+//! neighbour that shares the worker's producer, so records a stopping task did not wait for
+//! would still be written after its restart polled them again (a repeat), rather than
+//! purged with a producer nobody holds.
 //!
 //! How long the restart takes is measured by `scripts/bench-vs-kafka-connect.sh`'s
 //! `restartearly` row, not here.
@@ -37,6 +40,15 @@ async fn a_restart_right_after_the_first_start_resumes_with_no_gap_or_repeat() {
     let app = b.start().await;
     let api = Api::new(&app);
     for round in 0..2 {
+        if round == 1 {
+            let neighbour = json!({"name": "neighbour", "config": {
+                "connector.class": "Datagen", "tasks.max": "1", "records": "-1",
+                "topic": format!("{}-neighbour", prefix(&b)), "rate": "100", "batch.size": "10",
+            }});
+            let (code, answer) = api.call(Method::POST, "/connectors", Some(neighbour)).await;
+            assert_eq!(code, StatusCode::CREATED, "{answer}");
+            api.wait_status("neighbour", "the neighbour", all_running(1)).await;
+        }
         let (name, topic) = (format!("early-{round}"), format!("{}-early-{round}", prefix(&b)));
         let config = json!({
             "connector.class": "ChaosSource", "tasks.max": TASKS.to_string(),
