@@ -22,10 +22,11 @@
 #             $BENCH_RESTARTS times: median and p99 from the POST until GET status shows the
 #             connector and all 8 tasks RUNNING again. A restart counts once the 202 body shows
 #             RESTARTING and a status GET saw an instance not RUNNING. Each restart starts
-#             BENCH_RESTART_SETTLE_MS (1000) after the previous one showed all RUNNING: a task
-#             restarted sooner is still waiting for its new producer's first acknowledgement
-#             (librdkafka asks for an idempotent producer id on a 500 ms timer), and its stop
-#             waits for the records in flight, as Kafka Connect's does.
+#             BENCH_RESTART_SETTLE_MS (1000) after the previous one showed all RUNNING.
+#   restartearly  the same restart, BENCH_RESTART_EARLY_MS (100) after the connector's tasks
+#             first showed RUNNING: a fresh connector (the same config) is created for each of
+#             the BENCH_RESTARTS restarts and deleted after it, so every restart meets tasks
+#             (and producers) that have just started.
 #   idle      process RSS and threads with 100 connectors x 1 task (Datagen at rate 1 vs
 #             VerifiableSource at throughput 1), 10 s after all are RUNNING.
 #   restart100  what installing a plugin costs when it needs a restart: $BENCH_RESTART100_CONNECTORS
@@ -70,9 +71,11 @@
 # Environment:
 #   BENCH_RECORDS       records per throughput row (default 1000000)
 #   BENCH_VALUE_SIZE    Datagen's and the native producer's value bytes (default 80)
-#   BENCH_ROWS          rows to run (default "source sink restart idle restart100 coldstart languages")
+#   BENCH_ROWS          rows to run (default "source sink restart restartearly idle restart100
+#                       coldstart languages")
 #   BENCH_RUNS          runs of each throughput row; cells show the median (and the range)
-#   BENCH_RESTARTS      restarts timed (default 25); BENCH_RESTART_SETTLE_MS (1000)
+#   BENCH_RESTARTS      restarts timed (default 25); BENCH_RESTART_SETTLE_MS (1000),
+#                       BENCH_RESTART_EARLY_MS (100)
 #   BENCH_IDLE_CONNECTORS      connectors of the idle row (default 100)
 #   BENCH_RESTART100_CONNECTORS connectors of the restart100 row (default 100)
 #   BENCH_SCALE=1, BENCH_SCALE_CONNECTORS (100), BENCH_SCALE_TASKS (100),
@@ -107,11 +110,12 @@ WC_REST_PORT="${WC_REST_PORT:-18184}"
 KC_REST_PORT="${KC_REST_PORT:-18183}"
 N="${BENCH_RECORDS:-1000000}"
 VALUE_SIZE="${BENCH_VALUE_SIZE:-80}"
-ROWS="${BENCH_ROWS:-source sink restart idle restart100 coldstart languages}"
+ROWS="${BENCH_ROWS:-source sink restart restartearly idle restart100 coldstart languages}"
 [[ "${BENCH_SCALE:-}" == 1 ]] && ROWS+=" scale"
 RUNS="${BENCH_RUNS:-1}"
 RESTARTS="${BENCH_RESTARTS:-25}"
 RESTART_SETTLE_MS="${BENCH_RESTART_SETTLE_MS:-1000}"
+RESTART_EARLY_MS="${BENCH_RESTART_EARLY_MS:-100}"
 IDLE_CONNECTORS="${BENCH_IDLE_CONNECTORS:-100}"
 RESTART100_CONNECTORS="${BENCH_RESTART100_CONNECTORS:-100}"
 SCALE_CONNECTORS="${BENCH_SCALE_CONNECTORS:-100}"
@@ -411,6 +415,20 @@ row_restart() {
     rest DELETE /connectors/restart >/dev/null || true
 }
 
+row_restartearly() {
+    local topic="bench-$RUN-restartearly-$SIDE" out="$WORK/restartearly-$SIDE.json"
+    create_topic "$topic" 1
+    log "restart of a fresh 8-task connector ${RESTART_EARLY_MS} ms after its tasks first ran, $SIDE: $RESTARTS restarts"
+    if native restart --url "$(url)" --connector early --tasks 8 --count "$RESTARTS" \
+        --settle-ms "$RESTART_EARLY_MS" --fresh-config "$(source_config "$topic" 8 paced)" >"$out"; then
+        R["restartearly-median|$SIDE"]="$(jq -r '.median_ms' "$out")"
+        R["restartearly-p99|$SIDE"]="$(jq -r '.p99_ms' "$out")"
+        log "  $(cat "$out")"
+    else
+        R["restartearly-median|$SIDE"]="failed"
+    fi
+}
+
 row_idle() {
     local topic="bench-$RUN-idle-$SIDE" i rss th
     create_topic "$topic" 1
@@ -668,7 +686,7 @@ print_table() {
     echo
     echo "wasm-connect $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?') vs Kafka Connect $CONNECT_VERSION, broker $BOOTSTRAP, $(nproc) cores, $(date -u '+%F %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg); N = $N, runs $RUNS"
     has_row eos && print_eos_table
-    [[ " $ROWS " =~ \ (source|sink|restart|idle|restart100|coldstart|scale|languages)\  ]] || return 0
+    [[ " $ROWS " =~ \ (source|sink|restart|restartearly|idle|restart100|coldstart|scale|languages)\  ]] || return 0
     echo
     echo "| measure | Kafka Connect | wasm-connect | native rdkafka | ratio | goal | met |"
     echo "|---|---|---|---|---|---|---|"
@@ -683,6 +701,10 @@ print_table() {
     if has_row restart; then
         line "restart includeTasks=true, 8 tasks, median ms ($RESTARTS)" restart-median time 5 50
         line "restart includeTasks=true, 8 tasks, p99 ms ($RESTARTS)" restart-p99 time "" 50
+    fi
+    if has_row restartearly; then
+        line "restart ${RESTART_EARLY_MS} ms after the first start, 8 tasks, median ms ($RESTARTS)" restartearly-median time 5 50
+        line "restart ${RESTART_EARLY_MS} ms after the first start, 8 tasks, p99 ms ($RESTARTS)" restartearly-p99 time "" 50
     fi
     if has_row idle; then
         line "RSS MiB, $IDLE_CONNECTORS connectors × 1 task" idle-rss size "" ""
@@ -755,6 +777,7 @@ main() {
         has_row sink && row_sink
         if [[ "$SIDE" != native ]]; then
             has_row restart && row_restart
+            has_row restartearly && row_restartearly
             has_row idle && row_idle
             has_row restart100 && row_restart100
             has_row scale && row_scale

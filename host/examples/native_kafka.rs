@@ -13,7 +13,7 @@
 //! native_kafka watch-committed --bootstrap B --topic T --records N [--timeout 300]
 //! native_kafka watch-file      --file F --records N [--timeout 300]
 //! native_kafka watch-metric    --url http://127.0.0.1:8083/metrics --name M [--connector C] --records N [--timeout 300]
-//! native_kafka restart         --url http://127.0.0.1:8083 --connector C --tasks 8 [--count 25] [--settle-ms 1000]
+//! native_kafka restart         --url http://127.0.0.1:8083 --connector C --tasks 8 [--count 25] [--settle-ms 1000] [--fresh-config JSON]
 //! native_kafka latency         --url http://127.0.0.1:8083/connectors?expand=status --seconds 30
 //! ```
 //! Each probe prints one JSON line on stdout; progress goes to stderr.
@@ -135,6 +135,10 @@ enum Command {
         /// Pause after all are RUNNING before the next restart, in ms.
         #[arg(long, default_value_t = 1000)]
         settle_ms: u64,
+        /// Restart a fresh connector each time, created with this config (JSON) as
+        /// `<connector>-<i>` and deleted after its restart.
+        #[arg(long)]
+        fresh_config: Option<String>,
     },
     /// GET a URL back to back for `seconds`; prints the count, median and p99.
     Latency {
@@ -179,10 +183,10 @@ fn main() {
             let mut counter = LineCounter::new(file);
             watch(records, timeout, move || counter.count())
         }
-        Command::Restart { url, connector, tasks, count, timeout, settle_ms } => {
+        Command::Restart { url, connector, tasks, count, timeout, settle_ms, fresh_config } => {
             let (timeout, settle) =
                 (Duration::from_secs(timeout), Duration::from_millis(settle_ms));
-            restart(&url, &connector, tasks, count, timeout, settle)
+            restart(&url, &connector, tasks, count, timeout, settle, fresh_config.as_deref())
         }
         Command::Latency { url, seconds } => latency(&url, Duration::from_secs(seconds)),
     };
@@ -518,6 +522,10 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// One restart is observed when the 202 body shows RESTARTING and a status GET showed some
 /// instance not RUNNING before all were RUNNING again (a status store that answers before
 /// it applied the restart would otherwise time a restart that has not happened yet).
+///
+/// With `fresh_config` (a connector config, JSON), each restart is of a connector created
+/// for it (`<connector>-<i>`): created, all RUNNING, `settle`, restarted and timed, then
+/// deleted; so every restart comes `settle` after its tasks' first start.
 fn restart(
     url: &str,
     connector: &str,
@@ -525,55 +533,36 @@ fn restart(
     count: usize,
     timeout: Duration,
     settle: Duration,
+    fresh_config: Option<&str>,
 ) -> Result<()> {
+    let fresh: Option<serde_json::Value> = fresh_config.map(serde_json::from_str).transpose()?;
     runtime()?.block_on(async {
         let client = reqwest::Client::new();
-        let status_url = format!("{url}/connectors/{connector}/status");
-        let post_url = format!("{url}/connectors/{connector}/restart?includeTasks=true");
         let mut times = Vec::new();
         let mut unobserved = 0;
         for i in 0..count {
-            // Settle: every instance RUNNING before the next restart.
-            let running_by = Instant::now() + timeout;
-            loop {
-                let s: serde_json::Value = client.get(&status_url).send().await?.json().await?;
-                if all_running(&s, tasks) {
-                    break;
+            let name = match fresh {
+                Some(_) => format!("{connector}-{i}"),
+                None => connector.to_owned(),
+            };
+            if let Some(config) = &fresh {
+                let body = serde_json::json!({ "name": name, "config": config });
+                let answer = client.post(format!("{url}/connectors")).json(&body).send().await?;
+                if !answer.status().is_success() {
+                    let code = answer.status();
+                    return Err(format!("create {name}: {code} {}", answer.text().await?).into());
                 }
-                if Instant::now() > running_by {
-                    return Err(format!("restart {i}: not RUNNING before the restart: {s}").into());
-                }
-                tokio::time::sleep(Duration::from_millis(20)).await;
             }
-            tokio::time::sleep(settle).await;
-            let t0 = Instant::now();
-            let answer = client.post(&post_url).send().await?;
-            let code = answer.status().as_u16();
-            let body: serde_json::Value = answer.json().await.unwrap_or_default();
-            if code != 202 || !any_restarting(&body) {
-                return Err(format!("restart {i}: answer {code} {body}").into());
+            let probe = Probe { client: &client, url, connector: &name, tasks, timeout };
+            match probe.restart_once(i, settle).await? {
+                Some(ms) => times.push(ms),
+                None => unobserved += 1,
             }
-            let mut seen_down = false;
-            loop {
-                let s: serde_json::Value = client.get(&status_url).send().await?.json().await?;
-                if all_running(&s, tasks) {
-                    if seen_down {
-                        break;
-                    }
-                    if t0.elapsed() > Duration::from_secs(3) {
-                        unobserved += 1;
-                        break;
-                    }
-                } else {
-                    seen_down = true;
+            if fresh.is_some() {
+                let answer = client.delete(format!("{url}/connectors/{name}")).send().await?;
+                if !answer.status().is_success() {
+                    return Err(format!("delete {name}: {}", answer.status()).into());
                 }
-                if t0.elapsed() > timeout {
-                    return Err(format!("restart {i}: not RUNNING after {timeout:?}: {s}").into());
-                }
-                tokio::time::sleep(Duration::from_millis(2)).await;
-            }
-            if seen_down {
-                times.push(t0.elapsed().as_secs_f64() * 1000.0);
             }
         }
         times.sort_by(f64::total_cmp);
@@ -590,6 +579,68 @@ fn restart(
         eprintln!("    restart times (ms): {:?}", times.iter().map(|t| t.round()).collect::<Vec<_>>());
         Ok(())
     })
+}
+
+/// One connector the restart probe times.
+struct Probe<'a> {
+    client: &'a reqwest::Client,
+    url: &'a str,
+    connector: &'a str,
+    tasks: usize,
+    timeout: Duration,
+}
+
+impl Probe<'_> {
+    async fn status(&self) -> Result<serde_json::Value> {
+        let status_url = format!("{}/connectors/{}/status", self.url, self.connector);
+        Ok(self.client.get(&status_url).send().await?.json().await?)
+    }
+
+    /// Waits for every instance RUNNING, then `settle`, then restarts the connector with its
+    /// tasks: the ms until all are RUNNING again, or `None` when no instance was seen down.
+    async fn restart_once(&self, i: usize, settle: Duration) -> Result<Option<f64>> {
+        let running_by = Instant::now() + self.timeout;
+        loop {
+            // A fresh connector has no status until its first write: not RUNNING yet.
+            let s = self.status().await.unwrap_or_default();
+            if all_running(&s, self.tasks) {
+                break;
+            }
+            if Instant::now() > running_by {
+                return Err(format!("restart {i}: not RUNNING before the restart: {s}").into());
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        tokio::time::sleep(settle).await;
+        let post_url =
+            format!("{}/connectors/{}/restart?includeTasks=true", self.url, self.connector);
+        let t0 = Instant::now();
+        let answer = self.client.post(&post_url).send().await?;
+        let code = answer.status().as_u16();
+        let body: serde_json::Value = answer.json().await.unwrap_or_default();
+        if code != 202 || !any_restarting(&body) {
+            return Err(format!("restart {i}: answer {code} {body}").into());
+        }
+        let mut seen_down = false;
+        loop {
+            let s = self.status().await?;
+            if all_running(&s, self.tasks) {
+                if seen_down {
+                    return Ok(Some(t0.elapsed().as_secs_f64() * 1000.0));
+                }
+                if t0.elapsed() > Duration::from_secs(3) {
+                    return Ok(None);
+                }
+            } else {
+                seen_down = true;
+            }
+            if t0.elapsed() > self.timeout {
+                let timeout = self.timeout;
+                return Err(format!("restart {i}: not RUNNING after {timeout:?}: {s}").into());
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
 }
 
 fn latency(url: &str, duration: Duration) -> Result<()> {

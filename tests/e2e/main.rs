@@ -49,6 +49,7 @@ mod providers;
 mod python_plugins;
 mod registry_metrics;
 mod rest;
+mod restart_early;
 mod sandbox;
 mod scaffold;
 mod schema_registry;

@@ -13,6 +13,9 @@
 //! therefore fails only the call (the task) that sent it. Records of one call, and of one
 //! task's successive calls, keep their order within a partition (idempotence).
 //!
+//! A new producer asks for its idempotent producer id at once (`producer_id.rs`): else
+//! librdkafka's 500 ms timer would hold the first records, and a task stopped meanwhile.
+//!
 //! A transactional producer ([`KafkaProducer::transactional`]) is the same client with a
 //! `transactional.id`, owned by one source task under exactly-once delivery; it adds the
 //! transaction calls, which block (run them off the async threads).
@@ -30,6 +33,7 @@ use rdkafka::types::RDKafkaErrorCode;
 use rdkafka::{ClientConfig, ClientContext};
 use tokio::sync::oneshot;
 
+use super::producer_id::request_early;
 use super::{Delivered, OutRecord, RecordProducer, SendFuture, TopicError};
 use crate::telemetry::client_log;
 
@@ -123,15 +127,25 @@ fn reason(e: &KafkaError) -> String {
 
 /// A data producer.
 pub struct KafkaProducer {
-    producer: ThreadedProducer<Acks>,
+    /// Shared only with the producer id request while it runs.
+    producer: Arc<ThreadedProducer<Acks>>,
 }
 
 impl KafkaProducer {
     /// A producer from `config` (bootstrap servers, security, client id and overrides set
-    /// by the caller); the delivery guarantees are forced over it.
+    /// by the caller); the delivery guarantees are forced over it. It asks for its producer
+    /// id at once.
     pub fn new(mut config: ClientConfig) -> Result<Self, TopicError> {
         config.set("message.timeout.ms", "0");
-        Self::build(config)
+        // Connected to every broker as soon as it is known, so the early producer id
+        // request finds one up instead of waiting out librdkafka's 50 ms spacing of sparse
+        // connections (`producer_id.rs`). A shared producer writes to most brokers anyway.
+        if config.get("enable.sparse.connections").is_none() {
+            config.set("enable.sparse.connections", "false");
+        }
+        let built = Self::build(config)?;
+        request_early(built.producer.clone());
+        Ok(built)
     }
 
     /// A transactional producer with `transactional_id` (Kafka Connect forces it over any
@@ -171,7 +185,7 @@ impl KafkaProducer {
         let producer = config
             .create_with_context(Acks)
             .map_err(|e| TopicError::Config(format!("cannot create the Kafka producer: {e}")))?;
-        Ok(Self { producer })
+        Ok(Self { producer: Arc::new(producer) })
     }
 
     /// Whether librdkafka raised a fatal error (an idempotence failure): the client

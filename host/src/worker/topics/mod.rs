@@ -8,7 +8,8 @@
 //! `worker/source_task.rs` and `worker/sink_task.rs` hold those.
 //!
 //! Layout: this file (the traits and the record types), `kafka.rs` ([`KafkaTopics`]:
-//! client settings, topic creation), `kafka_producer.rs`, `kafka_consumer.rs` (with
+//! client settings, topic creation), `kafka_producer.rs` (with `producer_id.rs`, a new
+//! producer's early producer id request), `kafka_consumer.rs` (with
 //! `kafka_batch.rs`, its batch queue), `kafka_transactional.rs` (a source task's
 //! transactions under exactly-once delivery), and
 //! `embedded/` ([`EmbeddedTopics`]: both roles over SQLite, with an in-process group
@@ -38,6 +39,7 @@ mod kafka_producer;
 #[cfg(test)]
 mod kafka_tests;
 mod kafka_transactional;
+mod producer_id;
 
 pub use kafka::{KafkaClientSettings, KafkaTopics};
 
