@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::runtime::{Builder, Handle, Runtime};
+use tokio::task::JoinHandle;
 
 /// Blocking threads of the guest runtime (WASI file I/O runs there), at most.
 const MAX_BLOCKING_THREADS: usize = 8;
@@ -66,15 +67,30 @@ impl GuestExecutor {
         timeout: Duration,
         work: impl Future<Output = T> + Send + 'static,
     ) -> Option<T> {
-        let mut task = self.0.handle.spawn(work);
-        match tokio::time::timeout(timeout, &mut task).await {
-            Ok(Ok(t)) => Some(t),
-            Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-            Ok(Err(_)) => None,
-            Err(_) => {
-                task.abort();
-                None
-            }
+        let deadline = tokio::time::Instant::now() + timeout;
+        finish(self.start(work), deadline).await
+    }
+
+    /// Starts `work` on the guest runtime at once; [`finish`] waits for it. Dropping the
+    /// handle lets the work run to its end.
+    pub fn start<T: Send + 'static>(
+        &self,
+        work: impl Future<Output = T> + Send + 'static,
+    ) -> JoinHandle<T> {
+        self.0.handle.spawn(work)
+    }
+}
+
+/// Waits for work [`GuestExecutor::start`]ed, until `deadline` (then it is dropped where
+/// it stands and `None` is returned). A panic in the work is resumed in the caller.
+pub async fn finish<T>(mut task: JoinHandle<T>, deadline: tokio::time::Instant) -> Option<T> {
+    match tokio::time::timeout_at(deadline, &mut task).await {
+        Ok(Ok(t)) => Some(t),
+        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Ok(Err(_)) => None,
+        Err(_) => {
+            task.abort();
+            None
         }
     }
 }
