@@ -82,9 +82,16 @@ impl GuestExecutor {
 }
 
 /// Waits for work [`GuestExecutor::start`]ed, until `deadline` (then it is dropped where
-/// it stands and `None` is returned). A panic in the work is resumed in the caller.
+/// it stands and `None` is returned). Work that has already ended is taken whatever the
+/// time: its answer may have waited past the deadline (a poll started ahead and taken
+/// after a pause). A panic in the work is resumed in the caller.
 pub async fn finish<T>(mut task: JoinHandle<T>, deadline: tokio::time::Instant) -> Option<T> {
-    match tokio::time::timeout_at(deadline, &mut task).await {
+    let outcome = if task.is_finished() {
+        Ok((&mut task).await)
+    } else {
+        tokio::time::timeout_at(deadline, &mut task).await
+    };
+    match outcome {
         Ok(Ok(t)) => Some(t),
         Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
         Ok(Err(_)) => None,
@@ -92,5 +99,32 @@ pub async fn finish<T>(mut task: JoinHandle<T>, deadline: tokio::time::Instant) 
             task.abort();
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::{GuestExecutor, finish};
+
+    #[tokio::test]
+    async fn ended_work_is_taken_after_its_deadline_and_late_work_is_dropped() {
+        let executor = GuestExecutor::new(1).unwrap();
+        let past = tokio::time::Instant::now();
+        let ended = executor.start(async { 7 });
+        while !ended.is_finished() {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        assert_eq!(finish(ended, past).await, Some(7));
+        let (mut tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let late = executor.start(async move {
+            let _ = rx.await;
+            8
+        });
+        assert_eq!(finish(late, tokio::time::Instant::now()).await, None);
+        // The late work was dropped where it stood: nobody receives any more.
+        let dropped = tokio::time::timeout(Duration::from_secs(60), tx.closed()).await;
+        assert!(dropped.is_ok(), "the late work still runs");
     }
 }
