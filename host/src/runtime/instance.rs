@@ -246,7 +246,7 @@ impl Instance {
 
     /// Starts `f` on the guest executor at once, as [`call`](Self::call) runs it, and
     /// returns without waiting: [`Started::finish`] waits for the answer, within the call
-    /// timeout counted from now. Calls on the instance started later run after it.
+    /// timeout counted from now. Calls on the instance still run one at a time.
     pub(crate) fn start<R: Send + 'static>(
         &self,
         call: &'static str,

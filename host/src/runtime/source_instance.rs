@@ -36,7 +36,7 @@ impl SourceTaskInstance {
 
     /// Starts a [`poll`](Self::poll) at once, on the guest executor, and returns without
     /// waiting for it, so the caller can work on the batch before while the plugin
-    /// polls the next. Calls made after it run after it.
+    /// polls the next. Other calls on the instance wait while it runs.
     pub fn start_poll(&self, max_records: u32) -> PendingPoll {
         PendingPoll(self.0.start("poll", move |live| {
             Box::pin(async move {

@@ -19,9 +19,8 @@
 //! Without exactly-once the plugin's next `poll` starts as soon as a batch is polled (when
 //! the flow and [`MAX_IN_FLIGHT`] allow one more), on the guest executor, while this task
 //! transforms, converts and sends the batch: the guest and the task work side by side
-//! instead of in turn. Calls on one instance run in order, so records keep their poll
-//! order and the plugin's `commit-records` follow the poll that was started first. The
-//! records of a poll started ahead are taken by the next turn of the loop (after a pause
+//! instead of in turn. At most one poll is outstanding, and it is taken before the next
+//! starts, so records keep their poll order. The records of a poll started ahead are taken by the next turn of the loop (after a pause
 //! too); at a stop they are dropped unsent, their offsets never committed, so the next run
 //! polls them again.
 //!
@@ -372,8 +371,8 @@ impl SourceTask {
             && state.flow.wait(tokio::time::Instant::now()).is_zero()
     }
 
-    /// Polls one batch (or takes the poll started ahead) and starts writing it. `Ok(Some(wait))`: nothing was polled, wait
-    /// that long before polling again.
+    /// Polls one batch (or takes the poll started ahead) and starts writing it.
+    /// `Ok(Some(wait))`: nothing was polled, wait that long before polling again.
     async fn poll_once(&mut self, state: &mut State) -> Result<Option<Duration>, String> {
         let started = Instant::now();
         let polled = match state.next_poll.take() {
