@@ -14,6 +14,13 @@
 #             $BENCH_VALUE_SIZE) vs a native idempotent acks=all producer (one per thread). All
 #             three are timed the same way: the topic's end offsets, polled every 5 ms, from the
 #             first record seen until N.
+#   filesource  FileStreamSource → Kafka, 1 task, records/s: a file of $BENCH_FILE_LINES lines of
+#             $BENCH_VALUE_SIZE bytes read into a 4-partition topic with StringConverter (null key,
+#             the line as value): Kafka Connect's FileStreamSource (connect-file) vs
+#             build/plugins/file-source.wasm (both batch.size 2000, their default) vs a native
+#             program producing the file's lines with the worker's producer settings
+#             (native_kafka produce-file). Timed as the source row: the topic's end offsets,
+#             from the first record seen until every line.
 #   sink      Kafka → FileStreamSink at 1 and 4 tasks, lines/s: a 4-partition topic pre-filled
 #             with N lines; FileStreamSink vs build/plugins/file-sink.wasm vs a native consumer
 #             appending the lines to a file (partitions split over threads); timed by the file's
@@ -71,8 +78,9 @@
 # Environment:
 #   BENCH_RECORDS       records per throughput row (default 1000000)
 #   BENCH_VALUE_SIZE    Datagen's and the native producer's value bytes (default 80)
-#   BENCH_ROWS          rows to run (default "source sink restart restartearly idle restart100
-#                       coldstart languages")
+#   BENCH_ROWS          rows to run (default "source filesource sink restart restartearly idle
+#                       restart100 coldstart languages")
+#   BENCH_FILE_LINES    lines of the filesource row's file (default 3000000)
 #   BENCH_RUNS          runs of each throughput row; cells show the median (and the range)
 #   BENCH_RESTARTS      restarts timed (default 25); BENCH_RESTART_SETTLE_MS (1000),
 #                       BENCH_RESTART_EARLY_MS (100)
@@ -110,7 +118,8 @@ WC_REST_PORT="${WC_REST_PORT:-18184}"
 KC_REST_PORT="${KC_REST_PORT:-18183}"
 N="${BENCH_RECORDS:-1000000}"
 VALUE_SIZE="${BENCH_VALUE_SIZE:-80}"
-ROWS="${BENCH_ROWS:-source sink restart restartearly idle restart100 coldstart languages}"
+ROWS="${BENCH_ROWS:-source filesource sink restart restartearly idle restart100 coldstart languages}"
+FILE_LINES="${BENCH_FILE_LINES:-3000000}"
 [[ "${BENCH_SCALE:-}" == 1 ]] && ROWS+=" scale"
 RUNS="${BENCH_RUNS:-1}"
 RESTARTS="${BENCH_RESTARTS:-25}"
@@ -300,6 +309,46 @@ row_source() {
         done
         R["source-$tasks|$SIDE"]="$(median_cell "${rates[@]}")"
     done
+}
+
+# The filesource row's file: FILE_LINES lines of VALUE_SIZE bytes (a number, then padding), written
+# once per run of the script.
+source_file() {
+    SOURCE_FILE="$WORK/filesource-lines.txt"
+    [[ -s "$SOURCE_FILE" ]] && return 0
+    log "writing $FILE_LINES lines of $VALUE_SIZE bytes to $SOURCE_FILE"
+    awk -v n="$FILE_LINES" -v size="$VALUE_SIZE" 'BEGIN {
+        pad = ""; while (length(pad) < size) pad = pad "abcdefghijklmnopqrstuvwxyz0123456789"
+        for (i = 0; i < n; i++) { head = sprintf("line %09d ", i); print head substr(pad, 1, size - length(head)) } }' >"$SOURCE_FILE"
+}
+
+filesource_config() {  # TOPIC FILE
+    local class=FileStreamSource string=org.apache.kafka.connect.storage.StringConverter
+    [[ "$SIDE" == kc ]] && class=org.apache.kafka.connect.file.FileStreamSourceConnector
+    echo "{\"connector.class\":\"$class\",\"tasks.max\":\"1\",\"topic\":\"$1\",\"file\":\"$2\",\"key.converter\":\"$string\",\"value.converter\":\"$string\"}"
+}
+
+row_filesource() {
+    local run topic rates=() out name
+    source_file
+    for ((run = 1; run <= RUNS; run++)); do
+        topic="bench-$RUN-filesrc-$SIDE-$run" name="filesrc-$run"
+        create_topic "$topic" 4
+        log "FileStreamSource → Kafka, 1 task, $SIDE, run $run: $FILE_LINES lines"
+        out="$WORK/filesource-$SIDE-$run.json"
+        native watch-topic --bootstrap "$BOOTSTRAP" --topic "$topic" --records "$FILE_LINES" >"$out" &
+        local watch=$!
+        if [[ "$SIDE" == native ]]; then
+            native produce-file --bootstrap "$BOOTSTRAP" --topic "$topic" --file "$SOURCE_FILE"
+        else
+            rest POST /connectors "{\"name\":\"$name\",\"config\":$(filesource_config "$topic" "$SOURCE_FILE")}" >/dev/null
+        fi
+        wait "$watch" || true
+        [[ "$SIDE" != native ]] && { rest DELETE "/connectors/$name" >/dev/null || true; }
+        rates+=("$(jq -r 'if .timeout then empty else .rate // empty end' "$out")")
+        log "  ${rates[-1]:-failed} records/s"
+    done
+    R["filesource|$SIDE"]="$(median_cell "${rates[@]}")"
 }
 
 # eos_run KEY TASKS [BOUNDARY] [BATCH]: RUNS runs of the exactly-once rows' source on the
@@ -686,13 +735,16 @@ print_table() {
     echo
     echo "wasm-connect $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?') vs Kafka Connect $CONNECT_VERSION, broker $BOOTSTRAP, $(nproc) cores, $(date -u '+%F %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg); N = $N, runs $RUNS"
     has_row eos && print_eos_table
-    [[ " $ROWS " =~ \ (source|sink|restart|restartearly|idle|restart100|coldstart|scale|languages)\  ]] || return 0
+    [[ " $ROWS " =~ \ (source|filesource|sink|restart|restartearly|idle|restart100|coldstart|scale|languages)\  ]] || return 0
     echo
     echo "| measure | Kafka Connect | wasm-connect | native rdkafka | ratio | goal | met |"
     echo "|---|---|---|---|---|---|---|"
     if has_row source; then
         line "source → Kafka, 1 task, records/s" source-1 rate 2 80
         line "source → Kafka, 4 tasks, records/s" source-4 rate 2 80
+    fi
+    if has_row filesource; then
+        line "FileStreamSource → Kafka, $FILE_LINES lines, 1 task, records/s" filesource rate 2 80
     fi
     if has_row sink; then
         line "Kafka → FileStreamSink, 1 task, lines/s" sink-1 rate 2 80
@@ -744,6 +796,9 @@ main() {
     [[ -x "$WASM_CONNECT_BIN" ]] || die "no wasm-connect binary at $WASM_CONNECT_BIN (cargo build --release -p wasm-connect, or set WASM_CONNECT_BIN)"
     [[ -f "$WASM_CONNECT_PLUGINS/datagen.wasm" && -f "$WASM_CONNECT_PLUGINS/file-sink.wasm" ]] \
         || die "no datagen.wasm and file-sink.wasm in $WASM_CONNECT_PLUGINS (scripts/build-guests.sh builds them)"
+    if has_row filesource && [[ ! -f "$WASM_CONNECT_PLUGINS/file-source.wasm" ]]; then
+        die "no file-source.wasm in $WASM_CONNECT_PLUGINS (scripts/build-guests.sh builds it)"
+    fi
     for p in "$WC_REST_PORT" "$KC_REST_PORT"; do
         port_open "$p" && die "127.0.0.1:$p is in use (set WC_REST_PORT / KC_REST_PORT)"
     done
@@ -774,6 +829,7 @@ main() {
         has_side "$SIDE" || continue
         [[ "$SIDE" != native ]] && start_side
         has_row source && row_source
+        has_row filesource && row_filesource
         has_row sink && row_sink
         if [[ "$SIDE" != native ]]; then
             has_row restart && row_restart

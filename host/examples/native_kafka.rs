@@ -8,6 +8,7 @@
 //!
 //! ```text
 //! native_kafka produce         --bootstrap B --topic T --records N [--value-size 80] [--threads 1] [--transaction-records K]
+//! native_kafka produce-file    --bootstrap B --topic T --file F
 //! native_kafka consume-to-file --bootstrap B --topic T --records N --file F [--threads 1]
 //! native_kafka watch-topic     --bootstrap B --topic T --records N [--timeout 300]
 //! native_kafka watch-committed --bootstrap B --topic T --records N [--timeout 300]
@@ -18,7 +19,7 @@
 //! ```
 //! Each probe prints one JSON line on stdout; progress goes to stderr.
 
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -55,6 +56,19 @@ enum Command {
         /// many records; the time spent in `commit_transaction` is reported on stderr.
         #[arg(long)]
         transaction_records: Option<u64>,
+    },
+    /// Read the file line by line and produce each line as a record (null key, the line's
+    /// UTF-8 bytes as the value: what FileStreamSource with StringConverter writes), with the
+    /// worker's producer settings (idempotent, `acks=all`, `murmur2_random`, no delivery
+    /// deadline); waits for every acknowledgement. The native baseline of the `filesource`
+    /// row.
+    ProduceFile {
+        #[arg(long)]
+        bootstrap: String,
+        #[arg(long)]
+        topic: String,
+        #[arg(long)]
+        file: String,
     },
     /// Read N records from the topic's start (T threads, partitions split between them) and
     /// append each value as a line to the file.
@@ -160,6 +174,7 @@ fn main() {
             threads,
             transaction_records,
         } => produce(&bootstrap, &topic, records, value_size, threads, transaction_records),
+        Command::ProduceFile { bootstrap, topic, file } => produce_file(&bootstrap, &topic, &file),
         Command::ConsumeToFile { bootstrap, topic, records, file, threads } => {
             consume_to_file(&bootstrap, &topic, records, &file, threads)
         }
@@ -307,6 +322,46 @@ fn produce(
     for h in handles {
         h.join().map_err(|_| "a producer thread panicked")??;
     }
+    Ok(())
+}
+
+/// `produce-file`: one producer, the file's lines in order. A line ends at `\n` (a `\r`
+/// before it is dropped), as FileStreamSource splits the files the bench writes.
+fn produce_file(bootstrap: &str, topic: &str, file: &str) -> Result<()> {
+    let mut config = ClientConfig::new();
+    config
+        .set("bootstrap.servers", bootstrap)
+        .set("enable.idempotence", "true")
+        .set("acks", "all")
+        .set("partitioner", "murmur2_random")
+        .set("message.timeout.ms", "0")
+        .set("queue.buffering.max.messages", "10000000");
+    let producer: ThreadedProducer<DefaultProducerContext> = config.create()?;
+    let mut reader = BufReader::with_capacity(64 * 1024, std::fs::File::open(file)?);
+    let mut line = Vec::with_capacity(256);
+    let mut sent = 0u64;
+    loop {
+        line.clear();
+        // A last line without its terminator is left out: FileStreamSource waits for it.
+        if reader.read_until(b'\n', &mut line)? == 0 || !line.ends_with(b"\n") {
+            break;
+        }
+        let end = line.len() - 1 - usize::from(line[..line.len() - 1].ends_with(b"\r"));
+        let mut record = BaseRecord::<(), [u8]>::to(topic).payload(&line[..end]);
+        loop {
+            match producer.send(record) {
+                Ok(()) => break,
+                Err((KafkaError::MessageProduction(RDKafkaErrorCode::QueueFull), r)) => {
+                    record = r;
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                Err((e, _)) => return Err(e.into()),
+            }
+        }
+        sent += 1;
+    }
+    producer.flush(Duration::from_secs(300))?;
+    eprintln!("    produced {sent} lines of {file}");
     Ok(())
 }
 

@@ -13,7 +13,7 @@ use wasm_connect::model::{Properties, State};
 use crate::harness::{Backing, eventually, props, t, wait_state};
 
 /// A task's counter from the worker's `/metrics` (0 until the task emits it).
-async fn counter(app: &App, metric: &str, connector: &str) -> u64 {
+pub(crate) async fn counter(app: &App, metric: &str, connector: &str) -> u64 {
     let body = reqwest::get(format!("http://{}/metrics", app.rest_addr))
         .await
         .unwrap()

@@ -55,6 +55,7 @@ mod scaffold;
 mod schema_registry;
 mod secured;
 mod shutdown;
+mod source_path;
 mod spawned;
 mod standalone;
 mod storm;

@@ -13,7 +13,9 @@
 
 use std::num::NonZeroUsize;
 
-use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
+use wasmtime::{
+    Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, ProfilingStrategy,
+};
 
 /// Linear memories per instance on average: every shipped guest (Rust, Python through
 /// componentize-py, JavaScript through ComponentizeJS) defines one; the rest is room.
@@ -89,6 +91,11 @@ pub fn build(pool: Option<PoolSize>) -> wasmtime::Result<Engine> {
     c.parallel_compilation(true);
     // A trace needs the innermost frames, not thousands of recursive ones.
     c.wasm_backtrace_max_frames(NonZeroUsize::new(32));
+    // `WASM_CONNECT_PERF_MAP=1` names guest functions for `perf` (a /tmp/perf-PID.map the
+    // engine writes as it loads code), to profile plugins; off otherwise.
+    if std::env::var_os("WASM_CONNECT_PERF_MAP").is_some_and(|v| v == "1") {
+        c.profiler(ProfilingStrategy::PerfMap);
+    }
     if let Some(pool) = pool {
         let n = pool.instances;
         let mut p = PoolingAllocationConfig::new();

@@ -17,6 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::runtime::{Builder, Handle, Runtime};
+use tokio::task::JoinHandle;
 
 /// Blocking threads of the guest runtime (WASI file I/O runs there), at most.
 const MAX_BLOCKING_THREADS: usize = 8;
@@ -66,15 +67,64 @@ impl GuestExecutor {
         timeout: Duration,
         work: impl Future<Output = T> + Send + 'static,
     ) -> Option<T> {
-        let mut task = self.0.handle.spawn(work);
-        match tokio::time::timeout(timeout, &mut task).await {
-            Ok(Ok(t)) => Some(t),
-            Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
-            Ok(Err(_)) => None,
-            Err(_) => {
-                task.abort();
-                None
-            }
+        let deadline = tokio::time::Instant::now() + timeout;
+        finish(self.start(work), deadline).await
+    }
+
+    /// Starts `work` on the guest runtime at once; [`finish`] waits for it. Dropping the
+    /// handle lets the work run to its end.
+    pub fn start<T: Send + 'static>(
+        &self,
+        work: impl Future<Output = T> + Send + 'static,
+    ) -> JoinHandle<T> {
+        self.0.handle.spawn(work)
+    }
+}
+
+/// Waits for work [`GuestExecutor::start`]ed, until `deadline` (then it is dropped where
+/// it stands and `None` is returned). Work that has already ended is taken whatever the
+/// time: its answer may have waited past the deadline (a poll started ahead and taken
+/// after a pause). A panic in the work is resumed in the caller.
+pub async fn finish<T>(mut task: JoinHandle<T>, deadline: tokio::time::Instant) -> Option<T> {
+    let outcome = if task.is_finished() {
+        Ok((&mut task).await)
+    } else {
+        tokio::time::timeout_at(deadline, &mut task).await
+    };
+    match outcome {
+        Ok(Ok(t)) => Some(t),
+        Ok(Err(e)) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+        Ok(Err(_)) => None,
+        Err(_) => {
+            task.abort();
+            None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::{GuestExecutor, finish};
+
+    #[tokio::test]
+    async fn ended_work_is_taken_after_its_deadline_and_late_work_is_dropped() {
+        let executor = GuestExecutor::new(1).unwrap();
+        let past = tokio::time::Instant::now();
+        let ended = executor.start(async { 7 });
+        while !ended.is_finished() {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        assert_eq!(finish(ended, past).await, Some(7));
+        let (mut tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let late = executor.start(async move {
+            let _ = rx.await;
+            8
+        });
+        assert_eq!(finish(late, tokio::time::Instant::now()).await, None);
+        // The late work was dropped where it stood: nobody receives any more.
+        let dropped = tokio::time::timeout(Duration::from_secs(60), tx.closed()).await;
+        assert!(dropped.is_ok(), "the late work still runs");
     }
 }

@@ -24,11 +24,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::sync::{Mutex as AsyncMutex, OwnedMutexGuard};
+use tokio::task::JoinHandle;
 use wasmtime::{Store, StoreContextMut, UpdateDeadline};
 
 use super::bindings::{connector, exactly_once, sink_task, source_task, transformation};
 use super::error::{InstanceError, TrapKind, guest_detail};
-use super::executor::GuestExecutor;
+use super::executor::{GuestExecutor, finish};
 use super::limits::{LimitHit, SandboxLimits};
 use super::state::{Identity, InstanceState};
 use super::stdio::GuestOutput;
@@ -240,15 +241,37 @@ impl Instance {
         call: &'static str,
         f: impl for<'a> FnOnce(&'a mut Live) -> CallFuture<'a, R> + Send + 'static,
     ) -> Result<R, InstanceError> {
-        if let Some(why) = self.discarded.lock().unwrap_or_else(|p| p.into_inner()).clone() {
-            return Err(InstanceError::Discarded(why));
+        self.start(call, f).finish().await
+    }
+
+    /// Starts `f` on the guest executor at once, as [`call`](Self::call) runs it, and
+    /// returns without waiting: [`Started::finish`] waits for the answer, within the call
+    /// timeout counted from now. Calls on the instance still run one at a time.
+    pub(crate) fn start<R: Send + 'static>(
+        &self,
+        call: &'static str,
+        f: impl for<'a> FnOnce(&'a mut Live) -> CallFuture<'a, R> + Send + 'static,
+    ) -> Started<R> {
+        let deadline = tokio::time::Instant::now() + self.timeout;
+        let discarded = self.discarded.clone();
+        let stderr = self.stderr.clone();
+        let already = discarded.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        if let Some(why) = already {
+            return Started {
+                call,
+                task: Err(why),
+                deadline,
+                discarded,
+                stderr,
+                timeout: self.timeout,
+            };
         }
         let slot = self.live.clone();
         let flag = self.discarded.clone();
         let work = async move {
             let mut held = Held { guard: slot.lock_owned().await, flag: flag.clone(), done: false };
             let Some(live) = held.guard.as_mut() else {
-                return Err(discarded(&flag));
+                return Err(discarded_error(&flag));
             };
             let result = f(live).await;
             held.done = true;
@@ -260,11 +283,38 @@ impl Instance {
             }
             result
         };
-        match self.executor.run(self.timeout, work).await {
+        Started {
+            call,
+            task: Ok(self.executor.start(work)),
+            deadline,
+            discarded,
+            stderr,
+            timeout: self.timeout,
+        }
+    }
+}
+
+/// A guest call started and not yet waited for ([`Instance::start`]). Dropped unfinished,
+/// the call still runs to its end on the executor (its answer is lost).
+pub(crate) struct Started<R> {
+    call: &'static str,
+    /// The running call, or why the instance was already discarded.
+    task: Result<JoinHandle<Result<R, InstanceError>>, String>,
+    deadline: tokio::time::Instant,
+    discarded: Arc<Mutex<Option<String>>>,
+    stderr: GuestOutput,
+    timeout: Duration,
+}
+
+impl<R> Started<R> {
+    /// The call's answer, waiting for it until its timeout (which discards the instance).
+    pub(crate) async fn finish(self) -> Result<R, InstanceError> {
+        let task = self.task.map_err(InstanceError::Discarded)?;
+        match finish(task, self.deadline).await {
             Some(result) => result,
             None => {
                 let stderr = self.stderr.tail();
-                let e = InstanceError::Timeout { call, after: self.timeout, stderr };
+                let e = InstanceError::Timeout { call: self.call, after: self.timeout, stderr };
                 set_discarded(&self.discarded, &e);
                 Err(e)
             }
@@ -292,7 +342,7 @@ impl Drop for Held {
     }
 }
 
-fn discarded(flag: &Mutex<Option<String>>) -> InstanceError {
+fn discarded_error(flag: &Mutex<Option<String>>) -> InstanceError {
     let why = flag.lock().unwrap_or_else(|p| p.into_inner()).clone();
     InstanceError::Discarded(why.unwrap_or_else(|| "a call was stopped midway".into()))
 }

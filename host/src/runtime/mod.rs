@@ -75,7 +75,7 @@ pub use signature::{
     SIGNATURE_HEADER, SignatureFile, Trust, digest, key_text, parse_public_key, signature_path,
 };
 pub use sink_instance::SinkTaskInstance;
-pub use source_instance::SourceTaskInstance;
+pub use source_instance::{PendingPoll, SourceTaskInstance};
 pub use state::{Identity, InstanceHost, NoHost};
 pub use transform_instance::{TransformInstance, Transformed};
 

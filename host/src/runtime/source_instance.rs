@@ -5,7 +5,7 @@
 
 use super::bindings::types as wit;
 use super::error::InstanceError;
-use super::instance::Instance;
+use super::instance::{Instance, Started};
 use super::polled_record::{PolledRecord, decode_polled};
 use crate::model::{Config, ConnectorError, RecordAck, TransactionRequests};
 
@@ -31,39 +31,43 @@ impl SourceTaskInstance {
     /// Polls up to `max_records` records. A batch over the byte limit, with more records
     /// than asked for, or malformed, discards the instance.
     pub async fn poll(&self, max_records: u32) -> Result<Vec<PolledRecord>, InstanceError> {
-        self.0
-            .call("poll", move |live| {
-                Box::pin(async move {
-                    let bytes = live
-                        .guest("poll", |g, s| Box::pin(g.source().call_poll(s, max_records)))
-                        .await??;
-                    let limit = live.limits.max_batch_bytes;
-                    if bytes.len() > limit {
-                        return Err(InstanceError::Oversized {
-                            call: "poll",
-                            what: format!(
-                                "a batch of {} bytes, over the limit of {limit}",
-                                bytes.len()
-                            ),
-                        });
-                    }
-                    let records =
-                        decode_polled(bytes.into(), max_records as usize).map_err(|e| {
-                            InstanceError::Malformed { call: "poll", reason: e.to_string() }
-                        })?;
-                    if records.len() > max_records as usize {
-                        return Err(InstanceError::Oversized {
-                            call: "poll",
-                            what: format!(
-                                "{} records when asked for at most {max_records}",
-                                records.len()
-                            ),
-                        });
-                    }
-                    Ok(records)
-                })
+        self.start_poll(max_records).records().await
+    }
+
+    /// Starts a [`poll`](Self::poll) at once, on the guest executor, and returns without
+    /// waiting for it, so the caller can work on the batch before while the plugin
+    /// polls the next. Other calls on the instance wait while it runs.
+    pub fn start_poll(&self, max_records: u32) -> PendingPoll {
+        PendingPoll(self.0.start("poll", move |live| {
+            Box::pin(async move {
+                let bytes = live
+                    .guest("poll", |g, s| Box::pin(g.source().call_poll(s, max_records)))
+                    .await??;
+                let limit = live.limits.max_batch_bytes;
+                if bytes.len() > limit {
+                    return Err(InstanceError::Oversized {
+                        call: "poll",
+                        what: format!(
+                            "a batch of {} bytes, over the limit of {limit}",
+                            bytes.len()
+                        ),
+                    });
+                }
+                let records = decode_polled(bytes.into(), max_records as usize).map_err(|e| {
+                    InstanceError::Malformed { call: "poll", reason: e.to_string() }
+                })?;
+                if records.len() > max_records as usize {
+                    return Err(InstanceError::Oversized {
+                        call: "poll",
+                        what: format!(
+                            "{} records when asked for at most {max_records}",
+                            records.len()
+                        ),
+                    });
+                }
+                Ok(records)
             })
-            .await
+        }))
     }
 
     /// The transaction requests (`transaction-context`) the task made since they were last
@@ -113,5 +117,17 @@ impl SourceTaskInstance {
 impl From<wit::Error> for InstanceError {
     fn from(e: wit::Error) -> Self {
         InstanceError::Connector(e.into())
+    }
+}
+
+/// A poll started by [`SourceTaskInstance::start_poll`]. Dropped unfinished, the poll runs
+/// to its end and its records are lost (they were not sent, so their offsets were never
+/// committed: a later run polls them again).
+pub struct PendingPoll(Started<Vec<PolledRecord>>);
+
+impl PendingPoll {
+    /// The polled records, waiting for them (at most the call timeout).
+    pub async fn records(self) -> Result<Vec<PolledRecord>, InstanceError> {
+        self.0.finish().await
     }
 }

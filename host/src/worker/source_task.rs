@@ -16,6 +16,14 @@
 //! `task.shutdown.graceful.timeout.ms`) and the offsets flushed (within
 //! `offset.flush.timeout.ms`) before the plugin's `stop`.
 //!
+//! Without exactly-once the plugin's next `poll` starts as soon as a batch is polled (when
+//! the flow and [`MAX_IN_FLIGHT`] allow one more), on the guest executor, while this task
+//! transforms, converts and sends the batch: the guest and the task work side by side
+//! instead of in turn. At most one poll is outstanding, and it is taken before the next
+//! starts, so records keep their poll order. The records of a poll started ahead are taken by the next turn of the loop (after a pause
+//! too); at a stop they are dropped unsent, their offsets never committed, so the next run
+//! polls them again.
+//!
 //! Under exactly-once delivery (`exactly.once.source.support=enabled`) the task has
 //! [`Transactions`] (`source_transactions.rs`): its batches go into a transaction of its
 //! own producer instead of the shared one, their offsets are committed with the records in
@@ -66,7 +74,7 @@ use super::topics::{DataTopics, Delivered, OutRecord, RecordProducer, SendFuture
 use super::transaction_plan::{self, Segment, take_segment};
 use super::transforms::{self, Chain};
 use crate::model::{ConnectorError, RecordAck, TargetState, TransactionAction};
-use crate::runtime::{InstanceError, SourceTaskInstance};
+use crate::runtime::{InstanceError, PendingPoll, SourceTaskInstance};
 use crate::store::{ConnectorOffsetStore, StoreError, offset_records};
 use crate::telemetry::data as metrics;
 
@@ -348,11 +356,30 @@ impl SourceTask {
         }
     }
 
-    /// Polls one batch and starts writing it. `Ok(Some(wait))`: nothing was polled, wait
-    /// that long before polling again.
+    /// Whether the next poll may start now, on the guest executor, while the batch just
+    /// polled (already counted in the flow) is transformed, converted and sent on this
+    /// task: the checks the loop makes before a poll, made early, so they can only be
+    /// stricter. Not under exactly-once, whose transaction requests and boundaries are
+    /// taken between polls. The records of a poll started ahead are taken by the next
+    /// [`poll_once`](Self::poll_once), in order, even after a pause; at a stop they are
+    /// dropped unsent, and the next run polls them again from the committed offsets.
+    fn may_poll_ahead(&self, state: &State) -> bool {
+        self.transactions.is_none()
+            && self.target == TargetState::Started
+            && state.writing() + 1 < MAX_IN_FLIGHT
+            && state.flow.has_room()
+            && state.flow.wait(tokio::time::Instant::now()).is_zero()
+    }
+
+    /// Polls one batch (or takes the poll started ahead) and starts writing it.
+    /// `Ok(Some(wait))`: nothing was polled, wait that long before polling again.
     async fn poll_once(&mut self, state: &mut State) -> Result<Option<Duration>, String> {
         let started = Instant::now();
-        let records = match self.instance.poll(self.max_poll_records).await {
+        let polled = match state.next_poll.take() {
+            Some(next) => next.records().await,
+            None => self.instance.poll(self.max_poll_records).await,
+        };
+        let records = match polled {
             Ok(records) => {
                 state.poll_retries.succeeded();
                 records
@@ -403,6 +430,9 @@ impl SourceTask {
             count: records.len(),
         }
         .emit();
+        if self.may_poll_ahead(state) {
+            state.next_poll = Some(self.instance.start_poll(self.max_poll_records));
+        }
         // The chain runs on copies: a failed record is reported as the plugin polled it.
         let outcomes = if self.chain.is_empty() {
             None
@@ -800,6 +830,8 @@ struct State {
     poll_retries: Retries,
     /// Set by `wait` when a stop arrived (or the handle was dropped).
     stop: Option<Exit>,
+    /// The poll started ahead while the last batch was being sent (`may_poll_ahead`).
+    next_poll: Option<PendingPoll>,
 }
 
 impl State {
@@ -833,6 +865,7 @@ impl State {
             known_topics: BTreeSet::new(),
             poll_retries: Retries::default(),
             stop: None,
+            next_poll: None,
         }
     }
 }

@@ -52,7 +52,7 @@ impl LineBuffer {
     /// The next complete line (without its terminator) and the file position after it.
     pub fn next_line(&mut self) -> Option<(&[u8], u64)> {
         let pending = &self.buf[self.start..];
-        let i = pending.iter().position(|&b| b == b'\n' || b == b'\r')?;
+        let i = memchr::memchr2(b'\n', b'\r', pending)?;
         let next = match pending[i] {
             b'\n' => i + 1,
             _ if i + 1 >= pending.len() => return None,

@@ -10,11 +10,12 @@ use std::io::{ErrorKind, Read, Seek, SeekFrom};
 use wasm_connect_sdk::serde_json::{Value, json};
 use wasm_connect_sdk::{Config, Error, Result, SourceRecord, SourceTask, info, offsets, warn};
 
-use crate::config::Settings;
+use crate::config::{DEFAULT_BATCH_SIZE, Settings};
 use crate::lines::LineBuffer;
 
-/// How many bytes one read asks for.
-const READ_CHUNK: usize = 64 * 1024;
+/// How many bytes one read asks for: a few polls' worth of typical lines, so that a
+/// file read (a hop to the host's blocking threads) serves several polls.
+const READ_CHUNK: usize = 512 * 1024;
 
 /// The task; `None` fields until `start`.
 #[derive(Default)]
@@ -85,10 +86,15 @@ impl SourceTask for FileStreamSourceTask {
             return Ok(Vec::new());
         }
         let limit = settings.batch_size.min(max_records as usize);
-        let mut records = Vec::new();
+        // Room for a default batch up front (a huge `batch.size` grows as lines come).
+        let mut records = Vec::with_capacity(limit.min(DEFAULT_BATCH_SIZE as usize));
         while records.len() < limit {
             if let Some((line, position)) = self.lines.next_line() {
-                let value = String::from_utf8_lossy(line).into_owned();
+                // Valid UTF-8 (the usual case) is checked a word at a time and copied once.
+                let value = match std::str::from_utf8(line) {
+                    Ok(text) => text.to_owned(),
+                    Err(_) => String::from_utf8_lossy(line).into_owned(),
+                };
                 records.push(
                     SourceRecord::new(
                         &settings.topic,
