@@ -2,13 +2,16 @@
 //! `build/examples/<language>/`, its size, the first load (Cranelift compile), a load from
 //! the on-disk artifact cache by a fresh runtime, the time to instantiate a task, and the
 //! records/s through `poll` (sources) or `put` (sinks) in batches of 1,000 records with
-//! 100-byte values (JSON strings). Prints a Markdown table.
+//! 100-byte values (JSON strings), per second of wall time and per second of the process's
+//! CPU time (steadier on a shared machine). Prints a Markdown table.
 //!
 //! Run with `cargo bench --bench languages` after `scripts/build-guests.sh`,
 //! `scripts/build-python-guests.sh` and `scripts/build-js-guests.sh`.
 //! `LANG_BENCH_RECORDS` sets the records per throughput run (default 100,000);
 //! `LANG_BENCH_ONLY` keeps the components whose path contains one of its comma-separated
-//! words (`LANG_BENCH_ONLY=python/jsonl,js/`).
+//! words (`LANG_BENCH_ONLY=python/jsonl,js/`). `LANG_BENCH_CACHE` names an artifact cache
+//! kept between runs instead of a fresh one per component: the first-load column then shows
+//! a cached load after the first run, and runs that compare throughput skip the compiles.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -51,6 +54,27 @@ fn runtime(cache: Option<&Path>) -> Runtime {
         .unwrap()
 }
 
+/// CPU time of every thread of this process so far (the sum of `/proc/self/task/*/schedstat`),
+/// or None where that cannot be read. Records per CPU-second stay comparable when other work
+/// shares the cores, where records per second of wall time do not.
+fn cpu_time() -> Option<Duration> {
+    let mut ns = 0u64;
+    for task in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        let stat = std::fs::read_to_string(task.path().join("schedstat")).ok()?;
+        ns += stat.split_whitespace().next()?.parse::<u64>().ok()?;
+    }
+    Some(Duration::from_nanos(ns))
+}
+
+/// The rate of `n` records over `wall` and over the CPU time since `cpu0`.
+fn rates(n: usize, wall: Duration, cpu0: Option<Duration>) -> String {
+    let per_cpu = match (cpu0, cpu_time()) {
+        (Some(a), Some(b)) if b > a => format!("{:.1} k", n as f64 / (b - a).as_secs_f64() / 1e3),
+        _ => "-".to_owned(),
+    };
+    format!("{:.1} k | {per_cpu}", n as f64 / wall.as_secs_f64() / 1e3)
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -90,6 +114,7 @@ async fn poll_rate(plugin: &Plugin, config: &[(String, String)], target: usize) 
     if let Err(e) = task.start(config.to_vec()).await {
         return format!("start failed: {e}");
     }
+    let cpu0 = cpu_time();
     let t0 = Instant::now();
     let mut n = 0;
     while n < target {
@@ -99,9 +124,9 @@ async fn poll_rate(plugin: &Plugin, config: &[(String, String)], target: usize) 
             Err(e) => return format!("poll failed: {e}"),
         }
     }
-    let rate = n as f64 / t0.elapsed().as_secs_f64();
+    let rate = rates(n, t0.elapsed(), cpu0);
     let _ = task.stop().await;
-    format!("{:.1} k ({n} records)", rate / 1e3)
+    rate
 }
 
 /// Records/s through `put` of `target` records whose values are 100-byte JSON strings.
@@ -119,6 +144,7 @@ async fn put_rate(plugin: &Plugin, config: &[(String, String)], target: usize) -
         return format!("open failed: {e}");
     }
     let mut offset = 0i64;
+    let cpu0 = cpu_time();
     let t0 = Instant::now();
     while (offset as usize) < target {
         let batch: Vec<Record> = (0..batch_size() as i64)
@@ -141,9 +167,9 @@ async fn put_rate(plugin: &Plugin, config: &[(String, String)], target: usize) -
     if let Err(e) = task.pre_commit(&done).await {
         return format!("pre-commit failed: {e}");
     }
-    let rate = offset as f64 / t0.elapsed().as_secs_f64();
+    let rate = rates(offset as usize, t0.elapsed(), cpu0);
     let _ = task.stop().await;
-    format!("{:.1} k", rate / 1e3)
+    rate
 }
 
 #[tokio::main]
@@ -151,26 +177,28 @@ async fn main() {
     let target: usize =
         std::env::var("LANG_BENCH_RECORDS").ok().and_then(|v| v.parse().ok()).unwrap_or(100_000);
     println!(
-        "| language | plugin | kind | size | first load (compile) | cached load | \
-         instantiate (median) | records/s |"
+        "| language | plugin (file) | kind | size | first load (compile) | cached load | \
+         instantiate (median) | records/s | records/CPU-s |"
     );
-    println!("|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for (lang, file) in examples() {
-        let cache = tempfile::tempdir().unwrap();
+        let fresh = tempfile::tempdir().unwrap();
+        let kept = std::env::var_os("LANG_BENCH_CACHE").map(PathBuf::from);
+        let cache = kept.as_deref().unwrap_or(fresh.path());
         let work = tempfile::tempdir().unwrap();
         let size = std::fs::metadata(&file).unwrap().len();
 
         let t0 = Instant::now();
-        let first = match runtime(Some(cache.path())).load(&file).await {
+        let first = match runtime(Some(cache)).load(&file).await {
             Ok(p) => p,
             Err(e) => {
-                println!("| {lang} | {} | - | - | failed: {e} | | | |", file.display());
+                println!("| {lang} | {} | - | - | failed: {e} | | | | |", file.display());
                 continue;
             }
         };
         let compile = t0.elapsed();
         drop(first);
-        let rt = runtime(Some(cache.path()));
+        let rt = runtime(Some(cache));
         let t0 = Instant::now();
         let plugin = rt.load(&file).await.unwrap();
         let cached = t0.elapsed();
@@ -203,8 +231,9 @@ async fn main() {
             PluginKind::Transform => unreachable!("the examples listed are connectors"),
         };
         println!(
-            "| {lang} | {} | {} | {:.1} MB | {:.2} s | {:.1} ms | {:.0} µs | {rate} |",
+            "| {lang} | {} ({}) | {} | {:.1} MB | {:.2} s | {:.1} ms | {:.0} µs | {rate} |",
             plugin.info().name,
+            file.file_stem().unwrap_or_default().display(),
             plugin.info().kind,
             size as f64 / 1e6,
             compile.as_secs_f64(),

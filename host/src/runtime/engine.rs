@@ -29,6 +29,9 @@ const CORE_INSTANCES_PER_INSTANCE: u32 = 8;
 /// functions it calls get the rest.
 const ASYNC_STACK: usize = 2 << 20;
 
+/// The environment variable that turns on the perf map for profiling guests (see [`build`]).
+pub const PERFMAP_ENV: &str = "WASM_CONNECT_PERF_MAP";
+
 /// How many instances the engine's pooling allocator has room for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PoolSize {
@@ -91,9 +94,10 @@ pub fn build(pool: Option<PoolSize>) -> wasmtime::Result<Engine> {
     c.parallel_compilation(true);
     // A trace needs the innermost frames, not thousands of recursive ones.
     c.wasm_backtrace_max_frames(NonZeroUsize::new(32));
-    // `WASM_CONNECT_PERF_MAP=1` names guest functions for `perf` (a /tmp/perf-PID.map the
-    // engine writes as it loads code), to profile plugins; off otherwise.
-    if std::env::var_os("WASM_CONNECT_PERF_MAP").is_some_and(|v| v == "1") {
+    // `WASM_CONNECT_PERF_MAP=1` writes `/tmp/perf-PID.map` as modules load, so `perf report`
+    // names guest functions (SpiderMonkey's and CPython's own, from their name sections).
+    // For profiling guests only: nothing changes in the compiled code.
+    if std::env::var_os(PERFMAP_ENV).is_some_and(|v| v == "1") {
         c.profiler(ProfilingStrategy::PerfMap);
     }
     if let Some(pool) = pool {

@@ -7,7 +7,7 @@
 // every exception of a fallible call into an `err` (never a trap). It holds one connector
 // and one task per instance: the host gives each its own sandbox.
 
-import { decodeBatch } from './batch.js';
+import { decodeBatchWith } from './batch.js';
 import { toWitError } from './errors.js';
 import { log } from './host.js';
 import { SinkRecord } from './records.js';
@@ -154,7 +154,7 @@ export function sinkTaskExports(TaskClass) {
     close: (list) => result(() => started().close(partitions(list))),
     put: (batch) =>
       result(() => {
-        const records = decodeBatch(batch).map((raw) => new SinkRecord(raw));
+        const records = decodeBatchWith(batch, SinkRecord.fromFields);
         const failures = started().put(records) ?? [];
         return failures.map((f) => ({ index: f.index, reason: String(f.reason) }));
       }),
