@@ -41,6 +41,10 @@
 //! (`wasm.poll.bytes.per.second`, `wasm.poll.records.per.second`) is in debt; commands
 //! and finished writes are still taken meanwhile.
 //!
+//! A poll that returns nothing is followed by a wait that doubles from 50 ms up to 1 s
+//! while polls stay empty ([`IdleBackoff`], `idle_backoff.rs`): an idle task costs one
+//! guest call a second. Commands end the wait at once.
+//!
 //! Its log lines name the connector and task through the supervisor's span (`task.rs`).
 //! It must not decide restarts or write statuses: it returns how the task ended.
 
@@ -56,6 +60,7 @@ use tokio::sync::mpsc;
 use super::WorkerEvent;
 use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage};
+use super::idle_backoff::IdleBackoff;
 use super::schema_lookup::Lookups;
 use super::source_batch::{Prepared, note_offset, prepare};
 use super::source_flow::{Flow, FlowLimits, record_bytes};
@@ -92,9 +97,6 @@ pub const UNCOMMITTED_BUFFER_FULL: &str = "The task's open transaction filled it
      (buffer.memory) without the connector requesting a commit: with \
      transaction.boundary=connector, the task must commit (or abort) its transactions \
      before they outgrow buffer.memory";
-
-/// Wait after a poll that returned nothing, before polling again.
-const IDLE_WAIT: Duration = Duration::from_millis(50);
 
 /// Everything a source task's data path needs.
 pub(super) struct SourceTask {
@@ -323,8 +325,14 @@ impl SourceTask {
         next_flush: tokio::time::Instant,
         idle: Option<Duration>,
     ) {
-        let mut idle =
-            idle.map_or(next_flush, |d| (tokio::time::Instant::now() + d).min(next_flush));
+        // A task holding nothing to flush waits out its idle wait whole: an empty flush is a
+        // no-op, and waking for it would poll again before the wait is over.
+        let holds_nothing = state.in_flight.is_empty() && state.committable.is_empty();
+        let mut idle = match idle {
+            Some(d) if holds_nothing => tokio::time::Instant::now() + d,
+            Some(d) => (tokio::time::Instant::now() + d).min(next_flush),
+            None => next_flush,
+        };
         // Under exactly-once, writes finish at the commit: the boundary is what to wait for.
         let eos = self.transactions.as_ref();
         if let Some(due) = eos.and_then(Transactions::next_due) {
@@ -374,7 +382,7 @@ impl SourceTask {
                             class: None,
                         };
                         match self.reporter.report(vec![failure]).await {
-                            Ok(()) => Ok(Some(IDLE_WAIT)),
+                            Ok(()) => Ok(Some(IdleBackoff::FIRST)),
                             Err(e) => Err(e.to_string()),
                         }
                     }
@@ -393,8 +401,9 @@ impl SourceTask {
             if let Some(segment) = segments.and_then(|s| s.into_iter().next()) {
                 self.end_transaction(state, segment.then).await?;
             }
-            return Ok(Some(IDLE_WAIT));
+            return Ok(Some(state.idle.next()));
         }
+        state.idle.reset();
         let bytes = records.iter().map(record_bytes).sum();
         state.flow.polled(records.len(), bytes, tokio::time::Instant::now());
         metrics::RecordsPolled {
@@ -800,6 +809,8 @@ struct State {
     poll_retries: Retries,
     /// Set by `wait` when a stop arrived (or the handle was dropped).
     stop: Option<Exit>,
+    /// The wait after an empty poll.
+    idle: IdleBackoff,
 }
 
 impl State {
@@ -833,6 +844,7 @@ impl State {
             known_topics: BTreeSet::new(),
             poll_retries: Retries::default(),
             stop: None,
+            idle: IdleBackoff::default(),
         }
     }
 }
