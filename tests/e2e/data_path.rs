@@ -264,7 +264,7 @@ async fn pausing_a_sink_pauses_consumption(b: Backing) {
 }
 
 /// A source whose polls return nothing waits longer and longer between them (up to 1 s,
-/// `worker/idle_backoff.rs`): commands given during the wait are answered, and lines
+/// `worker/source_task.rs`): commands given during the wait are answered, and lines
 /// written after a long idle period are delivered.
 async fn an_idle_source_answers_commands_and_delivers_later_lines(b: Backing) {
     let n = names();

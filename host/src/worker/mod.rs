@@ -16,8 +16,7 @@
 //! path ends), `source_task` and `sink_task` (the data paths; `source_batch`, the source
 //! path's batch step, pure but for `schema_lookup`, the conversions that wait for a
 //! Schema Registry converter's lookups; `source_flow`, what a source task may hand the
-//! worker in flight and per second, with `token_bucket` for the rates; `idle_backoff`,
-//! the wait after a poll that returned nothing;
+//! worker in flight and per second, with `token_bucket` for the rates;
 //! `source_transactions`, its exactly-once transactions; `transaction_plan`, where a
 //! batch meets the transaction boundaries its task defined), `host` (the
 //! instances' host imports), `plugins` (the installed plugins by name), `plugin_versions`
@@ -33,7 +32,6 @@ pub mod connector_config;
 pub mod convert;
 pub mod errors;
 mod host;
-mod idle_backoff;
 mod plugin_versions;
 mod plugin_watch;
 mod plugins;

@@ -41,9 +41,11 @@
 //! (`wasm.poll.bytes.per.second`, `wasm.poll.records.per.second`) is in debt; commands
 //! and finished writes are still taken meanwhile.
 //!
-//! A poll that returns nothing is followed by a wait that doubles from 50 ms up to 1 s
-//! while polls stay empty ([`IdleBackoff`], `idle_backoff.rs`): an idle task costs one
-//! guest call a second. Commands end the wait at once.
+//! A poll that returns nothing is followed by a wait that doubles from [`IDLE_FIRST`] (50
+//! ms) up to [`IDLE_CAP`] (1 s) while polls stay empty, reset by the first poll with
+//! records: an idle task costs one guest call a second, as Kafka Connect's
+//! `FileStreamSourceTask` sleeps 1 s in `poll` on an empty read, and the first record after
+//! a long idle period waits at most the cap. Commands end the wait at once.
 //!
 //! Its log lines name the connector and task through the supervisor's span (`task.rs`).
 //! It must not decide restarts or write statuses: it returns how the task ended.
@@ -56,11 +58,11 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use serde_json::Value;
 use tokio::sync::mpsc;
+use wasm_connect_backoff::{Attempts, Backoff};
 
 use super::WorkerEvent;
 use super::convert::Converter;
 use super::errors::{ErrorReporter, FailedRecord, Failure, Retries, Stage};
-use super::idle_backoff::IdleBackoff;
 use super::schema_lookup::Lookups;
 use super::source_batch::{Prepared, note_offset, prepare};
 use super::source_flow::{Flow, FlowLimits, record_bytes};
@@ -97,6 +99,12 @@ pub const UNCOMMITTED_BUFFER_FULL: &str = "The task's open transaction filled it
      (buffer.memory) without the connector requesting a commit: with \
      transaction.boundary=connector, the task must commit (or abort) its transactions \
      before they outgrow buffer.memory";
+
+/// The wait after a poll that returned nothing, when the poll before it returned records.
+const IDLE_FIRST: Duration = Duration::from_millis(50);
+
+/// The longest wait after polls that returned nothing: an idle task is polled once a second.
+const IDLE_CAP: Duration = Duration::from_secs(1);
 
 /// Everything a source task's data path needs.
 pub(super) struct SourceTask {
@@ -382,7 +390,7 @@ impl SourceTask {
                             class: None,
                         };
                         match self.reporter.report(vec![failure]).await {
-                            Ok(()) => Ok(Some(IdleBackoff::FIRST)),
+                            Ok(()) => Ok(Some(IDLE_FIRST)),
                             Err(e) => Err(e.to_string()),
                         }
                     }
@@ -401,7 +409,7 @@ impl SourceTask {
             if let Some(segment) = segments.and_then(|s| s.into_iter().next()) {
                 self.end_transaction(state, segment.then).await?;
             }
-            return Ok(Some(state.idle.next()));
+            return Ok(Some(state.idle.next_delay()));
         }
         state.idle.reset();
         let bytes = records.iter().map(record_bytes).sum();
@@ -809,8 +817,8 @@ struct State {
     poll_retries: Retries,
     /// Set by `wait` when a stop arrived (or the handle was dropped).
     stop: Option<Exit>,
-    /// The wait after an empty poll.
-    idle: IdleBackoff,
+    /// The waits after empty polls: doubling from [`IDLE_FIRST`] to [`IDLE_CAP`].
+    idle: Attempts,
 }
 
 impl State {
@@ -844,7 +852,7 @@ impl State {
             known_topics: BTreeSet::new(),
             poll_retries: Retries::default(),
             stop: None,
-            idle: IdleBackoff::default(),
+            idle: Backoff::doubling(IDLE_FIRST, IDLE_CAP).attempts(),
         }
     }
 }
