@@ -36,6 +36,12 @@
 #             (and producers) that have just started.
 #   idle      process RSS and threads with 100 connectors x 1 task (Datagen at rate 1 vs
 #             VerifiableSource at throughput 1), 10 s after all are RUNNING.
+#   idlecpu   CPU of an idle worker: $BENCH_IDLECPU_TASKS (100) connectors x 1 FileStreamSource
+#             task (org.apache.kafka.connect.file.FileStreamSourceConnector on both sides) reading
+#             one empty file; % of one core (utime+stime of the worker process, /proc/PID/stat)
+#             over $BENCH_IDLECPU_SECONDS (30) s, measured once all are RUNNING plus a 10 s
+#             settle. 10,000 tasks on our side need a larger instance pool (a connector and a
+#             task take a slot each): BENCH_WC_PROPS=wasm.pool.instances=20500.
 #   restart100  what installing a plugin costs when it needs a restart: $BENCH_RESTART100_CONNECTORS
 #             (100) connectors x 1 task (Datagen at rate 1 vs VerifiableSource at throughput 1)
 #             all RUNNING; the worker is stopped gracefully (TERM, as an operator would) and
@@ -79,12 +85,13 @@
 #   BENCH_RECORDS       records per throughput row (default 1000000)
 #   BENCH_VALUE_SIZE    Datagen's and the native producer's value bytes (default 80)
 #   BENCH_ROWS          rows to run (default "source filesource sink restart restartearly idle
-#                       restart100 coldstart languages")
+#                       idlecpu restart100 coldstart languages")
 #   BENCH_FILE_LINES    lines of the filesource row's file (default 3000000)
 #   BENCH_RUNS          runs of each throughput row; cells show the median (and the range)
 #   BENCH_RESTARTS      restarts timed (default 25); BENCH_RESTART_SETTLE_MS (1000),
 #                       BENCH_RESTART_EARLY_MS (100)
 #   BENCH_IDLE_CONNECTORS      connectors of the idle row (default 100)
+#   BENCH_IDLECPU_TASKS (100), BENCH_IDLECPU_SECONDS (30): the idlecpu row's tasks and window
 #   BENCH_RESTART100_CONNECTORS connectors of the restart100 row (default 100)
 #   BENCH_SCALE=1, BENCH_SCALE_CONNECTORS (100), BENCH_SCALE_TASKS (100),
 #   BENCH_SCALE_TIMEOUT (900 s per worker)
@@ -118,7 +125,7 @@ WC_REST_PORT="${WC_REST_PORT:-18184}"
 KC_REST_PORT="${KC_REST_PORT:-18183}"
 N="${BENCH_RECORDS:-1000000}"
 VALUE_SIZE="${BENCH_VALUE_SIZE:-80}"
-ROWS="${BENCH_ROWS:-source filesource sink restart restartearly idle restart100 coldstart languages}"
+ROWS="${BENCH_ROWS:-source filesource sink restart restartearly idle idlecpu restart100 coldstart languages}"
 FILE_LINES="${BENCH_FILE_LINES:-3000000}"
 [[ "${BENCH_SCALE:-}" == 1 ]] && ROWS+=" scale"
 RUNS="${BENCH_RUNS:-1}"
@@ -127,6 +134,8 @@ RESTART_SETTLE_MS="${BENCH_RESTART_SETTLE_MS:-1000}"
 RESTART_EARLY_MS="${BENCH_RESTART_EARLY_MS:-100}"
 IDLE_CONNECTORS="${BENCH_IDLE_CONNECTORS:-100}"
 RESTART100_CONNECTORS="${BENCH_RESTART100_CONNECTORS:-100}"
+IDLECPU_TASKS="${BENCH_IDLECPU_TASKS:-100}"
+IDLECPU_SECONDS="${BENCH_IDLECPU_SECONDS:-30}"
 SCALE_CONNECTORS="${BENCH_SCALE_CONNECTORS:-100}"
 SCALE_TASKS="${BENCH_SCALE_TASKS:-100}"
 SCALE_TIMEOUT="${BENCH_SCALE_TIMEOUT:-900}"
@@ -497,6 +506,34 @@ row_idle() {
     for ((i = 0; i < IDLE_CONNECTORS; i++)); do rest DELETE "/connectors/idle-$i" >/dev/null || true; done
 }
 
+# cpu_ticks: utime + stime of the worker process, in clock ticks (fields 14 and 15 of
+# /proc/PID/stat, counted after the command name, which may hold spaces).
+cpu_ticks() { sed 's/^.*) //' "/proc/$WORKER_PID/stat" | awk '{print $12 + $13}'; }
+
+row_idlecpu() {
+    local n="$IDLECPU_TASKS" topic="bench-$RUN-idlecpu-$SIDE" file="$WORK/idlecpu-empty.txt" i t0 t1 cpu
+    : >"$file"
+    create_topic "$topic" 1
+    log "idle CPU: $n connectors x 1 FileStreamSource task on an empty file, $SIDE"
+    for ((i = 0; i < n; i++)); do
+        rest POST /connectors "{\"name\":\"idlecpu-$i\",\"config\":{\"connector.class\":\"org.apache.kafka.connect.file.FileStreamSourceConnector\",\"tasks.max\":\"1\",\"topic\":\"$topic\",\"file\":\"$file\"}}" >/dev/null \
+            || log "  creating idlecpu-$i failed"
+    done
+    if await_running "$n" "$n" $((300 + n / 10)); then
+        sleep 10
+        t0=$(cpu_ticks)
+        sleep "$IDLECPU_SECONDS"
+        t1=$(cpu_ticks)
+        cpu="$(awk -v a="$t0" -v b="$t1" -v hz="$(getconf CLK_TCK)" -v s="$IDLECPU_SECONDS" \
+            'BEGIN {printf "%.1f", 100 * (b - a) / hz / s}')"
+        R["idlecpu|$SIDE"]="$cpu"
+        log "  $cpu % of one core over $IDLECPU_SECONDS s (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    else
+        R["idlecpu|$SIDE"]="not RUNNING"
+    fi
+    for ((i = 0; i < n; i++)); do rest DELETE "/connectors/idlecpu-$i" >/dev/null || true; done
+}
+
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 
 row_restart100() {
@@ -735,7 +772,7 @@ print_table() {
     echo
     echo "wasm-connect $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo '?') vs Kafka Connect $CONNECT_VERSION, broker $BOOTSTRAP, $(nproc) cores, $(date -u '+%F %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg); N = $N, runs $RUNS"
     has_row eos && print_eos_table
-    [[ " $ROWS " =~ \ (source|filesource|sink|restart|restartearly|idle|restart100|coldstart|scale|languages)\  ]] || return 0
+    [[ " $ROWS " =~ \ (source|filesource|sink|restart|restartearly|idle|idlecpu|restart100|coldstart|scale|languages)\  ]] || return 0
     echo
     echo "| measure | Kafka Connect | wasm-connect | native rdkafka | ratio | goal | met |"
     echo "|---|---|---|---|---|---|---|"
@@ -761,6 +798,12 @@ print_table() {
     if has_row idle; then
         line "RSS MiB, $IDLE_CONNECTORS connectors × 1 task" idle-rss size "" ""
         line "threads, $IDLE_CONNECTORS connectors × 1 task" idle-threads size "" ""
+    fi
+    if has_row idlecpu; then
+        local kc_cpu="${R["idlecpu|kc"]:-}"
+        [[ "${kc_cpu%% *}" =~ ^[0-9]+([.][0-9]+)?$ ]] || kc_cpu=""
+        line "idle CPU % of one core, $IDLECPU_TASKS FileStreamSource tasks on an empty file" idlecpu size \
+            "${kc_cpu%% *}" "≤ Kafka Connect's"
     fi
     if has_row restart100; then
         line "graceful stop, $RESTART100_CONNECTORS connectors × 1 task, ms" restart100-stop size "" ""
@@ -835,6 +878,7 @@ main() {
             has_row restart && row_restart
             has_row restartearly && row_restartearly
             has_row idle && row_idle
+            has_row idlecpu && row_idlecpu
             has_row restart100 && row_restart100
             has_row scale && row_scale
             has_row eos && row_eos_base

@@ -1,13 +1,14 @@
 //! The data path end to end, on both backends: file-source → topic → file-sink through
 //! real topics (embedded SQLite or the Kafka broker), converters on both sides, KIP-298
-//! error routing of bad records, pause and resume, topic tracking and metrics.
+//! error routing of bad records, pause and resume, topic tracking and metrics, and a source
+//! idle long enough to reach its longest wait between empty polls.
 
 use std::path::Path;
 
 use wasm_connect::app::App;
 use wasm_connect::model::{Properties, State};
 
-use crate::harness::{Backing, eventually, props, t, wait_state};
+use crate::harness::{Backing, c, eventually, props, t, wait_state};
 
 /// A unique topic name (Kafka topics outlive a test).
 fn topic(name: &str) -> String {
@@ -262,9 +263,44 @@ async fn pausing_a_sink_pauses_consumption(b: Backing) {
     app.shutdown().await;
 }
 
+/// A source whose polls return nothing waits longer and longer between them (up to 1 s,
+/// `worker/source_task.rs`): commands given during the wait are answered, and lines
+/// written after a long idle period are delivered.
+async fn an_idle_source_answers_commands_and_delivers_later_lines(b: Backing) {
+    let n = names();
+    let dir = tempfile::tempdir().unwrap();
+    let (input, output) = (dir.path().join("in.txt"), dir.path().join("out.txt"));
+    std::fs::write(&input, "").unwrap();
+    let app = start(&b).await;
+    let topic = topic("idle");
+    create(&app, &n("src"), source(&input, &topic, &[])).await;
+    create(&app, &n("snk"), sink(&output, &topic, &[])).await;
+    wait_state(&app, t(&n("src"), 0), State::Running).await;
+    // Past the back-off's cap: the task is in its longest wait.
+    let idle = std::time::Duration::from_secs(3);
+    tokio::time::sleep(idle).await;
+    app.herder.pause(&n("src")).await.unwrap();
+    wait_state(&app, t(&n("src"), 0), State::Paused).await;
+    app.herder.resume(&n("src")).await.unwrap();
+    wait_state(&app, t(&n("src"), 0), State::Running).await;
+    tokio::time::sleep(idle).await;
+    std::fs::write(&input, "one\ntwo\n").unwrap();
+    assert_eq!(wait_lines(&output, 2, 60).await, ["one", "two"]);
+    // Idle again, then stopped during the wait: the task ends.
+    tokio::time::sleep(idle).await;
+    app.herder.stop(&n("src")).await.unwrap();
+    wait_state(&app, c(&n("src")), State::Stopped).await;
+    eventually(20, "the stopped source's task status to be removed", async || {
+        app.herder.task_status(&n("src"), 0).is_err().then_some(())
+    })
+    .await;
+    app.shutdown().await;
+}
+
 on_both_backends!(
     file_copy,
     json_converters_wrap_and_unwrap,
     bad_records_go_where_the_tolerance_says,
     pausing_a_sink_pauses_consumption,
+    an_idle_source_answers_commands_and_delivers_later_lines,
 );

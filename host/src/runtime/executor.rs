@@ -10,6 +10,9 @@
 //! costs the same either way. The pool was kept: the hop is small against a batch, and
 //! it keeps guest CPU off the threads that answer REST and run the herder.
 //!
+//! Every call it runs holds a [`Busy`] guard of the epoch ticker (`epoch.rs`) until it
+//! ends, so the ticker ticks only while guest code may run.
+//!
 //! It owns threads and nothing else: no Store, no instance state.
 
 use std::future::Future;
@@ -18,6 +21,8 @@ use std::time::Duration;
 
 use tokio::runtime::{Builder, Handle, Runtime};
 use tokio::task::JoinHandle;
+
+use super::epoch::{Busy, Ticker};
 
 /// Blocking threads of the guest runtime (WASI file I/O runs there), at most.
 const MAX_BLOCKING_THREADS: usize = 8;
@@ -31,6 +36,7 @@ pub(crate) struct GuestExecutor(Arc<GuestPool>);
 struct GuestPool {
     runtime: Option<Runtime>,
     handle: Handle,
+    ticker: Ticker,
 }
 
 impl Drop for GuestPool {
@@ -42,8 +48,8 @@ impl Drop for GuestPool {
 }
 
 impl GuestExecutor {
-    /// The guest runtime with `threads` workers.
-    pub fn new(threads: usize) -> std::io::Result<Self> {
+    /// The guest runtime with `threads` workers; its calls keep `ticker` ticking.
+    pub fn new(threads: usize, ticker: Ticker) -> std::io::Result<Self> {
         let runtime = Builder::new_multi_thread()
             .worker_threads(threads)
             .max_blocking_threads(MAX_BLOCKING_THREADS)
@@ -51,17 +57,18 @@ impl GuestExecutor {
             .enable_all()
             .build()?;
         let handle = runtime.handle().clone();
-        Ok(Self(Arc::new(GuestPool { runtime: Some(runtime), handle })))
+        Ok(Self(Arc::new(GuestPool { runtime: Some(runtime), handle, ticker })))
     }
 
     /// One thread per core (what `available_parallelism` reports).
-    pub fn per_core() -> std::io::Result<Self> {
+    pub fn per_core(ticker: Ticker) -> std::io::Result<Self> {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Self::new(cores)
+        Self::new(cores, ticker)
     }
 
     /// Runs `work` to completion, at most `timeout` (then it is dropped where it stands
-    /// and `None` is returned). A panic in `work` is resumed in the caller.
+    /// and `None` is returned). A panic in `work` is resumed in the caller. The epoch
+    /// ticks until `work` ends or is dropped.
     pub async fn run<T: Send + 'static>(
         &self,
         timeout: Duration,
@@ -77,7 +84,12 @@ impl GuestExecutor {
         &self,
         work: impl Future<Output = T> + Send + 'static,
     ) -> JoinHandle<T> {
-        self.0.handle.spawn(work)
+        // The epoch ticker runs while a call is in progress (it parks otherwise).
+        let busy: Busy = self.0.ticker.busy();
+        self.0.handle.spawn(async move {
+            let _busy = busy;
+            work.await
+        })
     }
 }
 
@@ -110,7 +122,8 @@ mod tests {
 
     #[tokio::test]
     async fn ended_work_is_taken_after_its_deadline_and_late_work_is_dropped() {
-        let executor = GuestExecutor::new(1).unwrap();
+        let engine = wasmtime::Engine::default();
+        let executor = GuestExecutor::new(1, super::super::epoch::start(&engine).unwrap()).unwrap();
         let past = tokio::time::Instant::now();
         let ended = executor.start(async { 7 });
         while !ended.is_finished() {

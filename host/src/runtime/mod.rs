@@ -8,7 +8,8 @@
 //! worker only through the injected [`InstanceHost`]. This module knows nothing of Kafka,
 //! stores, REST or the herder, and never decides what happens after a failure: it reports.
 //!
-//! Layout: `engine` (engine knobs, pool sizing), `epoch` (ticker: yields and deadlines),
+//! Layout: `engine` (engine knobs, pool sizing), `epoch` (ticker: yields and deadlines;
+//! parked while no guest call runs),
 //! `executor` (the guest thread pool), `cache/` (sealed compiled artifacts), `bindings` +
 //! `convert` (the one `bindgen!` and its conversions), `plugin_path` (which files of a plugin
 //! path to load: regular files, each once, in a finite walk), `plugin_scan` (a plugin path
@@ -134,14 +135,14 @@ impl Runtime {
         // feature; panics keep their backtraces.)
         wasmtime::error::disable_backtrace();
         let engine = engine::build(options.pool)?;
-        epoch::start(&engine)?;
+        let ticker = epoch::start(&engine)?;
         let mut linker = Linker::new(&engine);
         wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
         // Every instance may import wasi:http; only granted origins answer (see `http`).
         wasmtime_wasi_http::p2::add_only_http_to_linker_async(&mut linker)?;
         bindings::Plugin::add_to_linker::<_, HasSelf<_>>(&mut linker, |s| s)?;
         let cache = options.cache_dir.and_then(ArtifactCache::open_or_warn);
-        let executor = executor::GuestExecutor::per_core()?;
+        let executor = executor::GuestExecutor::per_core(ticker)?;
         let trust = options.trust;
         Ok(Self { inner: Arc::new(Inner { engine, linker, cache, executor, trust }) })
     }

@@ -49,6 +49,12 @@
 //! (`wasm.poll.bytes.per.second`, `wasm.poll.records.per.second`) is in debt; commands
 //! and finished writes are still taken meanwhile.
 //!
+//! A poll that returns nothing is followed by a wait that doubles from [`IDLE_FIRST`] (50
+//! ms) up to [`IDLE_CAP`] (1 s) while polls stay empty, reset by the first poll with
+//! records: an idle task costs one guest call a second, as Kafka Connect's
+//! `FileStreamSourceTask` sleeps 1 s in `poll` on an empty read, and the first record after
+//! a long idle period waits at most the cap. Commands end the wait at once.
+//!
 //! Its log lines name the connector and task through the supervisor's span (`task.rs`).
 //! It must not decide restarts or write statuses: it returns how the task ended.
 
@@ -60,6 +66,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use serde_json::Value;
 use tokio::sync::mpsc;
+use wasm_connect_backoff::{Attempts, Backoff};
 
 use super::WorkerEvent;
 use super::convert::Converter;
@@ -101,8 +108,11 @@ pub const UNCOMMITTED_BUFFER_FULL: &str = "The task's open transaction filled it
      transaction.boundary=connector, the task must commit (or abort) its transactions \
      before they outgrow buffer.memory";
 
-/// Wait after a poll that returned nothing, before polling again.
-const IDLE_WAIT: Duration = Duration::from_millis(50);
+/// The wait after a poll that returned nothing, when the poll before it returned records.
+const IDLE_FIRST: Duration = Duration::from_millis(50);
+
+/// The longest wait after polls that returned nothing: an idle task is polled once a second.
+const IDLE_CAP: Duration = Duration::from_secs(1);
 
 /// Everything a source task's data path needs.
 pub(super) struct SourceTask {
@@ -331,8 +341,14 @@ impl SourceTask {
         next_flush: tokio::time::Instant,
         idle: Option<Duration>,
     ) {
-        let mut idle =
-            idle.map_or(next_flush, |d| (tokio::time::Instant::now() + d).min(next_flush));
+        // A task holding nothing to flush waits out its idle wait whole: an empty flush is a
+        // no-op, and waking for it would poll again before the wait is over.
+        let holds_nothing = state.in_flight.is_empty() && state.committable.is_empty();
+        let mut idle = match idle {
+            Some(d) if holds_nothing => tokio::time::Instant::now() + d,
+            Some(d) => (tokio::time::Instant::now() + d).min(next_flush),
+            None => next_flush,
+        };
         // Under exactly-once, writes finish at the commit: the boundary is what to wait for.
         let eos = self.transactions.as_ref();
         if let Some(due) = eos.and_then(Transactions::next_due) {
@@ -401,7 +417,7 @@ impl SourceTask {
                             class: None,
                         };
                         match self.reporter.report(vec![failure]).await {
-                            Ok(()) => Ok(Some(IDLE_WAIT)),
+                            Ok(()) => Ok(Some(IDLE_FIRST)),
                             Err(e) => Err(e.to_string()),
                         }
                     }
@@ -420,8 +436,9 @@ impl SourceTask {
             if let Some(segment) = segments.and_then(|s| s.into_iter().next()) {
                 self.end_transaction(state, segment.then).await?;
             }
-            return Ok(Some(IDLE_WAIT));
+            return Ok(Some(state.idle.next_delay()));
         }
+        state.idle.reset();
         let bytes = records.iter().map(record_bytes).sum();
         state.flow.polled(records.len(), bytes, tokio::time::Instant::now());
         metrics::RecordsPolled {
@@ -832,6 +849,8 @@ struct State {
     stop: Option<Exit>,
     /// The poll started ahead while the last batch was being sent (`may_poll_ahead`).
     next_poll: Option<PendingPoll>,
+    /// The waits after empty polls: doubling from [`IDLE_FIRST`] to [`IDLE_CAP`].
+    idle: Attempts,
 }
 
 impl State {
@@ -866,6 +885,7 @@ impl State {
             poll_retries: Retries::default(),
             stop: None,
             next_poll: None,
+            idle: Backoff::doubling(IDLE_FIRST, IDLE_CAP).attempts(),
         }
     }
 }
