@@ -609,18 +609,20 @@ row_coldstart() {
             STARTED_PID=$!
         fi
         WORKER_PID=$STARTED_PID
-        R["coldstart-rest|$SIDE"]=$(poll_ms "$(url)/connectors" "$WORKER_PID" 600)
+        R["coldstart-rest|$SIDE"]=$(poll_ms "$(url)/connectors" "$WORKER_PID" 600 || true)
         body="{\"name\":\"cold\",\"config\":{\"connector.class\":\"FileStreamSource\",\"tasks.max\":\"1\",\"file\":\"$input\",\"topic\":\"bench-$RUN-cold\"}}"
         rest POST /connectors "$body" >/dev/null || log "  creating the connector failed"
         while :; do
-            st="$(rest GET /connectors/cold/status 2>/dev/null | jq -r '"\(.connector.state) \(.tasks[0].state // "none")"' 2>/dev/null)"
+            # No status yet is an answer too (404): the loop goes on.
+            st="$(rest GET /connectors/cold/status 2>/dev/null | jq -r '"\(.connector.state) \(.tasks[0].state // "none")"' 2>/dev/null || true)"
             [[ "$st" == "RUNNING RUNNING" ]] && { R["coldstart-connector|$SIDE"]=$(($(now_ms) - T0)); break; }
             kill -0 "$WORKER_PID" 2>/dev/null || { R["coldstart-connector|$SIDE"]="worker exited"; break; }
             (($(now_ms) - T0 > 600000)) && { R["coldstart-connector|$SIDE"]="not RUNNING"; break; }
             sleep 0.02
         done
         if [[ "$SIDE" == wc ]]; then
-            while [[ "$(rest GET /wasm-connect/plugins/loading 2>/dev/null | jq -r .loading)" == true ]]; do
+            while [[ "$(rest GET /wasm-connect/plugins/loading 2>/dev/null | jq -r .loading || true)" != false ]]; do
+                kill -0 "$WORKER_PID" 2>/dev/null || break
                 (($(now_ms) - T0 > 900000)) && break
                 sleep 0.1
             done
