@@ -228,17 +228,19 @@ impl HerderHandle {
         let ready = |r: &PluginRegistry| {
             r.loading().is_none() || matches!(r.resolve_version(class, &requirement), Ok(Some(_)))
         };
-        let mut registries = self.registries.clone();
-        match registries.wait_for(ready).await {
-            Ok(r) => r.clone(),
-            Err(_) => self.plugins(),
-        }
+        self.plugins_when(ready).await
     }
 
     /// The installed plugins once the plugin path is loaded.
     pub async fn plugins_loaded(&self) -> PluginRegistry {
+        self.plugins_when(|r| r.loading().is_none()).await
+    }
+
+    /// The first published registry that satisfies `ready` (the last one once the herder
+    /// is gone).
+    async fn plugins_when(&self, ready: impl FnMut(&PluginRegistry) -> bool) -> PluginRegistry {
         let mut registries = self.registries.clone();
-        match registries.wait_for(|r| r.loading().is_none()).await {
+        match registries.wait_for(ready).await {
             Ok(r) => r.clone(),
             Err(_) => self.plugins(),
         }

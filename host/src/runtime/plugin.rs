@@ -71,6 +71,13 @@ impl Plugin {
         Arc::ptr_eq(&self.inner, &other.inner)
     }
 
+    /// Whether `other` is the same plugin name and version (KIP-891: versions compare as
+    /// Maven's, so `1.0` is `1.0.0`), whichever file either came from.
+    pub fn same_version(&self, other: &Plugin) -> bool {
+        let version = |p: &Plugin| crate::model::PluginVersion::parse(&p.info().version);
+        self.info().name == other.info().name && version(self) == version(other)
+    }
+
     /// Whether the compiled artifact came from the on-disk cache.
     pub fn cache_outcome(&self) -> CacheOutcome {
         self.inner.cache

@@ -182,7 +182,7 @@ impl PluginScan {
         for path in &walked.files {
             let seen = &self.files[path];
             match &seen.outcome {
-                Ok(p) => match plugins.iter().find(|q| same_version(q, p)) {
+                Ok(p) => match plugins.iter().find(|q| q.same_version(p)) {
                     Some(first) => failures.push(Arc::new(LoadError::DuplicateName {
                         path: path.clone(),
                         name: p.info().name.clone(),
@@ -272,13 +272,6 @@ impl PluginScan {
 /// every core already; a second one overlaps the reads and the single-threaded parts).
 fn parallel_loads() -> usize {
     std::thread::available_parallelism().map_or(2, |n| n.get()).clamp(1, 4)
-}
-
-/// Whether two plugins are the same name and version (KIP-891: versions compare as
-/// Maven's, so `1.0` is `1.0.0`).
-fn same_version(a: &Plugin, b: &Plugin) -> bool {
-    a.info().name == b.info().name
-        && PluginVersion::parse(&a.info().version) == PluginVersion::parse(&b.info().version)
 }
 
 #[cfg(test)]

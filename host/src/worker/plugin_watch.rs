@@ -24,7 +24,6 @@ use std::time::{Duration, Instant};
 use tokio::sync::{mpsc, oneshot};
 
 use super::plugins::PluginRegistry;
-use crate::model::PluginVersion;
 use crate::runtime::{FileLoaded, Plugin, PluginScan, ScanProgress, Scanned};
 
 /// One plugin as a scan reports it.
@@ -267,7 +266,7 @@ impl Progress {
                         let i = p.info();
                         tracing::info!(plugin = %i.name, version = %i.version, kind = %i.kind, file = %file, megabytes = mb(bytes), ms, progress = %progress, "Loaded plugin");
                         let before = self.before.plugins().chain(self.before.transforms());
-                        let installed = before.chain(&self.loaded).any(|q| same(q, &p));
+                        let installed = before.chain(&self.loaded).any(|q| q.same_version(&p));
                         (!installed).then(|| {
                             self.loaded.push(p.clone());
                             PluginRef::of(&p)
@@ -287,12 +286,6 @@ impl Progress {
         let report = RescanReport { added: added.into_iter().collect(), ..RescanReport::default() };
         PluginsScanned { registry: Some(registry), report, waiters: Vec::new() }
     }
-}
-
-/// Whether two plugins are the same name and version (as Maven compares versions).
-fn same(a: &Plugin, b: &Plugin) -> bool {
-    let version = |p: &Plugin| PluginVersion::parse(&p.info().version);
-    a.info().name == b.info().name && version(a) == version(b)
 }
 
 /// A file's name, as the API shows files.
